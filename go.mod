@@ -1,0 +1,3 @@
+module github.com/kalah-solver/kalah
+
+go 1.26

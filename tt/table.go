@@ -1,0 +1,181 @@
+package tt
+
+import (
+	"fmt"
+	"math/bits"
+	"sync/atomic"
+
+	"github.com/kalah-solver/kalah/engine"
+)
+
+// BucketSize is the number of entries a key may occupy: four words, half a
+// cache line, scanned together.
+const BucketSize = 4
+
+// Table is the in-memory transposition table. Every slot is one Entry read
+// and written with sync/atomic, so concurrent readers and writers never see
+// a torn entry, and an entry's tag plus its bucket determine its position
+// exactly. It is safe for concurrent use; a lost update (two writers to one
+// slot) only loses information, never corrupts it.
+type Table struct {
+	pits     int
+	slots    []uint64
+	mask     uint64 // bucket index mask
+	idxBits  uint
+	mix      mixer
+	maxSeeds int // positions with more seeds on the board are not cached
+}
+
+// Slot is where a key lives: its bucket and tag, computed once per node.
+type Slot struct {
+	bucket uint64
+	tag    uint64
+	ok     bool // false: the position has too many seeds for exact keys
+}
+
+// New returns a table of at most bytes bytes (rounded down to a power of two
+// of buckets, at least 1024 buckets) for boards of m pits a side.
+func New(m int, bytes int64) (*Table, error) {
+	if m < 1 || m > engine.MaxPits {
+		return nil, fmt.Errorf("tt: pits %d out of range", m)
+	}
+	buckets := uint64(bytes) / (8 * BucketSize)
+	if buckets < 1024 {
+		buckets = 1024
+	}
+	idxBits := uint(bits.Len64(buckets) - 1)
+	buckets = 1 << idxBits
+	w := idxBits + TagBits
+	if w > 64 {
+		w = 64
+	}
+	t := &Table{
+		pits:    m,
+		slots:   make([]uint64, buckets*BucketSize),
+		mask:    buckets - 1,
+		idxBits: idxBits,
+		mix:     newMixer(w),
+	}
+	// The largest seed count whose every position ranks below 2^w.
+	for s := 0; s <= engine.MaxSeeds; s++ {
+		if c := binom[s+2*m][2*m]; c == ^uint64(0) || (w < 64 && c > 1<<w) {
+			break
+		}
+		t.maxSeeds = s
+	}
+	return t, nil
+}
+
+// Bytes is the table's size in memory.
+func (t *Table) Bytes() int64 { return int64(len(t.slots)) * 8 }
+
+// Entries is the number of slots.
+func (t *Table) Entries() int { return len(t.slots) }
+
+// MaxSeeds is the most seeds a cached position may hold.
+func (t *Table) MaxSeeds() int { return t.maxSeeds }
+
+// SlotOf computes where k lives; seeds is the number of seeds on the board.
+func (t *Table) SlotOf(k engine.Key, seeds int) Slot {
+	if seeds > t.maxSeeds {
+		return Slot{}
+	}
+	h := t.mix.mix(Rank(t.pits, k))
+	return Slot{bucket: (h & t.mask) * BucketSize, tag: h >> t.idxBits, ok: true}
+}
+
+// KeyOf inverts SlotOf for a stored entry: the position an entry in bucket b
+// (as an index into the slot array) with tag tag stands for.
+func (t *Table) KeyOf(slot int, e Entry) engine.Key {
+	h := e.tag()<<t.idxBits | uint64(slot/BucketSize)
+	return Unrank(t.pits, t.mix.unmix(h))
+}
+
+// Probe returns the entry for s, if any.
+func (t *Table) Probe(s Slot) (Entry, bool) {
+	if !s.ok {
+		return 0, false
+	}
+	b := t.slots[s.bucket : s.bucket+BucketSize : s.bucket+BucketSize]
+	for i := range b {
+		e := Entry(atomic.LoadUint64(&b[i]))
+		if e != 0 && e.tag() == s.tag {
+			return e, true
+		}
+	}
+	return 0, false
+}
+
+// priority orders entries for replacement: proven and expensive first.
+func priority(e Entry) int {
+	if e == 0 {
+		return -1
+	}
+	p := 2 * e.Work()
+	if e.Solved() {
+		p += 8
+	}
+	return p
+}
+
+// Store writes e for s: over the same position's entry when there is one,
+// else over the bucket's least valuable entry.
+func (t *Table) Store(s Slot, e Entry) {
+	if !s.ok {
+		return
+	}
+	e = e.withTag(s.tag)
+	b := t.slots[s.bucket : s.bucket+BucketSize : s.bucket+BucketSize]
+	victim, vp := 0, 1<<30
+	for i := range b {
+		old := Entry(atomic.LoadUint64(&b[i]))
+		if old != 0 && old.tag() == s.tag {
+			// A depth-limited result never overwrites a proven one.
+			if old.Solved() && !e.Solved() {
+				return
+			}
+			atomic.StoreUint64(&b[i], uint64(e))
+			return
+		}
+		if p := priority(old); p < vp {
+			victim, vp = i, p
+		}
+	}
+	atomic.StoreUint64(&b[victim], uint64(e))
+}
+
+// Clear empties the table.
+func (t *Table) Clear() {
+	for i := range t.slots {
+		atomic.StoreUint64(&t.slots[i], 0)
+	}
+}
+
+// Used estimates the number of filled slots from a sample. (Probe and store
+// counts are kept by the searching goroutines, not here: shared counters
+// would make every probe contend for one cache line.)
+func (t *Table) Used() int {
+	n := len(t.slots)
+	step := 1
+	if n > 1<<16 {
+		step = n >> 16
+	}
+	used, seen := 0, 0
+	for i := 0; i < n; i += step {
+		seen++
+		if atomic.LoadUint64(&t.slots[i]) != 0 {
+			used++
+		}
+	}
+	return int(int64(used) * int64(n) / int64(seen))
+}
+
+// Range calls f for every filled slot, with the position it stands for.
+// Concurrent writers may change entries while it runs.
+func (t *Table) Range(f func(k engine.Key, e Entry)) {
+	for i := range t.slots {
+		if e := Entry(atomic.LoadUint64(&t.slots[i])); e != 0 {
+			f(t.KeyOf(i, e), e)
+		}
+	}
+}

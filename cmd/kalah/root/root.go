@@ -3,6 +3,9 @@ package root
 
 import (
 	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
+	movecmd "github.com/kalah-solver/kalah/cmd/kalah/move"
+	perftcmd "github.com/kalah-solver/kalah/cmd/kalah/perft"
+	showcmd "github.com/kalah-solver/kalah/cmd/kalah/show"
 	"github.com/spf13/cobra"
 )
 
@@ -18,10 +21,18 @@ default, and empty-capture, the convention of Irving, Donkers & Uiterwijk,
 table and a parallel MTD(f) search.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		// Bad flags, unknown commands and stray arguments are bad input
+		// (exit code 2); bare "kalah" prints the help.
+		Args: cmdutil.UnknownCommand,
+		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
+	cmd.SetFlagErrorFunc(cmdutil.FlagError)
 	cmd.SetIn(io.In)
 	cmd.SetOut(io.Out)
 	cmd.SetErr(io.ErrOut)
 	// Subcommands: one package each, registered here.
+	cmd.AddCommand(showcmd.NewCmdShow(io))
+	cmd.AddCommand(movecmd.NewCmdMove(io))
+	cmd.AddCommand(perftcmd.NewCmdPerft(io))
 	return cmd
 }

@@ -1,0 +1,201 @@
+// Package movecmd implements "kalah move": play moves from a position and
+// show what each one did.
+package movecmd
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
+	"github.com/kalah-solver/kalah/engine"
+	"github.com/spf13/cobra"
+)
+
+// Options are the inputs of one "kalah move".
+type Options struct {
+	IO    *cmdutil.IOStreams
+	Game  cmdutil.GameFlags
+	JSON  bool
+	Moves []string // as typed: letters or 1-based pit numbers
+}
+
+// NewCmdMove returns the move command.
+func NewCmdMove(io *cmdutil.IOStreams) *cobra.Command {
+	opts := &Options{IO: io}
+	cmd := &cobra.Command{
+		Use:   "move MOVE...",
+		Short: "Play moves and show each resulting position, capture and extra turn",
+		Long: `Play moves from a position (by default the start of Kalah(--pits, --seeds))
+and print, after each one, the position, whose turn it is, what was captured
+and whether the mover earned an extra turn; when the game ends, the result
+(South's store minus North's) and the winner.
+
+A move is the mover's pit letter (a..h for South, A..H for North) or its
+1-based pit number counted from the mover's left. After an extra turn the
+same side moves again. Every move is checked before anything is printed.`,
+		Example: `  kalah move c f
+  kalah move --position 0,0,13,0,0,0,0,1,1,1,1,1,1,0 c
+  kalah move --rule empty-capture --json 3 6 B`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return cmdutil.BadInputf("%s needs at least one move: a pit letter (a..h South, A..H North) or a 1-based pit number", cmd.CommandPath())
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := opts.Game.CheckConflicts(cmd.Flags().Changed); err != nil {
+				return err
+			}
+			opts.Moves = args
+			return run(opts)
+		},
+	}
+	cmdutil.AddGameFlags(cmd, &opts.Game, true)
+	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print one JSON object instead of text")
+	return cmd
+}
+
+// ply is one move played, in the JSON output.
+type ply struct {
+	Ply          int    `json:"ply"`
+	Side         string `json:"side"`
+	Move         string `json:"move"` // the pit letter
+	Pit          int    `json:"pit"`  // 1-based from the mover's left
+	Position     string `json:"position"`
+	ToMove       string `json:"to_move,omitempty"` // empty once the game is over
+	ExtraTurn    bool   `json:"extra_turn"`
+	Captured     int    `json:"captured"`                // seeds banked by a capture, the last seed included
+	CapturedFrom string `json:"captured_from,omitempty"` // the opponent's pit emptied by the capture
+	Over         bool   `json:"over"`
+	SouthStore   int    `json:"south_store"`
+	NorthStore   int    `json:"north_store"`
+
+	diagram string
+}
+
+// record is the JSON output.
+type record struct {
+	Rule          string `json:"rule"`
+	Pits          int    `json:"pits"`
+	Seeds         int    `json:"seeds,omitempty"` // start positions only
+	Position      string `json:"position"`        // where the moves start
+	ToMove        string `json:"to_move"`
+	Plies         []ply  `json:"plies"`
+	FinalPosition string `json:"final_position"`
+	FinalToMove   string `json:"final_to_move,omitempty"` // empty once the game is over
+	Over          bool   `json:"over"`
+	SouthStore    int    `json:"south_store"`
+	NorthStore    int    `json:"north_store"`
+	StoreDiff     int    `json:"store_diff"`       // South's store minus North's, now
+	Result        *int   `json:"result,omitempty"` // South's store minus North's at the end of the game
+	Winner        string `json:"winner,omitempty"` // south, north or draw, at the end of the game
+}
+
+func run(opts *Options) error {
+	r, p, start, err := opts.Game.Resolve()
+	if err != nil {
+		return err
+	}
+	rec := record{
+		Rule:     r.Capture.String(),
+		Pits:     p.Pits,
+		Position: p.String(),
+		ToMove:   p.ToMove.String(),
+	}
+	if start {
+		rec.Seeds = opts.Game.Seeds
+	}
+	for k, text := range opts.Moves {
+		i, err := engine.ParseMove(p, text)
+		if err != nil {
+			return cmdutil.BadInputf("ply %d (position %s, %s to move): %v", k+1, p, turn(p), err)
+		}
+		var pl ply
+		pl.Ply, pl.Side, pl.Move, pl.Pit = k+1, p.ToMove.String(), engine.MoveLetter(p.ToMove, i), i+1
+		next, res := r.PlayPosition(p, i)
+		if res.Capture() {
+			var from int
+			pl.Captured, from = captured(p, i)
+			pl.CapturedFrom = engine.MoveLetter(p.ToMove.Other(), from)
+		}
+		pl.ExtraTurn, pl.Over = res.Extra(), res.Over()
+		h := next.Holes()
+		pl.Position, pl.SouthStore, pl.NorthStore = next.String(), h[next.Pits], h[2*next.Pits+1]
+		if !pl.Over {
+			pl.ToMove = next.ToMove.String()
+		}
+		pl.diagram = next.Diagram()
+		rec.Plies = append(rec.Plies, pl)
+		p = next
+	}
+	h := p.Holes()
+	rec.FinalPosition, rec.Over, rec.StoreDiff = p.String(), p.Board.Over(), p.SouthDiff()
+	rec.SouthStore, rec.NorthStore = h[p.Pits], h[2*p.Pits+1]
+	if rec.Over {
+		d := p.SouthDiff()
+		rec.Result, rec.Winner = &d, cmdutil.Winner(d)
+	} else {
+		rec.FinalToMove = p.ToMove.String()
+	}
+	if opts.JSON {
+		return cmdutil.PrintJSON(opts.IO.Out, rec)
+	}
+	writeText(opts.IO.Out, rec, cmdutil.GameName(p, rec.Seeds, start))
+	return nil
+}
+
+func turn(p engine.Position) string {
+	if p.Board.Over() {
+		return "nobody"
+	}
+	return p.ToMove.String()
+}
+
+func writeText(w io.Writer, rec record, game string) {
+	fmt.Fprintf(w, "%s, rule %s\n", game, rec.Rule)
+	fmt.Fprintf(w, "from position %s, %s to move\n", rec.Position, rec.ToMove)
+	for _, pl := range rec.Plies {
+		fmt.Fprintf(w, "\n%d. %s plays %s (pit %d)", pl.Ply, pl.Side, pl.Move, pl.Pit)
+		switch {
+		case pl.Captured > 1:
+			fmt.Fprintf(w, ": captures %d seeds (%d from pit %s and the last seed)", pl.Captured, pl.Captured-1, pl.CapturedFrom)
+		case pl.Captured == 1:
+			fmt.Fprintf(w, ": captures 1 seed (the last seed; pit %s was empty)", pl.CapturedFrom)
+		}
+		switch {
+		case pl.Over:
+			fmt.Fprintf(w, "; the game is over\n")
+		case pl.ExtraTurn:
+			fmt.Fprintf(w, "; last seed in the store: extra turn, %s moves again\n", pl.ToMove)
+		default:
+			fmt.Fprintf(w, "; %s to move\n", pl.ToMove)
+		}
+		fmt.Fprintf(w, "position %s\n%s", pl.Position, pl.diagram)
+	}
+	fmt.Fprintln(w)
+	if rec.Over {
+		fmt.Fprintf(w, "game over: South %d, North %d; South's store minus North's %s: %s\n",
+			rec.SouthStore, rec.NorthStore, cmdutil.Signed(*rec.Result), cmdutil.Outcome(*rec.Result))
+		return
+	}
+	fmt.Fprintf(w, "%s to move; South's store minus North's so far %s\n", rec.FinalToMove, cmdutil.Signed(rec.StoreDiff))
+}
+
+// captured returns the seeds banked by the capture that sowing the mover's
+// pit i of p made (the opposite pit's seeds after the sowing plus the last
+// seed) and the opponent's pit they came from, counted from the opponent's
+// left. It counts the seeds the sowing itself dropped into that pit: a
+// sowing of 2m+1 or more seeds goes round the board.
+func captured(p engine.Position, i int) (seeds, from int) {
+	m := p.Pits
+	s := p.Board.Pit(i)
+	L := 2*m + 1            // the mover's cycle: own pits 0..m-1, own store m, opponent's pits m+1..2m
+	last := (i + s) % L     // an own pit, since the sowing captured
+	from = m - 1 - last     // the opponent's pit facing it
+	d := (m + 1 + from) - i // seeds sown before the first one lands there (2..2m)
+	hits := 0
+	if d <= s {
+		hits = (s-d)/L + 1
+	}
+	return p.Board.OppPit(from) + hits + 1, from
+}

@@ -1,0 +1,118 @@
+// Package perftcmd implements "kalah perft": count the move sequences of
+// each length from a position, the engine's correctness and speed check.
+package perftcmd
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
+	"github.com/kalah-solver/kalah/results"
+	"github.com/spf13/cobra"
+)
+
+// MaxDepth bounds --depth: far beyond anything that finishes, small enough
+// that a typo cannot ask for a huge count table.
+const MaxDepth = 200
+
+// Options are the inputs of one "kalah perft".
+type Options struct {
+	IO    *cmdutil.IOStreams
+	Game  cmdutil.GameFlags
+	Depth int
+	JSON  bool
+}
+
+// NewCmdPerft returns the perft command.
+func NewCmdPerft(io *cmdutil.IOStreams) *cobra.Command {
+	opts := &Options{IO: io}
+	cmd := &cobra.Command{
+		Use:   "perft",
+		Short: "Count the move sequences of each length from a position",
+		Long: `Count the move sequences of each length 1..--depth from a position (by
+default the start of Kalah(--pits, --seeds)). Every sowing is one ply, so an
+extra turn is a further ply of the same player; a finished game adds nothing
+to deeper counts. Prints the count at each depth, their total (the nodes
+visited), the time taken and nodes per second.`,
+		Example: `  kalah perft --depth 10
+  kalah perft --pits 4 --seeds 3 --rule empty-capture --depth 12 --json`,
+		Args: cmdutil.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := opts.Game.CheckConflicts(cmd.Flags().Changed); err != nil {
+				return err
+			}
+			return run(opts)
+		},
+	}
+	cmdutil.AddGameFlags(cmd, &opts.Game, true)
+	cmd.Flags().IntVar(&opts.Depth, "depth", 8, fmt.Sprintf("plies to count, 1..%d", MaxDepth))
+	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print one JSON object instead of text")
+	return cmd
+}
+
+// record is the JSON output.
+type record struct {
+	Rule           string   `json:"rule"`
+	Pits           int      `json:"pits"`
+	Seeds          int      `json:"seeds,omitempty"` // start positions only
+	Position       string   `json:"position"`
+	ToMove         string   `json:"to_move"`
+	Depth          int      `json:"depth"`
+	Counts         []uint64 `json:"counts"` // counts[d-1]: move sequences of d plies
+	Nodes          uint64   `json:"nodes"`  // sum of counts
+	Seconds        float64  `json:"seconds"`
+	NodesPerSecond float64  `json:"nodes_per_second"`
+	results.Provenance
+}
+
+func run(opts *Options) error {
+	if opts.Depth < 1 || opts.Depth > MaxDepth {
+		return cmdutil.BadInputf("--depth must be 1..%d, got %d", MaxDepth, opts.Depth)
+	}
+	r, p, start, err := opts.Game.Resolve()
+	if err != nil {
+		return err
+	}
+	t0 := time.Now()
+	counts := r.Perft(p.Board, opts.Depth)
+	secs := time.Since(t0).Seconds()
+	rec := record{
+		Rule:       r.Capture.String(),
+		Pits:       p.Pits,
+		Position:   p.String(),
+		ToMove:     p.ToMove.String(),
+		Depth:      opts.Depth,
+		Counts:     counts,
+		Seconds:    secs,
+		Provenance: results.Current(),
+	}
+	if start {
+		rec.Seeds = opts.Game.Seeds
+	}
+	for _, c := range counts {
+		rec.Nodes += c
+	}
+	if secs > 0 {
+		rec.NodesPerSecond = float64(rec.Nodes) / secs
+	}
+	if opts.JSON {
+		return cmdutil.PrintJSON(opts.IO.Out, rec)
+	}
+	w := opts.IO.Out
+	fmt.Fprintf(w, "perft %s, rule %s\n", cmdutil.GameName(p, rec.Seeds, start), rec.Rule)
+	fmt.Fprintf(w, "position %s, %s to move\n", rec.Position, rec.ToMove)
+	fmt.Fprintf(w, "%5s %20s\n", "depth", "nodes")
+	for d, c := range counts {
+		fmt.Fprintf(w, "%5d %20d\n", d+1, c)
+	}
+	fmt.Fprintf(w, "total %d nodes in %.3f s, %.1f M nodes/s\n", rec.Nodes, secs, rec.NodesPerSecond/1e6)
+	fmt.Fprintf(w, "build %s %s, %s, %s\n", rec.Version, revision(rec.VCSRevision), rec.Go, rec.CPU)
+	return nil
+}
+
+func revision(r string) string {
+	if r == "" {
+		return "(no VCS revision)"
+	}
+	return r
+}

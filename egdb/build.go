@@ -1,0 +1,159 @@
+package egdb
+
+// This is the package's hot file: the value recurrence and the parallel
+// build of one slice.
+//
+// The value of a slice-s position is g, the number of its s seeds that the
+// mover banks from here to the end under perfect play (the search's value
+// is 2g-s). A move that banks k seeds (the increase of the mover's store,
+// sweep included) is worth
+//
+//	game over:   k
+//	extra turn:  k + g(child)                  child in slice s-k, k >= 1
+//	turn passes: k + (s-k) - g(flipped child)  child in slice s-k
+//
+// and g is the best move's worth. A move that banks nothing only moves
+// seeds forward on the mover's side, so its child is in the same slice with
+// a strictly larger potential (sum over both sides of pit index x seeds):
+// dependencies inside a slice form no cycle. Workers take chunks of ranks
+// in order; a position found not yet computed (0xFF) is computed by
+// recursion into its same-slice children, which may belong to another
+// worker's chunk. The slice under construction is therefore shared: every
+// access to it is an atomic operation on the 32-bit word holding the byte,
+// and a value is published with one atomic AND (0xFF & v = v), so two
+// workers that compute the same position store the same byte harmlessly.
+// Lower slices are complete before the slice starts and only read.
+
+import (
+	"context"
+	"math/bits"
+	"runtime"
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/kalah-solver/kalah/engine"
+	"golang.org/x/sync/errgroup"
+)
+
+// unknown marks an entry not yet computed during a build.
+const unknown = 0xFF
+
+// chunk is the number of ranks a worker takes at a time.
+const chunk = 1 << 15
+
+// byteShift[i] is the shift of byte i of a uint32 in memory order.
+var byteShift = func() (sh [4]uint) {
+	w := uint32(0x03020100)
+	b := (*[4]byte)(unsafe.Pointer(&w))
+	for i := range 4 {
+		sh[i] = 8 * uint(b[i])
+	}
+	return
+}()
+
+// slicer computes one slice from the complete slices below it.
+type slicer struct {
+	rules engine.Rules
+	x     *Index
+	lower [][]byte // slices 0..s-1, read-only
+	cur   []uint32 // slice s, 4 entries a word, accessed atomically
+	s     int
+}
+
+// value computes g for the slice-s position (own, opp).
+func (w *slicer) value(own, opp uint64) int {
+	b := engine.Board{Own: own, Opp: opp}
+	s := w.s
+	best := 0
+	for mv := b.Moves(); mv != 0; mv &= mv - 1 {
+		c, res := w.rules.Sow(b, bits.TrailingZeros8(mv))
+		k := int(c.OwnStore)
+		g := k
+		switch {
+		case res&engine.ResOver != 0:
+		case res&engine.ResExtra != 0:
+			r, s2 := w.x.Rank(c.Own, c.Opp)
+			g += int(w.lower[s2][r])
+		case k == 0:
+			g = s - w.same(c.Opp, c.Own)
+		default:
+			r, s2 := w.x.Rank(c.Opp, c.Own)
+			g += s2 - int(w.lower[s2][r])
+		}
+		if g > best {
+			best = g
+			if g == s {
+				break
+			}
+		}
+	}
+	return best
+}
+
+// same returns g of a position of the slice being built, computing it
+// first if no worker has yet.
+func (w *slicer) same(own, opp uint64) int {
+	r, _ := w.x.Rank(own, opp)
+	p, sh := &w.cur[r>>2], byteShift[r&3]
+	if v := atomic.LoadUint32(p) >> sh & 0xff; v != unknown {
+		return int(v)
+	}
+	v := w.value(own, opp)
+	atomic.AndUint32(p, ^(uint32(unknown^v) << sh))
+	return v
+}
+
+// run computes every entry of ranks [lo, hi) that is still unknown.
+func (w *slicer) run(lo, hi int64) {
+	c := w.x.Cursor(w.s, lo, hi-lo)
+	for c.Next() {
+		p, sh := &w.cur[c.Rank>>2], byteShift[c.Rank&3]
+		if atomic.LoadUint32(p)>>sh&0xff != unknown {
+			continue
+		}
+		v := w.value(c.Own, c.Opp)
+		atomic.AndUint32(p, ^(uint32(unknown^v) << sh))
+	}
+}
+
+// buildSlice computes slice s from the complete slices lower[0..s-1] with
+// the given number of workers. progress, when set, is called (from any
+// worker) with the number of ranks of each finished chunk.
+func buildSlice(ctx context.Context, rules engine.Rules, x *Index, lower [][]byte, s, threads int, progress func(int64)) ([]byte, error) {
+	n := x.Size(s)
+	if n == 0 {
+		return []byte{}, ctx.Err()
+	}
+	words := make([]uint32, (n+3)/4)
+	for i := range words {
+		words[i] = ^uint32(0)
+	}
+	if threads < 1 {
+		threads = runtime.GOMAXPROCS(0)
+	}
+	var next atomic.Int64
+	g, ctx := errgroup.WithContext(ctx)
+	for range threads {
+		w := &slicer{rules: rules, x: x, lower: lower, cur: words, s: s}
+		g.Go(func() error {
+			for {
+				lo := next.Add(chunk) - chunk
+				if lo >= n {
+					return nil
+				}
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+				hi := min(lo+chunk, n)
+				w.run(lo, hi)
+				if progress != nil {
+					progress(hi - lo)
+				}
+			}
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(words))), n), nil
+}

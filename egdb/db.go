@@ -1,0 +1,149 @@
+package egdb
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"runtime"
+
+	"github.com/kalah-solver/kalah/engine"
+	"golang.org/x/sync/errgroup"
+)
+
+// DB is an endgame database for one pit count and capture rule: the
+// complete slices 0..MaxSeeds. It is read-only once opened or built, and
+// Probe and every other query are safe for any number of goroutines. Close
+// releases the file mappings; no query may run during or after it.
+type DB struct {
+	rules  engine.Rules
+	x      *Index
+	slices [][]byte // slices[s][rank] = g
+	unmap  []func() error
+}
+
+// Rules is the pit count and capture rule of the database.
+func (db *DB) Rules() engine.Rules { return db.rules }
+
+// MaxSeeds is the largest seed count (stores excluded) the database covers;
+// -1 when it holds no slice.
+func (db *DB) MaxSeeds() int { return len(db.slices) - 1 }
+
+// Index is the ranking of the database's positions.
+func (db *DB) Index() *Index { return db.x }
+
+// Slice returns the entries of slice s in rank order (entry = g). The
+// bytes may be a read-only file mapping: never write to them.
+func (db *DB) Slice(s int) []byte { return db.slices[s] }
+
+// Probe returns g for b: how many of the b.Seeds() seeds in the pits the
+// side to move banks from here to the end under perfect play, whatever the
+// stores hold. The final store difference, mover minus opponent, is then
+// b.StoreDiff() + 2g - b.Seeds(). ok is false when the game is over or the
+// position holds more seeds than MaxSeeds. It does not allocate.
+func (db *DB) Probe(b engine.Board) (gain int, ok bool) {
+	if b.Own == 0 || b.Opp == 0 {
+		return 0, false
+	}
+	x := db.x
+	po, pp := b.Own*ones, b.Opp*ones
+	sh := 8 * uint(x.m-1)
+	a, c := int(uint8(po>>sh)), int(uint8(pp>>sh))
+	if a+c >= len(db.slices) {
+		return 0, false
+	}
+	return int(db.slices[a+c][x.rankPre(po, pp, a, c)]), true
+}
+
+// ProbeDiff returns 2g - s for b: the change of the store difference, mover
+// minus opponent, from here to the end under perfect play.
+func (db *DB) ProbeDiff(b engine.Board) (diff int, ok bool) {
+	g, ok := db.Probe(b)
+	return 2*g - b.Seeds(), ok
+}
+
+// MoveGain returns what playing the mover's pit i (which must hold seeds)
+// is worth from b under perfect play afterwards, in seeds of the board the
+// mover banks from now to the end (the same unit as Probe). ok is false
+// when b or the position after the move is outside the database.
+func (db *DB) MoveGain(b engine.Board, i int) (gain int, ok bool) {
+	s := b.Seeds()
+	if s >= len(db.slices) || b.Over() {
+		return 0, false
+	}
+	c, res := db.rules.Sow(engine.Board{Own: b.Own, Opp: b.Opp}, i)
+	k := int(c.OwnStore)
+	switch {
+	case res.Over():
+		return k, true
+	case res.Extra():
+		g, ok := db.Probe(c)
+		return k + g, ok
+	}
+	g, ok := db.Probe(c.Flip())
+	return s - g, ok
+}
+
+// Close releases the database's file mappings.
+func (db *DB) Close() error {
+	var errs []error
+	for _, u := range db.unmap {
+		errs = append(errs, u())
+	}
+	db.unmap, db.slices = nil, nil
+	return errors.Join(errs...)
+}
+
+// Open loads the slices 0, 1, ... of rules found in dir (the directory
+// that holds one subdirectory per pit count and rule, see RuleDir) up to
+// the first missing one, checking every header and checksum and mapping
+// the payloads. It fails if there is no slice at all or a file is bad.
+func Open(dir string, rules engine.Rules) (*DB, error) {
+	return OpenMax(dir, rules, engine.MaxSeeds)
+}
+
+// OpenMax is Open loading at most the slices 0..maxSeeds.
+func OpenMax(dir string, rules engine.Rules, maxSeeds int) (*DB, error) {
+	if err := rules.Validate(); err != nil {
+		return nil, err
+	}
+	n := 0
+	for n <= maxSeeds && fileExists(SlicePath(dir, rules, n)) {
+		n++
+	}
+	if n == 0 {
+		return nil, fmt.Errorf("no endgame database for %v in %s (build one with: kalah egdb build --pits %d --rule %v)", rules, RuleDir(dir, rules), rules.Pits, rules.Capture)
+	}
+	x, err := NewIndex(rules.Pits, n-1)
+	if err != nil {
+		return nil, err
+	}
+	db := &DB{rules: rules, x: x, slices: make([][]byte, n), unmap: make([]func() error, n)}
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for s := range n {
+		g.Go(func() (err error) {
+			db.slices[s], db.unmap[s], err = loadSlice(SlicePath(dir, rules, s), rules, s, x.Size(s))
+			return err
+		})
+	}
+	err = g.Wait()
+	db.unmap = compact(db.unmap)
+	if err != nil {
+		db.Close()
+		if errors.Is(err, fs.ErrNotExist) {
+			err = fmt.Errorf("%w (a slice file vanished while loading)", err)
+		}
+		return nil, err
+	}
+	return db, nil
+}
+
+func compact(fs []func() error) []func() error {
+	out := fs[:0]
+	for _, f := range fs {
+		if f != nil {
+			out = append(out, f)
+		}
+	}
+	return out
+}

@@ -1,0 +1,234 @@
+package egdb
+
+import (
+	"fmt"
+	"math"
+	"math/bits"
+
+	"github.com/kalah-solver/kalah/engine"
+)
+
+// Ranking. A slice s holds every position with s seeds in the pits and
+// neither side empty. One side's pits are a composition of its a seeds into
+// m parts (x0..x_{m-1}, zeros allowed); by stars and bars it is the set of
+// m-1 bar positions p_j = S_j + j, where S_j = x0+..+xj, and the colex rank
+// of that set,
+//
+//	rankC(X) = sum_{j=0}^{m-2} C(S_j + j, j+1),
+//
+// is a bijection onto 0..count(m,a)-1 with count(m,a) = C(a+m-1, m-1). It
+// does not depend on a, so one table term[j][S] = C(S+j, j+1) serves every
+// slice. A position (X of a seeds to move, Y of b = s-a seeds opposite) is
+//
+//	rank = offset[s][a] + rankC(X)*count(m,b) + rankC(Y),  1 <= a <= s-1,
+//
+// gapless over the slice, in the order a, then X, then Y. The prefix sums
+// S_j are all the lanes of one multiplication (w * 0x0101..01), since no
+// sum exceeds 255; lane m-1 is the side's total.
+
+// Index ranks and unranks the positions of every slice 0..MaxSeeds for one
+// pit count. It is read-only after NewIndex and safe for concurrent use.
+type Index struct {
+	m, maxSeeds int
+	term        [engine.MaxPits - 1][256]uint64 // term[j][S] = C(S+j, j+1)
+	count       [engine.MaxSeeds + 1]uint64     // count[k] = C(k+m-1, m-1), 0 if it overflows
+	offset      []uint64                        // offset[s*(maxSeeds+1)+a]
+	size        []uint64                        // size[s], positions in slice s
+}
+
+// binom returns C(n, k), or MaxUint64 when it overflows.
+func binom(n, k int) uint64 {
+	if k < 0 || k > n {
+		return 0
+	}
+	if k > n-k {
+		k = n - k
+	}
+	r := uint64(1)
+	for i := 1; i <= k; i++ {
+		// r*(n-k+i)/i is exact at every step; check the product fits.
+		hi, lo := bits.Mul64(r, uint64(n-k+i))
+		if hi != 0 {
+			return math.MaxUint64
+		}
+		r = lo / uint64(i)
+	}
+	return r
+}
+
+// maxSliceSize bounds a slice so that ranks are ints and a slice is one
+// allocation (2^40 positions, a terabyte: far beyond any build).
+const maxSliceSize = 1 << 40
+
+// NewIndex prepares ranking for m pits and slices 0..maxSeeds. It fails if
+// m is out of range or a slice would be too large to rank.
+func NewIndex(m, maxSeeds int) (*Index, error) {
+	if m < 1 || m > engine.MaxPits {
+		return nil, fmt.Errorf("pits must be 1..%d, got %d", engine.MaxPits, m)
+	}
+	if maxSeeds < 0 || maxSeeds > engine.MaxSeeds {
+		return nil, fmt.Errorf("seeds must be 0..%d, got %d", engine.MaxSeeds, maxSeeds)
+	}
+	x := &Index{m: m, maxSeeds: maxSeeds}
+	for j := 0; j < m-1; j++ {
+		for v := 0; v < 256; v++ {
+			x.term[j][v] = binom(v+j, j+1)
+		}
+	}
+	for k := range x.count {
+		x.count[k] = binom(k+m-1, m-1)
+	}
+	n := maxSeeds + 1
+	x.offset = make([]uint64, n*n)
+	x.size = make([]uint64, n)
+	for s := 0; s <= maxSeeds; s++ {
+		var off uint64
+		for a := 1; a < s; a++ {
+			x.offset[s*n+a] = off
+			hi, lo := bits.Mul64(x.count[a], x.count[s-a])
+			if hi != 0 || x.count[a] == math.MaxUint64 || x.count[s-a] == math.MaxUint64 {
+				return nil, fmt.Errorf("slice %d of %d pits is too large to rank", s, m)
+			}
+			off += lo
+			if off > maxSliceSize {
+				return nil, fmt.Errorf("slice %d of %d pits has more than 2^40 positions", s, m)
+			}
+		}
+		x.size[s] = off
+	}
+	return x, nil
+}
+
+// Pits is m.
+func (x *Index) Pits() int { return x.m }
+
+// MaxSeeds is the largest slice the index ranks.
+func (x *Index) MaxSeeds() int { return x.maxSeeds }
+
+// Size is the number of positions in slice s.
+func (x *Index) Size(s int) int64 { return int64(x.size[s]) }
+
+// rankSide is rankC of one side's pit word, given its prefix-sum word.
+func (x *Index) rankSide(pre uint64) uint64 {
+	var r uint64
+	for j := 0; j < x.m-1; j++ {
+		r += x.term[j][uint8(pre>>(8*uint(j)))]
+	}
+	return r
+}
+
+// Rank returns the rank of the position with pit words own (side to move)
+// and opp within its slice, and the slice (the seed count). Both sides must
+// hold seeds and the total must be at most MaxSeeds.
+func (x *Index) Rank(own, opp uint64) (rank int64, s int) {
+	po, pp := own*ones, opp*ones
+	sh := 8 * uint(x.m-1)
+	a, b := int(uint8(po>>sh)), int(uint8(pp>>sh))
+	return x.rankPre(po, pp, a, b), a + b
+}
+
+// ones has a 1 in every lane: w*ones holds the prefix sums of w's lanes.
+const ones = 0x0101010101010101
+
+// rankPre ranks from the prefix-sum words po, pp of sides holding a and b
+// seeds.
+func (x *Index) rankPre(po, pp uint64, a, b int) int64 {
+	return int64(x.offset[(a+b)*(x.maxSeeds+1)+a] + x.rankSide(po)*x.count[b] + x.rankSide(pp))
+}
+
+// Unrank returns the pit words of the position of rank r in slice s.
+func (x *Index) Unrank(s int, r int64) (own, opp uint64) {
+	n := x.maxSeeds + 1
+	u := uint64(r)
+	a := 1
+	for a+1 < s && x.offset[s*n+a+1] <= u {
+		a++
+	}
+	u -= x.offset[s*n+a]
+	cb := x.count[s-a]
+	return x.unrankSide(a, u/cb), x.unrankSide(s-a, u%cb)
+}
+
+// unrankSide returns the composition of a seeds with colex rank r.
+func (x *Index) unrankSide(a int, r uint64) uint64 {
+	m := x.m
+	var w uint64
+	next := a // S_{j+1}
+	for j := m - 2; j >= 0; j-- {
+		// Largest S_j in 0..S_{j+1} with term[j][S_j] <= r.
+		sj := next
+		for x.term[j][sj] > r {
+			sj--
+		}
+		r -= x.term[j][sj]
+		w |= uint64(next-sj) << (8 * uint(j+1))
+		next = sj
+	}
+	return w | uint64(next)
+}
+
+// firstSide is the composition of rank 0: all a seeds in the last pit.
+func (x *Index) firstSide(a int) uint64 { return uint64(a) << (8 * uint(x.m-1)) }
+
+// nextSide steps a composition to the next colex rank; last reports that w
+// was the last one (all seeds in pit 0) and nothing was done. With k the
+// lowest non-empty pit above pit 0, it moves pit 0's t seeds and one seed of
+// pit k to pit k-1.
+func nextSide(w uint64) (uint64, bool) {
+	hi := w &^ 0xff
+	if hi == 0 {
+		return w, true
+	}
+	k := uint(bits.TrailingZeros64(hi)) &^ 7
+	t := w & 0xff
+	return w - 1<<k - t + (t+1)<<(k-8), false
+}
+
+// Cursor walks the positions of one slice in rank order.
+type Cursor struct {
+	x        *Index
+	s, a     int
+	Own, Opp uint64 // the current position's pit words, side to move first
+	Rank     int64  // its rank
+	left     int64
+	fresh    bool
+}
+
+// Cursor returns a cursor over the n positions of slice s from rank r.
+func (x *Index) Cursor(s int, r, n int64) Cursor {
+	c := Cursor{x: x, s: s, Rank: r, left: n, fresh: true}
+	if n > 0 {
+		c.Own, c.Opp = x.Unrank(s, r)
+		c.a = laneSum(c.Own)
+	}
+	return c
+}
+
+// Next moves to the next position and reports whether there is one; call it
+// before reading the first.
+func (c *Cursor) Next() bool {
+	if c.left == 0 {
+		return false
+	}
+	c.left--
+	if c.fresh {
+		c.fresh = false
+		return true
+	}
+	c.Rank++
+	var last bool
+	if c.Opp, last = nextSide(c.Opp); !last {
+		return true
+	}
+	c.Opp = c.x.firstSide(c.s - c.a)
+	if c.Own, last = nextSide(c.Own); !last {
+		return true
+	}
+	c.a++
+	c.Own = c.x.firstSide(c.a)
+	c.Opp = c.x.firstSide(c.s - c.a)
+	return true
+}
+
+// laneSum adds the 8-bit lanes of w (at most 255 in all).
+func laneSum(w uint64) int { return int(w * ones >> 56) }

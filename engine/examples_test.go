@@ -103,4 +103,3 @@ func TestParsePositionErrors(t *testing.T) {
 		t.Errorf("ParseMove(4) = %d, %v", i, err)
 	}
 }
-

@@ -76,7 +76,7 @@ func (h Header) encode() []byte {
 // decodeHeader checks the magic and the header checksum and decodes.
 func decodeHeader(b []byte) (Header, error) {
 	if string(b[:8]) != Magic {
-		return Header{}, fmt.Errorf("%w: not an endgame database file (bad magic %q)", ErrCorrupt, b[:8])
+		return Header{}, fmt.Errorf("%w: bad magic %q (not a kalah endgame database file)", ErrCorrupt, b[:8])
 	}
 	if got, want := xxhash.Sum64(b[:32]), binary.LittleEndian.Uint64(b[32:]); got != want {
 		return Header{}, fmt.Errorf("%w: header checksum mismatch (%016x, header says %016x)", ErrCorrupt, got, want)
@@ -149,8 +149,10 @@ func loadSlice(path string, rules engine.Rules, s int, entries int64) ([]byte, f
 	if h.Entries != entries {
 		return fail("%w: header says %d entries, slice %d of %d pits has %d", ErrMismatch, h.Entries, s, rules.Pits, entries)
 	}
-	if want := HeaderSize + entries; st.Size() != want {
-		return fail("%w: truncated or padded: %d bytes, want %d", ErrCorrupt, st.Size(), want)
+	if want := HeaderSize + entries; st.Size() < want {
+		return fail("%w: truncated: %d bytes, want %d", ErrCorrupt, st.Size(), want)
+	} else if st.Size() > want {
+		return fail("%w: %d bytes past the %d the header accounts for", ErrCorrupt, st.Size()-want, want)
 	}
 	if entries == 0 {
 		return []byte{}, func() error { return nil }, nil

@@ -1,0 +1,200 @@
+package egdb
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/kalah-solver/kalah/engine"
+)
+
+var (
+	rules4  = engine.Rules{Pits: 4, Capture: engine.NoEmptyCapture}
+	rules4e = engine.Rules{Pits: 4, Capture: engine.EmptyCapture}
+)
+
+// buildTo builds rules up to maxSeeds in dir and returns the reports.
+func buildTo(t *testing.T, dir string, rules engine.Rules, maxSeeds int) []SliceReport {
+	t.Helper()
+	var reps []SliceReport
+	db, err := BuildDir(context.Background(), dir, rules, maxSeeds, Options{SliceDone: func(r SliceReport) { reps = append(reps, r) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return reps
+}
+
+func TestSaveOpenRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	mem, err := Build(context.Background(), rules4, 9, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := mem.Save(dir); err != nil {
+		t.Fatal(err)
+	}
+	db, err := Open(dir, rules4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if db.MaxSeeds() != 9 {
+		t.Fatalf("MaxSeeds %d, want 9", db.MaxSeeds())
+	}
+	for s := 0; s <= 9; s++ {
+		if !bytes.Equal(db.Slice(s), mem.Slice(s)) {
+			t.Fatalf("slice %d differs after Save/Open", s)
+		}
+	}
+	if _, err := Open(dir, rules4e); err == nil || !strings.Contains(err.Error(), "no endgame database") {
+		t.Fatalf("opening a rule with no files: %v", err)
+	}
+}
+
+func TestResumable(t *testing.T) {
+	dir := t.TempDir()
+	reps := buildTo(t, dir, rules4, 5)
+	for _, r := range reps {
+		if !r.Built {
+			t.Fatalf("first build loaded slice %d", r.Seeds)
+		}
+	}
+	before, _ := os.Stat(SlicePath(dir, rules4, 5))
+	reps = buildTo(t, dir, rules4, 8)
+	for _, r := range reps {
+		if r.Built != (r.Seeds >= 6) {
+			t.Fatalf("second build: slice %d built=%v", r.Seeds, r.Built)
+		}
+	}
+	after, _ := os.Stat(SlicePath(dir, rules4, 5))
+	if !after.ModTime().Equal(before.ModTime()) {
+		t.Fatal("slice 5 was rewritten")
+	}
+	if m := Missing(dir, rules4, 9); len(m) != 1 || m[0] != 9 {
+		t.Fatalf("Missing = %v, want [9]", m)
+	}
+}
+
+func TestInterruptedBuildLeavesNoFile(t *testing.T) {
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var seen atomic.Int64
+	_, err := BuildDir(ctx, dir, engine.Rules{Pits: 6}, 10, Options{Threads: 2, Progress: func(n int64) {
+		// Full chunks start at slice 8; stop inside slice 8 or 9.
+		if n == chunk && seen.Add(1) == 3 {
+			cancel()
+		}
+	}})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	files, _ := filepath.Glob(filepath.Join(RuleDir(dir, engine.Rules{Pits: 6}), "*"))
+	for _, f := range files {
+		if strings.HasSuffix(f, ".tmp") {
+			t.Errorf("temporary file left: %s", f)
+		}
+	}
+	if len(Missing(dir, engine.Rules{Pits: 6}, 10)) == 0 {
+		t.Fatal("an interrupted build left every slice")
+	}
+	// The files written are complete: they open.
+	if db, err := Open(dir, engine.Rules{Pits: 6}); err != nil {
+		t.Fatal(err)
+	} else {
+		db.Close()
+	}
+}
+
+// damage builds a database, applies f to the file of slice 8, and returns
+// the error of opening it.
+func damage(t *testing.T, f func(dir, path string)) error {
+	t.Helper()
+	dir := t.TempDir()
+	buildTo(t, dir, rules4, 8)
+	path := SlicePath(dir, rules4, 8)
+	os.Chmod(path, 0o644)
+	f(dir, path)
+	db, err := Open(dir, rules4)
+	if err == nil {
+		db.Close()
+		t.Fatal("a damaged database opened")
+	}
+	t.Log(err)
+	if !strings.Contains(err.Error(), path) {
+		t.Errorf("error does not name the file: %v", err)
+	}
+	// Building over it refuses too, and leaves it alone.
+	if _, err2 := BuildDir(context.Background(), dir, rules4, 8, Options{}); err2 == nil {
+		t.Error("BuildDir accepted a damaged file")
+	}
+	return err
+}
+
+func TestCorruptByteRefused(t *testing.T) {
+	err := damage(t, func(_, path string) {
+		b, _ := os.ReadFile(path)
+		b[HeaderSize+len(b)/2]++
+		os.WriteFile(path, b, 0o644)
+	})
+	if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "checksum") {
+		t.Fatalf("corrupt payload: %v", err)
+	}
+}
+
+func TestTruncatedFileRefused(t *testing.T) {
+	for _, cut := range []int64{1, 1000, HeaderSize + 10} {
+		err := damage(t, func(_, path string) {
+			st, _ := os.Stat(path)
+			os.Truncate(path, min(cut, st.Size()-1))
+		})
+		if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "truncated") {
+			t.Fatalf("truncated to %d: %v", cut, err)
+		}
+	}
+}
+
+func TestWrongHeaderRefused(t *testing.T) {
+	// Another slice's file under this slice's name.
+	err := damage(t, func(dir, path string) {
+		b, _ := os.ReadFile(SlicePath(dir, rules4, 7))
+		os.WriteFile(path, b, 0o644)
+	})
+	if !errors.Is(err, ErrMismatch) || !strings.Contains(err.Error(), "slice 7") {
+		t.Fatalf("wrong slice: %v", err)
+	}
+	// Another rule's file.
+	err = damage(t, func(dir, path string) {
+		other := t.TempDir()
+		buildTo(t, other, rules4e, 8)
+		b, _ := os.ReadFile(SlicePath(other, rules4e, 8))
+		os.WriteFile(path, b, 0o644)
+	})
+	if !errors.Is(err, ErrMismatch) || !strings.Contains(err.Error(), "empty-capture") {
+		t.Fatalf("wrong rule: %v", err)
+	}
+	// A damaged header byte.
+	err = damage(t, func(_, path string) {
+		b, _ := os.ReadFile(path)
+		b[11] = 5 // pits
+		os.WriteFile(path, b, 0o644)
+	})
+	if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "header checksum") {
+		t.Fatalf("damaged header: %v", err)
+	}
+	// Not a database at all.
+	err = damage(t, func(_, path string) {
+		os.WriteFile(path, bytes.Repeat([]byte("x"), 100), 0o644)
+	})
+	if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "magic") {
+		t.Fatalf("not a database: %v", err)
+	}
+}

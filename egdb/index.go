@@ -108,11 +108,32 @@ func (x *Index) MaxSeeds() int { return x.maxSeeds }
 // Size is the number of positions in slice s.
 func (x *Index) Size(s int) int64 { return int64(x.size[s]) }
 
-// rankSide is rankC of one side's pit word, given its prefix-sum word.
+// rankSide is rankC of one side's pit word, given its prefix-sum word
+// (lane j = S_j); unrolled, since it runs twice per child in a build.
 func (x *Index) rankSide(pre uint64) uint64 {
+	t := &x.term
 	var r uint64
-	for j := 0; j < x.m-1; j++ {
-		r += x.term[j][uint8(pre>>(8*uint(j)))]
+	switch x.m {
+	case 8:
+		r += t[6][uint8(pre>>48)]
+		fallthrough
+	case 7:
+		r += t[5][uint8(pre>>40)]
+		fallthrough
+	case 6:
+		r += t[4][uint8(pre>>32)]
+		fallthrough
+	case 5:
+		r += t[3][uint8(pre>>24)]
+		fallthrough
+	case 4:
+		r += t[2][uint8(pre>>16)]
+		fallthrough
+	case 3:
+		r += t[1][uint8(pre>>8)]
+		fallthrough
+	case 2:
+		r += t[0][uint8(pre)]
 	}
 	return r
 }

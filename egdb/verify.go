@@ -38,6 +38,7 @@ type VerifyOptions struct {
 type Mismatch struct {
 	Rank       int64        `json:"rank"`
 	Board      engine.Board `json:"-"`
+	Position   string       `json:"position"` // Board, South to move
 	Stored     int          `json:"stored"`
 	Recomputed int          `json:"recomputed"`
 }
@@ -107,7 +108,9 @@ func (db *DB) Verify(ctx context.Context, s int, opts VerifyOptions) (VerifyResu
 						mismatch.Add(1)
 						mu.Lock()
 						if len(res.Examples) < maxExamples {
-							res.Examples = append(res.Examples, Mismatch{Rank: r, Board: engine.Board{Own: own, Opp: opp}, Stored: got, Recomputed: want})
+							b := engine.Board{Own: own, Opp: opp}
+							res.Examples = append(res.Examples, Mismatch{Rank: r, Board: b, Stored: got, Recomputed: want,
+								Position: engine.Position{Pits: x.m, Board: b}.String()})
 						}
 						mu.Unlock()
 					}

@@ -3,6 +3,7 @@ package root
 
 import (
 	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
+	egdbcmd "github.com/kalah-solver/kalah/cmd/kalah/egdb"
 	movecmd "github.com/kalah-solver/kalah/cmd/kalah/move"
 	perftcmd "github.com/kalah-solver/kalah/cmd/kalah/perft"
 	showcmd "github.com/kalah-solver/kalah/cmd/kalah/show"
@@ -34,5 +35,6 @@ table and a parallel MTD(f) search.`,
 	cmd.AddCommand(showcmd.NewCmdShow(io))
 	cmd.AddCommand(movecmd.NewCmdMove(io))
 	cmd.AddCommand(perftcmd.NewCmdPerft(io))
+	cmd.AddCommand(egdbcmd.NewCmdEgdb(io))
 	return cmd
 }

@@ -1,0 +1,100 @@
+package egdb
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/kalah-solver/kalah/engine"
+)
+
+// Databases lists the pit counts and rules that have a subdirectory in dir
+// (see RuleDir), ordered by pits then rule. A missing dir holds none.
+func Databases(dir string) ([]engine.Rules, error) {
+	ents, err := os.ReadDir(dir)
+	if os.IsNotExist(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []engine.Rules
+	for _, e := range ents {
+		var m int
+		var rule string
+		if !e.IsDir() {
+			continue
+		}
+		if _, err := fmt.Sscanf(e.Name(), "kalah-m%d-%s", &m, &rule); err != nil {
+			continue
+		}
+		c, err := engine.ParseCapture(rule)
+		if err != nil {
+			continue
+		}
+		r, err := engine.NewRules(m, c)
+		if err != nil || RuleDir(dir, r) != filepath.Join(dir, e.Name()) {
+			continue
+		}
+		out = append(out, r)
+	}
+	slices.SortFunc(out, func(a, b engine.Rules) int {
+		if a.Pits != b.Pits {
+			return a.Pits - b.Pits
+		}
+		return int(a.Capture) - int(b.Capture)
+	})
+	return out, nil
+}
+
+// Slices lists, in increasing order, the seed counts s with a file
+// s<s>.egdb in the directory of rules under dir. Temporary files of
+// interrupted builds are not listed.
+func Slices(dir string, rules engine.Rules) ([]int, error) {
+	ents, err := os.ReadDir(RuleDir(dir, rules))
+	if os.IsNotExist(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []int
+	for _, e := range ents {
+		name := e.Name()
+		var s int
+		if !strings.HasSuffix(name, ".egdb") {
+			continue
+		}
+		if _, err := fmt.Sscanf(name, "s%d.egdb", &s); err != nil || fmt.Sprintf("s%d.egdb", s) != name {
+			continue
+		}
+		out = append(out, s)
+	}
+	slices.Sort(out)
+	return out, nil
+}
+
+// OpenSlice loads the file of slice s alone, with every check of Open.
+// The returned function releases it.
+func OpenSlice(dir string, rules engine.Rules, s int) ([]byte, func() error, error) {
+	if err := rules.Validate(); err != nil {
+		return nil, nil, err
+	}
+	x, err := NewIndex(rules.Pits, s)
+	if err != nil {
+		return nil, nil, err
+	}
+	return loadSlice(SlicePath(dir, rules, s), rules, s, x.Size(s))
+}
+
+// CheckFile checks the file of slice s: its header against rules and s,
+// its size and its payload checksum.
+func CheckFile(dir string, rules engine.Rules, s int) error {
+	_, release, err := OpenSlice(dir, rules, s)
+	if err != nil {
+		return err
+	}
+	return release()
+}

@@ -2,14 +2,17 @@ package egdbcmd
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"strconv"
 
 	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
 	"github.com/kalah-solver/kalah/egdb"
 	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/compress/zstd"
 	"github.com/spf13/cobra"
 )
 
@@ -38,7 +41,8 @@ database of --pits and --rule, in rank order, one row each:
   gain      g, the seeds the mover banks under perfect play
   margin    2g - s, the mover's final store minus the opponent's
 
-as CSV (with a header; the position is quoted), JSON lines or Parquet. The
+as CSV (with a header; the position is quoted), JSON lines or Parquet
+(zstd-compressed, row groups of 2^20 rows). The
 rows are streamed: memory does not grow with the slice. Output goes to -o
 FILE, or standard output for csv and jsonl.`,
 		Example: `  kalah egdb export --pits 4 --seeds 8 --format csv
@@ -85,6 +89,10 @@ func runExport(opts *ExportOptions) (err error) {
 		return err
 	}
 	data, release, err := egdb.OpenSlice(dir, rules, opts.Seeds)
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("slice %d of the %v database is not built in %s (build it with: kalah egdb build --pits %d --rule %v --max-seeds %d)",
+			opts.Seeds, rules, egdb.RuleDir(dir, rules), rules.Pits, rules.Capture, opts.Seeds)
+	}
 	if err != nil {
 		return err
 	}
@@ -166,7 +174,7 @@ func appendPosition(b []byte, m int, own, opp uint64) []byte {
 }
 
 func writeParquet(out io.Writer, m, s int, c *egdb.Cursor, data []byte) error {
-	w := parquet.NewGenericWriter[exportRow](out, parquet.MaxRowsPerRowGroup(1<<20),
+	w := parquet.NewGenericWriter[exportRow](out, parquet.MaxRowsPerRowGroup(1<<20), parquet.Compression(&zstd.Codec{}),
 		parquet.KeyValueMetadata("kalah.egdb", fmt.Sprintf("pits=%d seeds=%d", m, s)))
 	batch := make([]exportRow, 0, 4096)
 	var buf []byte

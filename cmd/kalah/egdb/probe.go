@@ -65,7 +65,7 @@ type probeRecord struct {
 	SouthMargin int         `json:"south_margin"` // South's final store minus North's
 	Result      string      `json:"result"`       // "south wins", "north wins" or "draw"
 	Moves       []moveValue `json:"moves"`
-	MaxSeeds    int         `json:"max_seeds"` // slices of the database loaded
+	MaxSeeds    int         `json:"max_seeds"` // the database covers slices 0..max_seeds (0 when the game is over)
 	Dir         string      `json:"dir"`
 	results.Provenance
 }
@@ -108,6 +108,9 @@ func runProbe(opts *ProbeOptions) error {
 		}
 		defer db.Close()
 		rec.MaxSeeds = db.MaxSeeds()
+		if ss, _ := egdb.Slices(dir, rules); len(ss) > 0 && ss[len(ss)-1] > rec.MaxSeeds {
+			rec.MaxSeeds = contiguous(ss)
+		}
 		g, ok := db.Probe(b)
 		if !ok {
 			return cmdutil.BadInputf("the position has %d seeds in its pits, but the %v database in %s covers at most %d (extend it with: kalah egdb build --pits %d --rule %v --max-seeds %d)",
@@ -127,12 +130,13 @@ func runProbe(opts *ProbeOptions) error {
 		return cmdutil.PrintJSON(opts.IO.Out, rec)
 	}
 	w := opts.IO.Out
-	fmt.Fprintf(w, "Kalah(%d), rule %s, database %s (slices 0..%d)\n", p.Pits, rec.Rule, rec.Dir, rec.MaxSeeds)
-	fmt.Fprintf(w, "position %s, %s to move, %d seeds in the pits\n", rec.Position, rec.ToMove, s)
 	if rec.Over {
-		fmt.Fprintf(w, "the game is over: %s, South's margin %s\n", rec.Result, cmdutil.Signed(rec.SouthMargin))
+		fmt.Fprintf(w, "Kalah(%d), rule %s\n", p.Pits, rec.Rule)
+		fmt.Fprintf(w, "position %s: the game is over, %s, South's margin %s\n", rec.Position, rec.Result, cmdutil.Signed(rec.SouthMargin))
 		return nil
 	}
+	fmt.Fprintf(w, "Kalah(%d), rule %s, database %s (slices 0..%d)\n", p.Pits, rec.Rule, rec.Dir, rec.MaxSeeds)
+	fmt.Fprintf(w, "position %s, %s to move, %d seeds in the pits\n", rec.Position, rec.ToMove, s)
 	fmt.Fprintf(w, "value: %s banks %d of the %d seeds in the pits; final margin %s for %s, South's margin %s (%s)\n",
 		rec.ToMove, rec.Gain, s, cmdutil.Signed(rec.Margin), rec.ToMove, cmdutil.Signed(rec.SouthMargin), rec.Result)
 	fmt.Fprintf(w, "%-5s %5s %7s %13s\n", "move", "gain", "margin", "south margin")
@@ -144,4 +148,16 @@ func runProbe(opts *ProbeOptions) error {
 		fmt.Fprintf(w, "%-5s %5d %7s %13s%s\n", m.Move, m.Gain, cmdutil.Signed(m.Margin), cmdutil.Signed(m.SouthMargin), best)
 	}
 	return nil
+}
+
+// contiguous is the largest s such that ss, sorted, starts 0, 1, ..., s.
+func contiguous(ss []int) int {
+	n := -1
+	for i, s := range ss {
+		if s != i {
+			break
+		}
+		n = s
+	}
+	return n
 }

@@ -2,7 +2,9 @@ package egdbcmd
 
 import (
 	"fmt"
+	"math"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
@@ -150,8 +152,30 @@ func plotStats(rec statsRecord, file string) error {
 		return err
 	}
 	p.Legend.Top = true
+	p.X.Tick.Marker = plot.TickerFunc(seedTicks)
 	if err := p.Save(8*vg.Inch, 5*vg.Inch, file); err != nil {
 		return fmt.Errorf("writing the plot: %w", err)
 	}
 	return nil
+}
+
+// seedTicks marks whole seed counts: a labelled tick every step, with step
+// 1, 2, 5 or 10 so that there are at most about 12.
+func seedTicks(lo, hi float64) []plot.Tick {
+	step := 1
+	for _, st := range []int{1, 2, 5, 10, 20, 50} {
+		step = st
+		if (hi-lo)/float64(st) <= 12 {
+			break
+		}
+	}
+	var ticks []plot.Tick
+	for v := int(math.Ceil(lo)); float64(v) <= hi; v++ {
+		t := plot.Tick{Value: float64(v)}
+		if v%step == 0 {
+			t.Label = strconv.Itoa(v)
+		}
+		ticks = append(ticks, t)
+	}
+	return ticks
 }

@@ -20,6 +20,7 @@ const BucketSize = 4
 type Table struct {
 	pits     int
 	slots    []uint64
+	mapping  []byte // the slots' own memory mapping, if any
 	mask     uint64 // bucket index mask
 	idxBits  uint
 	mix      mixer
@@ -51,11 +52,11 @@ func New(m int, bytes int64) (*Table, error) {
 	}
 	t := &Table{
 		pits:    m,
-		slots:   make([]uint64, buckets*BucketSize),
 		mask:    buckets - 1,
 		idxBits: idxBits,
 		mix:     newMixer(w),
 	}
+	t.slots, t.mapping = allocSlots(int(buckets * BucketSize))
 	// The largest seed count whose every position ranks below 2^w.
 	for s := 0; s <= engine.MaxSeeds; s++ {
 		if c := binom[s+2*m][2*m]; c == ^uint64(0) || (w < 64 && c > 1<<w) {
@@ -64,6 +65,12 @@ func New(m int, bytes int64) (*Table, error) {
 		t.maxSeeds = s
 	}
 	return t, nil
+}
+
+// Free releases the table's memory; the table must not be used after.
+func (t *Table) Free() {
+	freeSlots(t.mapping)
+	t.slots, t.mapping = nil, nil
 }
 
 // Bytes is the table's size in memory.

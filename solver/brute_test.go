@@ -1,0 +1,141 @@
+package solver
+
+import (
+	"context"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/kalah-solver/kalah/engine"
+)
+
+// brute is the independent reference: plain memoized negamax over whole
+// boards (stores included), no bounds, no windows, no table tricks. Its
+// value is the mover's final store difference.
+type brute struct {
+	r    engine.Rules
+	memo map[engine.Board]int
+}
+
+func newBrute(r engine.Rules) *brute { return &brute{r: r, memo: map[engine.Board]int{}} }
+
+func (br *brute) value(b engine.Board) int {
+	if b.Over() {
+		return b.StoreDiff()
+	}
+	if v, ok := br.memo[b]; ok {
+		return v
+	}
+	best := -1 << 30
+	for _, i := range b.MoveList() {
+		if v := br.move(b, i); v > best {
+			best = v
+		}
+	}
+	br.memo[b] = best
+	return best
+}
+
+// move is the mover's final store difference after pit i and perfect play.
+func (br *brute) move(b engine.Board, i int) int {
+	c, res := br.r.Play(b, i)
+	switch {
+	case res.Over():
+		return c.StoreDiff()
+	case res.Extra():
+		return br.value(c)
+	}
+	return -br.value(c)
+}
+
+func newTestSolver(t testing.TB, r engine.Rules, threads int) *Solver {
+	s, err := New(r, Options{TTBytes: 1 << 22, Threads: threads})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// checkSolve compares every move's value and the PV with the reference.
+func checkSolve(t *testing.T, s *Solver, br *brute, p engine.Position) {
+	t.Helper()
+	res, err := s.Solve(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := br.value(p.Board)
+	if res.Value != want {
+		t.Fatalf("%v %s to move at %v: value %d, reference %d", s.rules, p.ToMove, p, res.Value, want)
+	}
+	for _, mv := range res.Moves {
+		if w := br.move(p.Board, mv.Pit-1); mv.Value != w {
+			t.Fatalf("%v at %v move %s: value %d, reference %d", s.rules, p, mv.Move, mv.Value, w)
+		}
+	}
+	// The PV plays out to the value.
+	q := p
+	for _, st := range res.PV {
+		if st.Side != q.ToMove {
+			t.Fatalf("PV step for %v while %v is to move", st.Side, q.ToMove)
+		}
+		q, _ = s.rules.PlayPosition(q, st.Pit)
+	}
+	if !q.Board.Over() {
+		t.Fatalf("PV does not end the game")
+	}
+	final := q.SouthDiff()
+	if p.ToMove == engine.North {
+		final = -final
+	}
+	if final != want {
+		t.Fatalf("PV ends with %d for the mover, value %d", final, want)
+	}
+}
+
+func TestStartPositionsMatchBruteForce(t *testing.T) {
+	for m := 1; m <= 4; m++ {
+		for n := 1; n <= 6-m; n++ {
+			for _, c := range engine.Captures {
+				r := engine.Rules{Pits: m, Capture: c}
+				p, _ := r.StartPosition(n)
+				checkSolve(t, newTestSolver(t, r, 1), newBrute(r), p)
+			}
+		}
+	}
+}
+
+// randomPosition plays random moves from a start position.
+func randomPosition(rng *rand.Rand, r engine.Rules, seeds, plies int) engine.Position {
+	for {
+		p, _ := r.StartPosition(seeds)
+		for k := 0; k < plies && !p.Board.Over(); k++ {
+			moves := p.Board.MoveList()
+			p, _ = r.PlayPosition(p, moves[rng.IntN(len(moves))])
+		}
+		if !p.Board.Over() {
+			return p
+		}
+	}
+}
+
+func TestRandomPositionsMatchBruteForce(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	count := 300
+	if testing.Short() {
+		count = 120
+	}
+	for k := 0; k < count; k++ {
+		m := 2 + k%5
+		c := engine.Captures[k%2]
+		r := engine.Rules{Pits: m, Capture: c}
+		seeds := 1 + rng.IntN(3)
+		if m <= 3 {
+			seeds += 2
+		}
+		// Deep enough into the game that brute force stays quick.
+		p := randomPosition(rng, r, seeds, 4*m)
+		if p.Board.Seeds() > 26 {
+			continue
+		}
+		checkSolve(t, newTestSolver(t, r, 1), newBrute(r), p)
+	}
+}

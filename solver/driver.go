@@ -1,0 +1,117 @@
+package solver
+
+import (
+	"context"
+	"github.com/kalah-solver/kalah/engine"
+	"sync"
+	"sync/atomic"
+)
+
+// This file holds the drivers: the MTD(f) loop that pins a value down with
+// null-window tests, and the test itself, run by one worker or raced by
+// several over the shared table (lazy SMP).
+
+// roundUp and roundDown move v to the parity p (values of a board with s
+// seeds have the parity of s).
+func roundUp(v, p int) int {
+	if (v-p)&1 != 0 {
+		return v + 1
+	}
+	return v
+}
+
+func roundDown(v, p int) int {
+	if (v-p)&1 != 0 {
+		return v - 1
+	}
+	return v
+}
+
+// test decides whether the value of b (relative, from its mover) is at
+// least gamma: it returns a fail-soft bound v with v >= gamma meaning
+// "value >= v" and v < gamma meaning "value <= v". ok is false when the
+// solve was cancelled before the test finished.
+func (s *Solver) test(b engine.Board, gamma int) (v int, ok bool) {
+	s.stats.Passes++
+	n := len(s.workers)
+	if n == 1 {
+		w := s.workers[0]
+		var stop atomic.Bool
+		w.reset(&stop)
+		v = w.search(b, gamma-1, gamma, 0)
+		s.stats.Add(w.st)
+		return v, !w.aborted
+	}
+	// Lazy SMP: every worker searches the same test over the shared
+	// table, each with its own move order near the root; the first to
+	// finish answers (all answers are proven bounds, so any one will do)
+	// and the others are stopped.
+	var stop atomic.Bool
+	var once sync.Once
+	var wg sync.WaitGroup
+	done := false
+	for _, w := range s.workers {
+		w.reset(&stop)
+		wg.Add(1)
+		go func(w *worker) {
+			defer wg.Done()
+			r := w.search(b, gamma-1, gamma, 0)
+			if !w.aborted {
+				once.Do(func() {
+					v, done = r, true
+					stop.Store(true)
+				})
+			}
+		}(w)
+	}
+	wg.Wait()
+	for _, w := range s.workers {
+		s.stats.Add(w.st)
+	}
+	return v, done
+}
+
+// reset prepares a worker for a new test.
+func (w *worker) reset(stop *atomic.Bool) {
+	w.stop = stop
+	w.aborted = false
+	w.st = Stats{}
+	w.published = 0
+}
+
+// mtdf pins down the exact value of b by null-window tests, starting from
+// guess: each test at gamma either raises the lower bound or lowers the
+// upper bound, and the next test is centred on the bound just found.
+// report is called after each test with the bounds so far. It returns the
+// bounds proven when the solve is cancelled (lo < hi then).
+func (s *Solver) mtdf(ctx context.Context, b engine.Board, guess int, report func(lo, hi int)) (lo, hi int, ok bool) {
+	seeds := b.Seeds()
+	lo, hi = -seeds, seeds
+	g := guess
+	for lo < hi {
+		if ctx.Err() != nil {
+			return lo, hi, false
+		}
+		gamma := roundUp(g, seeds)
+		if gamma <= lo {
+			gamma = lo + 2
+		}
+		if gamma > hi {
+			gamma = hi
+		}
+		v, done := s.test(b, gamma)
+		if !done {
+			return lo, hi, false
+		}
+		if v >= gamma {
+			lo = max(lo, roundUp(v, seeds))
+		} else {
+			hi = min(hi, roundDown(v, seeds))
+		}
+		g = v
+		if report != nil {
+			report(lo, hi)
+		}
+	}
+	return lo, hi, true
+}

@@ -1,0 +1,249 @@
+package solver
+
+import (
+	"context"
+	"fmt"
+	"sync/atomic"
+	"time"
+
+	"github.com/kalah-solver/kalah/engine"
+)
+
+// MoveValue is the exact value of one legal move at the root.
+type MoveValue struct {
+	Pit    int    `json:"pit"`   // 1-based, from the mover's left
+	Move   string `json:"move"`  // letter: a.. for South, A.. for North
+	Value  int    `json:"value"` // final store difference for the root's mover after this sowing and perfect play
+	Extra  bool   `json:"extra_turn"`
+	Solved bool   `json:"solved"` // false when the solve was interrupted: Lower/Upper hold
+	Lower  int    `json:"lower"`
+	Upper  int    `json:"upper"`
+}
+
+// Step is one sowing of a principal variation.
+type Step struct {
+	Side engine.Side
+	Pit  int // 0-based
+}
+
+// Result is the answer for one position.
+type Result struct {
+	Position engine.Position
+	Rules    engine.Rules
+	Value    int // final store difference for the side to move, stores counted
+	Lower    int // proven bounds (equal to Value when Solved)
+	Upper    int
+	Solved   bool
+	Moves    []MoveValue
+	Best     []int  // 0-based pits of the best moves
+	PV       []Step // a principal variation to the end of the game
+	Stats    Stats
+	Elapsed  time.Duration
+}
+
+// Solve computes the exact value of p, the exact value of every legal move
+// and a principal variation. Each move's value is pinned down by MTD(f) on
+// the position it leads to, the best value so far serving as the next
+// move's first guess. When ctx ends first, Solve returns the bounds proven
+// so far with an error wrapping ErrInterrupted.
+func (s *Solver) Solve(ctx context.Context, p engine.Position) (*Result, error) {
+	if p.Pits != s.rules.Pits {
+		return nil, fmt.Errorf("position has %d pits, solver is for %d", p.Pits, s.rules.Pits)
+	}
+	start := time.Now()
+	before := s.stats
+	b := p.Board
+	base := b.StoreDiff()
+	res := &Result{Position: p, Rules: s.rules, Value: base, Lower: base, Upper: base, Solved: true}
+	if b.Over() {
+		return res, nil
+	}
+	var stage atomic.Pointer[Progress]
+	stage.Store(&Progress{Stage: "start"})
+	stopRun := s.run(ctx, &stage, start)
+	defer stopRun()
+
+	seeds := b.Seeds()
+	res.Lower, res.Upper = base-seeds, base+seeds
+	bestLo := -inf
+	guess := 0
+	for _, i := range orderRoot(s.rules, b) {
+		c, r := s.rules.Sow(b, i)
+		gain := int(c.OwnStore - b.OwnStore)
+		mv := MoveValue{Pit: i + 1, Move: engine.MoveLetter(p.ToMove, i), Extra: r.Extra()}
+		var lo, hi int
+		ok := true
+		switch {
+		case r.Over():
+			lo = gain - int(c.OppStore-b.OppStore)
+			hi = lo
+		case r.Extra():
+			clo, chi, done := s.mtdf(ctx, c, guess-gain, s.reporter(&stage, start, "move "+mv.Move, base+gain, 1))
+			lo, hi, ok = gain+clo, gain+chi, done
+		default:
+			clo, chi, done := s.mtdf(ctx, c.Flip(), gain-guess, s.reporter(&stage, start, "move "+mv.Move, base+gain, -1))
+			lo, hi, ok = gain-chi, gain-clo, done
+		}
+		mv.Lower, mv.Upper, mv.Solved = base+lo, base+hi, ok && lo == hi
+		mv.Value = mv.Lower
+		res.Moves = append(res.Moves, mv)
+		if lo > bestLo {
+			bestLo = lo
+			guess = lo
+		}
+		if !ok {
+			break
+		}
+	}
+	res.Stats = s.stats
+	res.Stats.sub(before)
+	res.Elapsed = time.Since(start)
+	sortMoves(res.Moves)
+	if len(res.Moves) < b.NumMoves() || !allSolved(res.Moves) {
+		res.Solved = false
+		res.Lower, res.Upper = base+bestLo, base+seeds
+		for _, m := range res.Moves {
+			res.Upper = max(res.Upper, m.Upper)
+		}
+		if len(res.Moves) == b.NumMoves() {
+			res.Upper = -inf
+			for _, m := range res.Moves {
+				res.Upper = max(res.Upper, m.Upper)
+			}
+		}
+		res.Value = res.Lower
+		return res, fmt.Errorf("%w: value in [%+d, %+d]", ErrInterrupted, res.Lower, res.Upper)
+	}
+	res.Value = -inf
+	for _, m := range res.Moves {
+		res.Value = max(res.Value, m.Value)
+	}
+	res.Lower, res.Upper = res.Value, res.Value
+	for _, m := range res.Moves {
+		if m.Value == res.Value {
+			res.Best = append(res.Best, m.Pit-1)
+		}
+	}
+	pv, err := s.PV(ctx, p, res.Value-base)
+	res.PV = pv
+	res.Stats = s.stats
+	res.Stats.sub(before)
+	res.Elapsed = time.Since(start)
+	return res, err
+}
+
+// reporter returns an MTD(f) callback that publishes the stage's bounds
+// (converted to absolute values for the root's mover) and forwards them.
+func (s *Solver) reporter(stage *atomic.Pointer[Progress], start time.Time, name string, offset, sign int) func(lo, hi int) {
+	stage.Store(&Progress{Stage: name, Lower: offset - inf, Upper: offset + inf})
+	return func(lo, hi int) {
+		p := &Progress{Stage: name, Lower: offset + lo, Upper: offset + hi, Passes: s.stats.Passes}
+		if sign < 0 {
+			p.Lower, p.Upper = offset-hi, offset-lo
+		}
+		stage.Store(p)
+		if s.opts.Progress != nil {
+			q := *p
+			q.Nodes = s.nodes.Load()
+			q.Elapsed = time.Since(start)
+			s.opts.Progress(q)
+		}
+	}
+}
+
+// PV follows optimal moves from p, whose board value (relative to its
+// stores) is v, to the end of the game. At each step the first move, in
+// root order, whose value reaches v is played: one null-window test each,
+// nearly all answered by the table.
+func (s *Solver) PV(ctx context.Context, p engine.Position, v int) ([]Step, error) {
+	var line []Step
+	for !p.Board.Over() {
+		b := p.Board
+		found := false
+		for _, i := range orderRoot(s.rules, b) {
+			c, r := s.rules.Sow(b, i)
+			gain := int(c.OwnStore - b.OwnStore)
+			var reach bool
+			var next int
+			switch {
+			case r.Over():
+				reach = gain-int(c.OppStore-b.OppStore) >= v
+			case r.Extra():
+				t, ok := s.test(c, v-gain)
+				if !ok {
+					return line, ErrInterrupted
+				}
+				reach, next = t >= v-gain, v-gain
+			default:
+				t, ok := s.test(c.Flip(), gain-v+1) // child <= gain-v ?
+				if !ok {
+					return line, ErrInterrupted
+				}
+				reach, next = t < gain-v+1, gain-v
+			}
+			if reach {
+				line = append(line, Step{Side: p.ToMove, Pit: i})
+				p, _ = s.rules.PlayPosition(p, i)
+				v = next
+				found = true
+				break
+			}
+		}
+		if !found {
+			return line, fmt.Errorf("solver: no move reaches value %d at %v (internal error)", v, p)
+		}
+	}
+	return line, nil
+}
+
+// orderRoot lists the legal moves: extra turns nearest the store first,
+// then captures, then the rest from the store backwards.
+func orderRoot(r engine.Rules, b engine.Board) []int {
+	var extra, capt, rest []int
+	for i := r.Pits - 1; i >= 0; i-- {
+		if b.Pit(i) == 0 {
+			continue
+		}
+		_, res := r.Sow(b, i)
+		switch {
+		case res.Extra():
+			extra = append(extra, i)
+		case res.Capture():
+			capt = append(capt, i)
+		default:
+			rest = append(rest, i)
+		}
+	}
+	return append(append(extra, capt...), rest...)
+}
+
+func sortMoves(ms []MoveValue) {
+	for i := 1; i < len(ms); i++ {
+		for j := i; j > 0 && ms[j].Pit < ms[j-1].Pit; j-- {
+			ms[j], ms[j-1] = ms[j-1], ms[j]
+		}
+	}
+}
+
+func allSolved(ms []MoveValue) bool {
+	for _, m := range ms {
+		if !m.Solved {
+			return false
+		}
+	}
+	return true
+}
+
+func (s *Stats) sub(o Stats) {
+	s.Nodes -= o.Nodes
+	s.Peeks -= o.Peeks
+	s.TTProbes -= o.TTProbes
+	s.TTHits -= o.TTHits
+	s.DBHits -= o.DBHits
+	s.CutSeeds -= o.CutSeeds
+	s.CutTT -= o.CutTT
+	s.CutPeek -= o.CutPeek
+	s.CutSearch -= o.CutSearch
+	s.Passes -= o.Passes
+	s.StoreHits -= o.StoreHits
+}

@@ -1,0 +1,346 @@
+// Package solver computes exact perfect-play values of Kalah positions: a
+// fail-soft negamax over the packed board with enhanced transposition
+// cut-offs, endgame-database probes and seed-count bounds, driven by MTD(f)
+// null-window tests, on one or more workers sharing one table.
+package solver
+
+import (
+	"math/bits"
+	"sync/atomic"
+
+	"github.com/kalah-solver/kalah/engine"
+	"github.com/kalah-solver/kalah/tt"
+)
+
+// Oracle answers positions with few seeds exactly: an endgame database.
+// Probe returns the number of the board's seeds the side to move banks
+// under perfect play; ok is false when the board is not covered.
+type Oracle interface {
+	MaxSeeds() int
+	Probe(b engine.Board) (gain int, ok bool)
+}
+
+// Store is a persistent second level under the table, holding proven
+// entries only (tt.Store implements it with BadgerDB). The search asks it
+// only where the table misses at a board with at least MinSeeds seeds, and
+// hands it entries whose subtree cost at least 2^MinWork nodes. Put must
+// not block: the store queues writes for its own writer goroutine.
+type Store interface {
+	Get(k engine.Key) (tt.Entry, bool)
+	Put(k engine.Key, e tt.Entry)
+	MinSeeds() int
+	MinWork() int
+}
+
+// Values. A board value is relative to the stores: the mover's final store
+// difference minus the current one, i.e. what the mover gains from the
+// seeds still on the board minus what the opponent gains. It lies in
+// [-s, s] for s seeds on the board and has the parity of s.
+
+const inf = 1000
+
+// worker owns one search stack: its counters are its own, and it shares
+// only the table, the oracle and the stop flag with other workers.
+type worker struct {
+	rules engine.Rules
+	tab   *tt.Table
+	db    Oracle
+	dbMax int
+	id    int
+
+	store     Store // nil for none
+	storeSeed int   // ask the store only at boards with this many seeds
+	storeWork int   // give the store entries whose work is at least this
+
+	stop    *atomic.Bool  // set when this test is answered elsewhere
+	cancel  *atomic.Bool  // set when the whole solve is cancelled
+	aborted bool          // this worker saw stop; its results are void
+	shared  *atomic.Int64 // nodes published for progress reports
+
+	st        Stats
+	published int64
+}
+
+// Stats counts what a search did.
+type Stats struct {
+	Nodes     int64 `json:"nodes"`      // calls of the search
+	Peeks     int64 `json:"peeks"`      // children examined before recursing
+	TTProbes  int64 `json:"tt_probes"`  // table look-ups, peeks included
+	TTHits    int64 `json:"tt_hits"`    // look-ups that found the position
+	DBHits    int64 `json:"egdb_hits"`  // endgame-database answers, peeks included
+	CutSeeds  int64 `json:"cut_seeds"`  // nodes cut by the seed-count bound
+	CutTT     int64 `json:"cut_tt"`     // nodes cut by their own table entry
+	CutPeek   int64 `json:"cut_peek"`   // nodes cut by a child's bound (ETC, game end, database)
+	CutSearch int64 `json:"cut_search"` // beta cut-offs after recursing
+	Passes    int64 `json:"passes"`     // null-window tests run by the drivers
+	StoreHits int64 `json:"store_hits"` // entries found in the persistent store
+}
+
+// Add accumulates o into s.
+func (s *Stats) Add(o Stats) {
+	s.Nodes += o.Nodes
+	s.Peeks += o.Peeks
+	s.TTProbes += o.TTProbes
+	s.TTHits += o.TTHits
+	s.DBHits += o.DBHits
+	s.CutSeeds += o.CutSeeds
+	s.CutTT += o.CutTT
+	s.CutPeek += o.CutPeek
+	s.CutSearch += o.CutSearch
+	s.Passes += o.Passes
+	s.StoreHits += o.StoreHits
+}
+
+// candidate is a move waiting to be searched, with what the peek learned:
+// the child seen from its mover, and the child's table slot and entry so
+// that the child need not look itself up again.
+type candidate struct {
+	child engine.Board
+	slot  tt.Slot
+	entry tt.Entry
+	hit   bool
+	gain  int8 // seeds the move banked for the mover
+	pit   int8
+	res   engine.Result
+	score int32
+}
+
+// search returns a fail-soft bound on the value of b for the window
+// (alpha, beta), alpha < beta:
+//
+//	v <= alpha        the true value is at most v  (fail low)
+//	v >= beta         the true value is at least v (fail high)
+//	alpha < v < beta  v is the true value
+//
+// Values are full-depth: every bound it returns or stores holds forever.
+// After a sowing that earns an extra turn the same player moves again, so
+// the child is searched with the same sign and the window shifted by the
+// seeds banked; after a normal move the window is negated.
+func (w *worker) search(b engine.Board, alpha, beta int, ply int) int {
+	s := b.Seeds()
+	// The endgame database answers small boards exactly.
+	if s <= w.dbMax {
+		if g, ok := w.db.Probe(b); ok {
+			w.st.DBHits++
+			return 2*g - s
+		}
+	}
+	slot := w.tab.SlotOf(b.Key(), s)
+	w.st.TTProbes++
+	e, hit := w.tab.Probe(slot)
+	if hit {
+		w.st.TTHits++
+	}
+	return w.node(b, s, alpha, beta, ply, slot, e, hit)
+}
+
+// fromStore looks b up in the persistent store after a table miss, and
+// copies a find into the table.
+func (w *worker) fromStore(b engine.Board, slot tt.Slot) (tt.Entry, bool) {
+	e, ok := w.store.Get(b.Key())
+	if ok {
+		w.st.StoreHits++
+		w.tab.Store(slot, e)
+	}
+	return e, ok
+}
+
+// node searches b, whose table slot and entry (if hit) the caller has
+// already looked up; the contract is search's.
+func (w *worker) node(b engine.Board, s, alpha, beta, ply int, slot tt.Slot, e tt.Entry, hit bool) int {
+	w.st.Nodes++
+	if w.st.Nodes&4095 == 0 {
+		w.shared.Add(w.st.Nodes - w.published)
+		w.published = w.st.Nodes
+		if w.stop.Load() || w.cancel.Load() {
+			w.aborted = true
+		}
+	}
+	if w.aborted {
+		return 0
+	}
+
+	// Step 1. Bounds from the seeds (the paper's futility pruning, exact in
+	// Kalah): the mover can gain at most the s seeds left and lose at most
+	// s. A window outside [-s, s] is decided without a move.
+	if alpha >= s {
+		w.st.CutSeeds++
+		return s
+	}
+	if beta <= -s {
+		w.st.CutSeeds++
+		return -s
+	}
+
+	// Step 2. Own table entry (or, on a miss at a big board, the
+	// persistent store's): a proven bound that decides the window ends the
+	// node; otherwise its move is tried first.
+	if !hit && w.store != nil && s >= w.storeSeed {
+		e, hit = w.fromStore(b, slot)
+	}
+	ttMove := -1
+	if hit {
+		if e.Solved() {
+			if lo := e.Lower(); lo >= beta {
+				w.st.CutTT++
+				return lo
+			}
+			if hi := e.Upper(); hi <= alpha {
+				w.st.CutTT++
+				return hi
+			}
+		}
+		ttMove = e.Move()
+	}
+	nodes0 := w.st.Nodes
+
+	// Step 3. Sow every move and find each child's table slot, before
+	// touching the table: the look-ups of step 4 are then independent
+	// loads that the processor overlaps.
+	var list [engine.MaxPits]candidate
+	n := 0
+	for mv := b.Moves(); mv != 0; mv &= mv - 1 {
+		i := bits.TrailingZeros8(mv)
+		c, res := w.rules.Sow(b, i)
+		cd := &list[n]
+		cd.gain, cd.pit, cd.res = int8(c.OwnStore-b.OwnStore), int8(i), res
+		if res&(engine.ResExtra|engine.ResOver) == 0 {
+			c = c.Flip()
+		}
+		cd.child = c
+		if !res.Over() {
+			if cs := c.Seeds(); cs > w.dbMax {
+				cd.slot = w.tab.SlotOf(c.Key(), cs)
+			}
+		}
+		n++
+	}
+	w.st.Peeks += int64(n)
+
+	// Step 4. Peek at every child before recursing (Irving's crunch, the
+	// enhanced transposition cut-off): game ends, database hits and table
+	// bounds give each move an interval [lo, hi]. A move proving >= beta
+	// ends the node; an exact move needs no search; a move that cannot
+	// beat alpha is dropped, its upper bound kept for the fail-soft value.
+	origAlpha := alpha
+	best, bestMove := -inf, -1
+	k := 0
+	for j := 0; j < n; j++ {
+		cd := list[j]
+		gain := int(cd.gain)
+		var lo, hi int
+		if cd.res.Over() {
+			lo = gain - int(cd.child.OppStore-b.OppStore)
+			hi = lo
+		} else {
+			lo, hi = w.peek(&cd, gain)
+		}
+		if lo >= beta {
+			w.st.CutPeek++
+			w.tab.Store(slot, tt.MakeEntry(lo, tt.BoundLower, int(cd.pit), tt.DepthSolved, 0))
+			return lo
+		}
+		if lo == hi || hi <= alpha {
+			if hi > best {
+				best, bestMove = hi, int(cd.pit)
+				if hi > alpha {
+					alpha = hi
+				}
+			}
+			continue
+		}
+		// Step 5. Order: table move, extra turns (nearest the store
+		// first), captures, then by the peeked interval. Insertion sort
+		// into the front of the same array.
+		score := int32(lo + hi + 2*inf)
+		switch {
+		case int(cd.pit) == ttMove:
+			score += 1 << 20
+		case cd.res.Extra():
+			score += 1<<16 + int32(cd.pit)<<8
+		case cd.res.Capture():
+			score += 1<<12 + int32(gain)<<4
+		}
+		cd.score = score
+		x := k
+		for ; x > 0 && list[x-1].score < score; x-- {
+			list[x] = list[x-1]
+		}
+		list[x] = cd
+		k++
+	}
+
+	// Step 6. Search the rest in order, raising alpha as values come in.
+	for j := 0; j < k; j++ {
+		cd := &list[j]
+		gain := int(cd.gain)
+		cs := cd.child.Seeds()
+		var v int
+		if cd.res.Extra() {
+			v = gain + w.node(cd.child, cs, alpha-gain, beta-gain, ply+1, cd.slot, cd.entry, cd.hit)
+		} else {
+			v = gain - w.node(cd.child, cs, gain-beta, gain-alpha, ply+1, cd.slot, cd.entry, cd.hit)
+		}
+		if w.aborted {
+			return 0
+		}
+		if v > best {
+			best, bestMove = v, int(cd.pit)
+			if v > alpha {
+				alpha = v
+				if v >= beta {
+					w.st.CutSearch++
+					break
+				}
+			}
+		}
+	}
+
+	// Step 7. Store the bound: lower on a cut-off, upper on a fail low,
+	// exact in between.
+	bound := tt.BoundExact
+	switch {
+	case best >= beta:
+		bound = tt.BoundLower
+	case best <= origAlpha:
+		bound = tt.BoundUpper
+	}
+	work := bits.Len64(uint64(w.st.Nodes - nodes0))
+	ent := tt.MakeEntry(best, bound, max(bestMove, 0), tt.DepthSolved, work)
+	w.tab.Store(slot, ent)
+	if w.store != nil && work >= w.storeWork {
+		w.store.Put(b.Key(), ent)
+	}
+	return best
+}
+
+// peek bounds the value of a move that banked gain seeds, from its child
+// alone: the seeds left, the database and the table, without searching. It
+// returns the move's value interval [lo, hi] for the parent's mover and
+// keeps the child's entry in cd for the child's own node.
+func (w *worker) peek(cd *candidate, gain int) (lo, hi int) {
+	c := cd.child
+	cs := c.Seeds()
+	clo, chi := -cs, cs
+	if cs <= w.dbMax {
+		if g, ok := w.db.Probe(c); ok {
+			w.st.DBHits++
+			clo = 2*g - cs
+			chi = clo
+		}
+	} else {
+		w.st.TTProbes++
+		if e, ok := w.tab.Probe(cd.slot); ok {
+			w.st.TTHits++
+			cd.entry, cd.hit = e, true
+			if e.Solved() {
+				clo = max(clo, e.Lower())
+				chi = min(chi, e.Upper())
+			}
+		}
+	}
+	if cd.res.Extra() {
+		return gain + clo, gain + chi
+	}
+	return gain - chi, gain - clo
+}

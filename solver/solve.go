@@ -1,0 +1,166 @@
+package solver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"sync/atomic"
+	"time"
+
+	"github.com/kalah-solver/kalah/engine"
+	"github.com/kalah-solver/kalah/tt"
+)
+
+// Options configure a Solver.
+type Options struct {
+	// TTBytes is the transposition table's size; 0 means DefaultTTBytes().
+	TTBytes int64
+	// Threads is the number of search workers; 0 means all cores.
+	Threads int
+	// DB, if not nil, answers positions with at most DB.MaxSeeds() seeds.
+	DB Oracle
+	// Store, if not nil, is the persistent second level under the table.
+	Store Store
+	// Progress, if not nil, is called from a separate goroutine every
+	// ProgressEvery (default 2s) while a solve runs, and after every pass.
+	Progress      func(Progress)
+	ProgressEvery time.Duration
+}
+
+// Progress is a snapshot of a running solve.
+type Progress struct {
+	Stage   string        // what is being solved, e.g. "move c"
+	Lower   int           // proven bounds on the stage's value (absolute, for the root's mover)
+	Upper   int           //
+	Passes  int64         // null-window tests so far
+	Nodes   int64         // nodes so far, over all workers
+	Elapsed time.Duration // since the solve began
+}
+
+// DefaultTTBytes is a quarter of the machine's memory as the Go runtime
+// sees it, capped at 4 GiB and at least 64 MiB.
+func DefaultTTBytes() int64 {
+	mem := totalMemory()
+	b := mem / 4
+	if b > 4<<30 {
+		b = 4 << 30
+	}
+	if b < 64<<20 {
+		b = 64 << 20
+	}
+	return b
+}
+
+// Solver holds a table and workers for one rule set. A Solver is not safe
+// for concurrent use by several goroutines (it runs its own workers).
+type Solver struct {
+	rules   engine.Rules
+	opts    Options
+	tab     *tt.Table
+	workers []*worker
+	cancel  atomic.Bool
+	nodes   atomic.Int64 // published by the workers for progress
+	stats   Stats
+}
+
+// New builds a solver for rules.
+func New(rules engine.Rules, opts Options) (*Solver, error) {
+	if err := rules.Validate(); err != nil {
+		return nil, err
+	}
+	if opts.TTBytes == 0 {
+		opts.TTBytes = DefaultTTBytes()
+	}
+	if opts.Threads <= 0 {
+		opts.Threads = runtime.GOMAXPROCS(0)
+	}
+	if opts.ProgressEvery == 0 {
+		opts.ProgressEvery = 2 * time.Second
+	}
+	tab, err := tt.New(rules.Pits, opts.TTBytes)
+	if err != nil {
+		return nil, err
+	}
+	s := &Solver{rules: rules, opts: opts, tab: tab}
+	dbMax := -1
+	if opts.DB != nil {
+		dbMax = opts.DB.MaxSeeds()
+	}
+	for i := 0; i < opts.Threads; i++ {
+		w := &worker{rules: rules, tab: tab, db: opts.DB, dbMax: dbMax, id: i, shared: &s.nodes, cancel: &s.cancel}
+		if opts.Store != nil {
+			w.store, w.storeSeed, w.storeWork = opts.Store, opts.Store.MinSeeds(), opts.Store.MinWork()
+		}
+		s.workers = append(s.workers, w)
+	}
+	return s, nil
+}
+
+// Close releases the table's memory. The solver must not be used after.
+func (s *Solver) Close() { s.tab.Free() }
+
+// Rules returns the solver's rules.
+func (s *Solver) Rules() engine.Rules { return s.rules }
+
+// Table returns the solver's transposition table.
+func (s *Solver) Table() *tt.Table { return s.tab }
+
+// Threads is the number of workers.
+func (s *Solver) Threads() int { return len(s.workers) }
+
+// EGDBSeeds is the largest seed count the database answers, -1 for none.
+func (s *Solver) EGDBSeeds() int { return s.workers[0].dbMax }
+
+// Stats returns the counters accumulated over every solve so far.
+func (s *Solver) Stats() Stats { return s.stats }
+
+// ErrInterrupted is returned (wrapped) when the context ends a solve; the
+// result then carries the bounds proven so far.
+var ErrInterrupted = errors.New("solve interrupted")
+
+// run starts the progress ticker and the cancellation watcher for one
+// solve, and returns a function that stops them.
+func (s *Solver) run(ctx context.Context, stage *atomic.Pointer[Progress], start time.Time) func() {
+	s.cancel.Store(false)
+	done := make(chan struct{})
+	go func() {
+		t := time.NewTicker(s.opts.ProgressEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-ctx.Done():
+				s.cancel.Store(true) // the workers poll it
+				<-done
+				return
+			case <-t.C:
+				if s.opts.Progress != nil {
+					p := *stage.Load()
+					p.Nodes = s.nodes.Load()
+					p.Elapsed = time.Since(start)
+					s.opts.Progress(p)
+				}
+			}
+		}
+	}()
+	return func() { close(done) }
+}
+
+// Value returns the exact value of b relative to its stores (the mover's
+// final store difference minus the current one).
+func (s *Solver) Value(ctx context.Context, b engine.Board) (int, error) {
+	if b.Over() {
+		return 0, nil
+	}
+	var stage atomic.Pointer[Progress]
+	stage.Store(&Progress{Stage: "position", Lower: -b.Seeds(), Upper: b.Seeds()})
+	stopRun := s.run(ctx, &stage, time.Now())
+	defer stopRun()
+	lo, hi, ok := s.mtdf(ctx, b, 0, nil)
+	if !ok {
+		return 0, fmt.Errorf("%w: value in [%d, %d]", ErrInterrupted, lo, hi)
+	}
+	return lo, nil
+}

@@ -7,6 +7,7 @@ import (
 	movecmd "github.com/kalah-solver/kalah/cmd/kalah/move"
 	perftcmd "github.com/kalah-solver/kalah/cmd/kalah/perft"
 	showcmd "github.com/kalah-solver/kalah/cmd/kalah/show"
+	solvecmd "github.com/kalah-solver/kalah/cmd/kalah/solve"
 	"github.com/spf13/cobra"
 )
 
@@ -36,5 +37,6 @@ table and a parallel MTD(f) search.`,
 	cmd.AddCommand(movecmd.NewCmdMove(io))
 	cmd.AddCommand(perftcmd.NewCmdPerft(io))
 	cmd.AddCommand(egdbcmd.NewCmdEgdb(io))
+	cmd.AddCommand(solvecmd.NewCmdSolve(io))
 	return cmd
 }

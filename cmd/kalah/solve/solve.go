@@ -1,0 +1,141 @@
+// Package solvecmd implements "kalah solve": the exact value, every move's
+// value, the best moves and a perfect game of Kalah positions.
+package solvecmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"runtime"
+	"syscall"
+
+	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
+	"github.com/kalah-solver/kalah/engine"
+	"github.com/kalah-solver/kalah/solver"
+	"github.com/spf13/cobra"
+)
+
+// Options are the inputs of one "kalah solve".
+type Options struct {
+	IO      *cmdutil.IOStreams
+	Game    cmdutil.GameFlags
+	TTMem   string
+	Threads int
+	EGDB    string
+	NoEGDB  bool
+	Store   string
+	NoStore bool
+	Force   bool
+	JSON    bool
+	Quiet   bool
+	Verbose bool
+	// Progress, when set, forces progress reports on or off, whatever the
+	// streams are; nil decides from --quiet, --json and the terminal.
+	Progress *bool
+}
+
+// NewCmdSolve returns the solve command.
+func NewCmdSolve(io *cmdutil.IOStreams) *cobra.Command {
+	opts := &Options{IO: io}
+	cmd := &cobra.Command{
+		Use:   "solve",
+		Short: "Solve a position exactly: value, every move's value, best moves, a perfect game",
+		Long: `Solve a position exactly: by default the start of Kalah(--pits, --seeds)
+under --rule, or any legal --position with --to-move. Prints the value (the
+final store difference for the side to move under perfect play by both
+sides, counting what the stores already hold) with W, L or D, the exact
+value of every legal move in pit order, the best moves, a principal
+variation to the end of the game in letters ("cf-B-a": a turn's chain of
+sowings joined, turns separated by dashes) and in the paper's notation
+(0-based hole numbers on the mover's side, "25-1-0"), and what the search
+cost: nodes, seconds, nodes per second, threads, table size and endgame
+database depth.
+
+--position - reads positions from standard input, one a line: "P" or
+"P south|north" (blank lines and lines starting with # are skipped); each
+gives one result line (one JSON object with --json). Every line is checked
+before anything is solved.
+
+The endgame database of the pit count and rule installed in the default
+directory (see 'kalah egdb path') or in --egdb DIR is used when there is
+one. Long solves report progress on standard error every 2 s (not with
+--quiet, nor with --json when standard error is not a terminal). Ctrl-C or
+SIGTERM stops the solve, prints the bounds proven so far and exits 130.`,
+		Example: `  kalah solve
+  kalah solve --pits 4 --seeds 3 --rule empty-capture --json
+  kalah solve --position 0,0,13,0,0,0,0,1,1,1,1,1,1,0 --tt-mem 512MiB
+  printf '4,4,4,4,4,4,0,4,4,4,4,4,4,0\n1,0,2,0,3,0,20,0,0,0,2,0,1,19 north\n' | kalah solve --position - --json`,
+		Args: cmdutil.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := opts.Game.CheckConflicts(cmd.Flags().Changed); err != nil {
+				return err
+			}
+			if opts.NoEGDB && opts.EGDB != "" {
+				return cmdutil.BadInputf("--egdb and --no-egdb contradict each other")
+			}
+			if opts.NoStore && opts.Store != "" {
+				return cmdutil.BadInputf("--store and --no-store contradict each other")
+			}
+			return run(cmd.Context(), opts)
+		},
+	}
+	cmdutil.AddGameFlags(cmd, &opts.Game, true)
+	f := cmd.Flags()
+	f.StringVar(&opts.TTMem, "tt-mem", "", fmt.Sprintf("transposition table size, e.g. 512MiB or 2GiB (default %s: a quarter of memory, at most 4 GiB)", formatBytes(solver.DefaultTTBytes())))
+	f.IntVar(&opts.Threads, "threads", 0, fmt.Sprintf("search threads (default all cores, %d)", runtime.GOMAXPROCS(0)))
+	f.StringVar(&opts.EGDB, "egdb", "", "endgame-database directory (default: $XDG_DATA_HOME/kalah/egdb or ~/.local/share/kalah/egdb)")
+	f.BoolVar(&opts.NoEGDB, "no-egdb", false, "use no endgame database")
+	f.StringVar(&opts.Store, "store", "", "persistent-store directory (default: $XDG_DATA_HOME/kalah/store or ~/.local/share/kalah/store)")
+	f.BoolVar(&opts.NoStore, "no-store", false, "neither read nor write the persistent store")
+	f.BoolVar(&opts.Force, "force", false, "solve again even when the store holds the answer")
+	f.BoolVar(&opts.JSON, "json", false, "print one JSON object per position instead of text")
+	f.BoolVarP(&opts.Quiet, "quiet", "q", false, "no progress reports on standard error")
+	f.BoolVarP(&opts.Verbose, "verbose", "v", false, "log the endgame database and store opened, and the store's options, on standard error")
+	return cmd
+}
+
+// job is one position to solve.
+type job struct {
+	rules engine.Rules
+	pos   engine.Position
+	seeds int // seeds per pit of a start position, else 0
+	start bool
+}
+
+// run solves every position; ctx (cmd.Context(), which tests may cancel)
+// is further cancelled by Ctrl-C and SIGTERM.
+func run(ctx context.Context, opts *Options) error {
+	if opts.Threads < 0 {
+		return cmdutil.BadInputf("--threads must be at least 1, got %d", opts.Threads)
+	}
+	ttBytes := solver.DefaultTTBytes()
+	if opts.TTMem != "" {
+		b, err := parseBytes(opts.TTMem)
+		if err != nil {
+			return cmdutil.BadInputf("--tt-mem: %v", err)
+		}
+		ttBytes = b
+	}
+	jobs, batch, err := readJobs(opts)
+	if err != nil {
+		return err
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	s := newSession(opts, ttBytes, batch)
+	defer s.close()
+	for _, j := range jobs {
+		if err := s.solve(ctx, j); err != nil {
+			if errors.Is(err, solver.ErrInterrupted) {
+				return fmt.Errorf("%w: %v", cmdutil.ErrInterrupted, err)
+			}
+			return err
+		}
+	}
+	return nil
+}

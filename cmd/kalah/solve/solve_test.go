@@ -1,0 +1,289 @@
+package solvecmd
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
+	"github.com/kalah-solver/kalah/engine"
+)
+
+// execute runs kalah solve in-process with stdin as standard input. The
+// data directory is a fresh temporary one, so neither an installed
+// endgame database nor the user's store is used.
+func execute(t *testing.T, ctx context.Context, stdin string, args ...string) (string, string, error) {
+	t.Helper()
+	t.Setenv("XDG_DATA_HOME", t.TempDir())
+	io, out, errOut := cmdutil.Test()
+	io.In = strings.NewReader(stdin)
+	cmd := NewCmdSolve(io)
+	cmd.SetArgs(append([]string{"--tt-mem", "16MiB", "--threads", "2"}, args...))
+	cmd.SetOut(io.Out)
+	cmd.SetErr(io.ErrOut)
+	cmd.SilenceUsage, cmd.SilenceErrors = true, true // as under the root command
+	err := cmd.ExecuteContext(ctx)
+	return out.String(), errOut.String(), err
+}
+
+// brute is an independent reference: memoized plain negamax over whole
+// boards, returning the mover's final store difference.
+type brute struct {
+	r    engine.Rules
+	memo map[engine.Board]int
+}
+
+func (br *brute) value(b engine.Board) int {
+	if b.Over() {
+		return b.StoreDiff()
+	}
+	if v, ok := br.memo[b]; ok {
+		return v
+	}
+	best := -1000
+	for _, i := range b.MoveList() {
+		best = max(best, br.move(b, i))
+	}
+	br.memo[b] = best
+	return best
+}
+
+func (br *brute) move(b engine.Board, i int) int {
+	c, res := br.r.Play(b, i)
+	switch {
+	case res.Over():
+		return c.StoreDiff()
+	case res.Extra():
+		return br.value(c)
+	}
+	return -br.value(c)
+}
+
+// checkRecord compares a JSON record with the reference and replays its
+// principal variation, in both notations, to the value.
+func checkRecord(t *testing.T, rec map[string]any, r engine.Rules, p engine.Position) {
+	t.Helper()
+	br := &brute{r: r, memo: map[engine.Board]int{}}
+	want := br.value(p.Board)
+	if rec["value"] != float64(want) || rec["solved"] != true {
+		t.Fatalf("%v at %v: value %v, reference %d", r, p, rec["value"], want)
+	}
+	moves := rec["moves"].([]any)
+	if len(moves) != p.Board.NumMoves() {
+		t.Fatalf("%d moves, want %d", len(moves), p.Board.NumMoves())
+	}
+	for k, m := range moves {
+		mv := m.(map[string]any)
+		i := p.Board.MoveList()[k] // pit order
+		if mv["pit"] != float64(i+1) || mv["move"] != engine.MoveLetter(p.ToMove, i) || mv["value"] != float64(br.move(p.Board, i)) {
+			t.Errorf("move %d: %v, want pit %d value %d", k, mv, i+1, br.move(p.Board, i))
+		}
+	}
+	paper, err := r.ParsePaper(p, rec["pv_paper"].(string))
+	if err != nil {
+		t.Fatal(err)
+	}
+	letters, err := r.ParseLetters(p, rec["pv"].(string))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if engine.FormatLetters(paper) != rec["pv"] || len(letters) != len(paper) {
+		t.Errorf("pv %q and pv_paper %q differ", rec["pv"], rec["pv_paper"])
+	}
+	end, err := r.PlayLine(p, paper)
+	if err != nil {
+		t.Fatal(err)
+	}
+	final := end.SouthDiff()
+	if p.ToMove == engine.North {
+		final = -final
+	}
+	if !end.Board.Over() || final != want {
+		t.Errorf("pv %q ends at %v with %+d for the mover, value %+d", rec["pv"], end, final, want)
+	}
+}
+
+func decode(t *testing.T, out string) []map[string]any {
+	t.Helper()
+	var recs []map[string]any
+	dec := json.NewDecoder(strings.NewReader(out))
+	for dec.More() {
+		var rec map[string]any
+		if err := dec.Decode(&rec); err != nil {
+			t.Fatalf("%v in %q", err, out)
+		}
+		recs = append(recs, rec)
+	}
+	return recs
+}
+
+func TestSolveText(t *testing.T) {
+	// Kalah(4,2) under empty-capture is +6 (Irving, Donkers & Uiterwijk
+	// 2000, table 9).
+	out, _, err := execute(t, context.Background(), "", "--pits", "4", "--seeds", "2", "--rule", "empty-capture", "--no-store")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"solve Kalah(4,2), rule empty-capture", "position 2,2,2,2,0,2,2,2,2,0, south to move",
+		"value +6 W", "   c    3     +4  extra turn\n", "best d\n", "pv (paper) ", "nodes ", "2 threads", "table 16 MiB", "egdb none"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestSolveJSON(t *testing.T) {
+	for _, c := range []struct {
+		m, n int
+		rule engine.Capture
+	}{{4, 2, engine.EmptyCapture}, {3, 3, engine.NoEmptyCapture}, {3, 3, engine.EmptyCapture}} {
+		r := engine.Rules{Pits: c.m, Capture: c.rule}
+		p, _ := r.StartPosition(c.n)
+		out, _, err := execute(t, context.Background(), "", "--pits", itoa(c.m), "--seeds", itoa(c.n), "--rule", c.rule.String(), "--json", "--no-store")
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs := decode(t, out)
+		if len(recs) != 1 {
+			t.Fatalf("%d records", len(recs))
+		}
+		rec := recs[0]
+		checkRecord(t, rec, r, p)
+		for _, k := range []string{"pits", "seeds", "rule", "position", "to_move", "value", "result", "moves", "best", "pv", "pv_paper",
+			"nodes", "seconds", "nps", "threads", "tt_bytes", "egdb_seeds", "stats", "version", "vcs_revision", "go", "cpu"} {
+			if _, ok := rec[k]; !ok {
+				t.Errorf("record lacks %q", k)
+			}
+		}
+		if rec["seeds"] != float64(c.n) || rec["rule"] != c.rule.String() || rec["threads"] != 2.0 || rec["tt_bytes"] != float64(16<<20) || rec["egdb_seeds"] != -1.0 {
+			t.Errorf("record %v", rec)
+		}
+	}
+}
+
+func TestSolvePublished(t *testing.T) {
+	// Irving, Donkers & Uiterwijk (2000), table 9, empty-capture.
+	for n, want := range map[int]float64{1: 2, 2: 6, 3: 8, 4: 2} {
+		out, _, err := execute(t, context.Background(), "", "--pits", "4", "--seeds", itoa(n), "--rule", "empty-capture", "--json", "--no-store")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rec := decode(t, out)[0]; rec["value"] != want || rec["result"] != "win" {
+			t.Errorf("Kalah(4,%d): value %v, published %+v", n, rec["value"], want)
+		}
+	}
+}
+
+func TestSolveBatch(t *testing.T) {
+	in := `# three positions of Kalah(4)
+2,2,2,2,0,2,2,2,2,0
+1,0,2,0,5,0,3,1,0,4 north
+
+0,0,0,1,8,1,0,0,0,6 south
+`
+	out, _, err := execute(t, context.Background(), in, "--position", "-", "--rule", "empty-capture", "--json", "--no-store")
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs := decode(t, out)
+	if len(recs) != 3 {
+		t.Fatalf("%d records for 3 positions:\n%s", len(recs), out)
+	}
+	r := engine.Rules{Pits: 4, Capture: engine.EmptyCapture}
+	for k, line := range []string{"2,2,2,2,0,2,2,2,2,0", "1,0,2,0,5,0,3,1,0,4 north", "0,0,0,1,8,1,0,0,0,6 south"} {
+		pos, side, _ := strings.Cut(line, " ")
+		s, _ := engine.ParseSide(side)
+		p, err := engine.ParsePosition(pos, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if recs[k]["position"] != pos || recs[k]["to_move"] != s.String() {
+			t.Errorf("record %d is for %v %v, want %s", k, recs[k]["position"], recs[k]["to_move"], line)
+		}
+		checkRecord(t, recs[k], r, p)
+	}
+	// Text: one line each.
+	out, _, err = execute(t, context.Background(), in, "--position", "-", "--rule", "empty-capture", "--no-store")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 3 || !strings.HasPrefix(lines[1], "position=1,0,2,0,5,0,3,1,0,4 to_move=north rule=empty-capture value=") {
+		t.Errorf("text batch output:\n%s", out)
+	}
+}
+
+func TestSolveBadInput(t *testing.T) {
+	cases := [][]string{
+		{"--position", "1,2,3"},
+		{"--position", "0,0,0,0,0,0,5,1,1,1,1,1,1,0"}, // South empty, North not
+		{"--pits", "9"},
+		{"--rule", "capture-all"},
+		{"--to-move", "north"},
+		{"--tt-mem", "lots"},
+		{"--tt-mem", "12KiB"},
+		{"--threads", "-1"},
+		{"--egdb", "/x", "--no-egdb"},
+		{"--store", "/x", "--no-store"},
+		{"extra"},
+	}
+	for _, args := range cases {
+		out, _, err := execute(t, context.Background(), "", args...)
+		if cmdutil.ExitCode(err) != 2 || out != "" {
+			t.Errorf("%v: err %v (exit %d), output %q; want exit 2 and no output", args, err, cmdutil.ExitCode(err), out)
+		}
+	}
+	// A bad line in a batch fails before anything is solved.
+	out, _, err := execute(t, context.Background(), "3,3,3,3,0,3,3,3,3,0\n3,3,x\n", "--position", "-")
+	if cmdutil.ExitCode(err) != 2 || out != "" || !strings.Contains(err.Error(), "line 2") {
+		t.Errorf("bad batch line: err %v, output %q", err, out)
+	}
+	if _, _, err := execute(t, context.Background(), "\n# nothing\n", "--position", "-"); cmdutil.ExitCode(err) != 2 {
+		t.Errorf("empty batch: %v", err)
+	}
+}
+
+func TestSolveInterrupted(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	out, _, err := execute(t, ctx, "", "--pits", "6", "--seeds", "3", "--json", "--no-store")
+	if !errors.Is(err, cmdutil.ErrInterrupted) || cmdutil.ExitCode(err) != 130 {
+		t.Fatalf("err %v, want an interruption (exit 130)", err)
+	}
+	rec := decode(t, out)[0]
+	if rec["solved"] != false || rec["interrupted"] != true || rec["lower"].(float64) > rec["upper"].(float64) {
+		t.Errorf("interrupted record %v", rec)
+	}
+}
+
+func TestSolveGameOver(t *testing.T) {
+	out, _, err := execute(t, context.Background(), "", "--position", "0,0,0,0,20,0,0,0,0,16", "--json", "--no-store")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := decode(t, out)[0]
+	if rec["value"] != 4.0 || rec["result"] != "win" || rec["pv"] != "" || len(rec["moves"].([]any)) != 0 {
+		t.Errorf("finished game: %v", rec)
+	}
+}
+
+func TestParseBytes(t *testing.T) {
+	for s, want := range map[string]int64{"512MiB": 512 << 20, "2GiB": 2 << 30, "2G": 2 << 30, "1.5GiB": 3 << 29, "64 mb": 64 << 20, "1048576": 1 << 20} {
+		if got, err := parseBytes(s); err != nil || got != want {
+			t.Errorf("parseBytes(%q) = %d, %v; want %d", s, got, err, want)
+		}
+	}
+	for _, s := range []string{"", "GiB", "5XB", "-1GiB", "100"} {
+		if _, err := parseBytes(s); err == nil {
+			t.Errorf("parseBytes(%q) accepted", s)
+		}
+	}
+	if formatBytes(4<<30) != "4 GiB" || formatBytes(3<<29) != "1.5 GiB" {
+		t.Error(formatBytes(4<<30), formatBytes(3<<29))
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

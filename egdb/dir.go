@@ -90,12 +90,11 @@ func build(ctx context.Context, dir string, rules engine.Rules, maxSeeds int, op
 	for s := 0; s <= maxSeeds; s++ {
 		start := time.Now()
 		rep := SliceReport{Seeds: s, Positions: x.Size(s)}
-		var data []byte
 		if dir != "" {
-			data, unmap, err := loadSlice(SlicePath(dir, rules, s), rules, s, x.Size(s))
+			loaded, unmap, err := loadSlice(SlicePath(dir, rules, s), rules, s, x.Size(s))
 			if err == nil {
 				db.unmap = append(db.unmap, unmap)
-				db.slices = append(db.slices, data)
+				db.slices = append(db.slices, loaded)
 				rep.Seconds = time.Since(start).Seconds()
 				if opts.SliceDone != nil {
 					opts.SliceDone(rep)
@@ -107,7 +106,7 @@ func build(ctx context.Context, dir string, rules engine.Rules, maxSeeds int, op
 				return nil, err
 			}
 		}
-		data, err = buildSlice(ctx, rules, x, db.slices, s, opts.Threads, opts.Progress)
+		data, err := buildSlice(ctx, rules, x, db.slices, s, opts.Threads, opts.Progress)
 		if err == nil && dir != "" {
 			err = writeSlice(SlicePath(dir, rules, s), rules, s, data)
 		}

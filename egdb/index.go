@@ -31,7 +31,7 @@ import (
 type Index struct {
 	m, maxSeeds int
 	term        [engine.MaxPits - 1][256]uint64 // term[j][S] = C(S+j, j+1)
-	count       [engine.MaxSeeds + 1]uint64     // count[k] = C(k+m-1, m-1), 0 if it overflows
+	count       [engine.MaxSeeds + 1]uint64     // count[k] = C(k+m-1, m-1), MaxUint64 if it overflows
 	offset      []uint64                        // offset[s*(maxSeeds+1)+a]
 	size        []uint64                        // size[s], positions in slice s
 }

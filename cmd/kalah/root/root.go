@@ -4,10 +4,13 @@ package root
 import (
 	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
 	egdbcmd "github.com/kalah-solver/kalah/cmd/kalah/egdb"
+	graphcmd "github.com/kalah-solver/kalah/cmd/kalah/graph"
 	movecmd "github.com/kalah-solver/kalah/cmd/kalah/move"
 	perftcmd "github.com/kalah-solver/kalah/cmd/kalah/perft"
 	showcmd "github.com/kalah-solver/kalah/cmd/kalah/show"
 	solvecmd "github.com/kalah-solver/kalah/cmd/kalah/solve"
+	tablecmd "github.com/kalah-solver/kalah/cmd/kalah/table"
+	verifylinecmd "github.com/kalah-solver/kalah/cmd/kalah/verifyline"
 	"github.com/spf13/cobra"
 )
 
@@ -38,5 +41,8 @@ table and a parallel MTD(f) search.`,
 	cmd.AddCommand(perftcmd.NewCmdPerft(io))
 	cmd.AddCommand(egdbcmd.NewCmdEgdb(io))
 	cmd.AddCommand(solvecmd.NewCmdSolve(io))
+	cmd.AddCommand(tablecmd.NewCmdTable(io))
+	cmd.AddCommand(graphcmd.NewCmdGraph(io))
+	cmd.AddCommand(verifylinecmd.NewCmdVerifyLine(io))
 	return cmd
 }

@@ -1,0 +1,178 @@
+package tablecmd
+
+import (
+	"encoding/csv"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
+	"github.com/kalah-solver/kalah/engine"
+	"github.com/kalah-solver/kalah/results"
+)
+
+// cellJSON is one cell of the JSON and CSV output.
+type cellJSON struct {
+	Rule   string `json:"rule"`
+	Pits   int    `json:"pits"`
+	Seeds  int    `json:"seeds"`
+	Status string `json:"status"`           // stored, solved, unfinished, skipped, todo
+	Value  *int   `json:"value,omitempty"`  // when stored or solved
+	Result string `json:"result,omitempty"` // W, L or D
+	// Lower and Upper are the proven bounds of an unfinished cell.
+	Lower   *int    `json:"lower,omitempty"`
+	Upper   *int    `json:"upper,omitempty"`
+	Bounds  string  `json:"bounds,omitempty"` // e.g. ">= +4"
+	Seconds float64 `json:"seconds"`          // of the stored record, or of this run's attempt
+	Nodes   int64   `json:"nodes"`
+}
+
+// output is the JSON output.
+type output struct {
+	Rules []string   `json:"rules"`
+	Pits  []int      `json:"pits"`
+	Seeds []int      `json:"seeds"`
+	Data  string     `json:"data"`
+	Cells []cellJSON `json:"cells"`
+	results.Provenance
+}
+
+func (c *cell) json() cellJSON {
+	j := cellJSON{Rule: c.rules.Capture.String(), Pits: c.rules.Pits, Seeds: c.seeds, Status: c.status}
+	switch {
+	case c.status == "stored" || c.status == "solved":
+		v := c.rec.Value
+		j.Value, j.Result, j.Seconds, j.Nodes = &v, c.rec.Result, c.rec.Seconds, c.rec.Nodes
+	case c.res != nil:
+		lo, hi := c.res.Lower, c.res.Upper
+		j.Lower, j.Upper, j.Bounds = &lo, &hi, c.res.Bounds()
+		j.Seconds, j.Nodes = c.res.Elapsed.Seconds(), c.res.Nodes
+	}
+	return j
+}
+
+// text is what the table shows for a cell.
+func (c *cell) text() string {
+	switch {
+	case c.status == "stored" || c.status == "solved":
+		return results.Signed(c.rec.Value) + " " + c.rec.Result
+	case c.status == "unfinished" && c.res.Lower == c.res.Upper:
+		return results.Signed(c.res.Lower) + " " + results.Outcome(c.res.Lower) + "*"
+	case c.status == "unfinished":
+		return c.res.Bounds()
+	case c.status == "todo":
+		return "todo"
+	}
+	return "-"
+}
+
+func printTables(opts *Options, captures []engine.Capture, pits, seeds []int, cells []*cell) error {
+	w := opts.IO.Out
+	switch {
+	case opts.JSON:
+		out := output{Pits: pits, Seeds: seeds, Data: opts.Data, Cells: []cellJSON{}, Provenance: results.Current()}
+		for _, c := range captures {
+			out.Rules = append(out.Rules, c.String())
+		}
+		for _, c := range cells {
+			out.Cells = append(out.Cells, c.json())
+		}
+		return cmdutil.PrintJSON(w, out)
+	case opts.CSV:
+		cw := csv.NewWriter(w)
+		cw.Write([]string{"rule", "pits", "seeds", "status", "value", "result", "lower", "upper", "seconds", "nodes"})
+		opt := func(p *int) string {
+			if p == nil {
+				return ""
+			}
+			return strconv.Itoa(*p)
+		}
+		for _, c := range cells {
+			j := c.json()
+			cw.Write([]string{j.Rule, strconv.Itoa(j.Pits), strconv.Itoa(j.Seeds), j.Status, opt(j.Value), j.Result,
+				opt(j.Lower), opt(j.Upper), strconv.FormatFloat(j.Seconds, 'f', 3, 64), strconv.FormatInt(j.Nodes, 10)})
+		}
+		cw.Flush()
+		return cw.Error()
+	}
+
+	star, ran := false, false
+	for k, capt := range captures {
+		if k > 0 {
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintf(w, "Kalah(m,n), %s: South's final store minus North's under perfect play, W/L/D for South\n", capt)
+		grid := [][]string{{"m \\ n"}}
+		for _, n := range seeds {
+			grid[0] = append(grid[0], strconv.Itoa(n))
+		}
+		for _, m := range pits {
+			row := []string{strconv.Itoa(m)}
+			for _, n := range seeds {
+				for _, c := range cells {
+					if c.rules.Capture == capt && c.rules.Pits == m && c.seeds == n {
+						row = append(row, c.text())
+						star = star || strings.HasSuffix(c.text(), "*")
+					}
+				}
+			}
+			grid = append(grid, row)
+		}
+		writeGrid(w, grid)
+	}
+	for _, c := range cells {
+		if c.res == nil {
+			continue
+		}
+		if !ran {
+			fmt.Fprintln(w)
+			ran = true
+		}
+		name := fmt.Sprintf("Kalah(%d,%d) %s", c.rules.Pits, c.seeds, c.rules.Capture)
+		if c.status == "solved" {
+			fmt.Fprintf(w, "solved %s: %s in %.3f s, %s nodes\n", name, results.Signed(c.rec.Value), c.rec.Seconds, group(c.rec.Nodes))
+		} else {
+			fmt.Fprintf(w, "unfinished %s: value %s after %.3f s, %s nodes (not stored)\n", name, c.res.Bounds(), c.res.Elapsed.Seconds(), group(c.res.Nodes))
+		}
+	}
+	if star {
+		fmt.Fprintln(w, "* the value is exact, but the opening chains or the principal variation were not finished; not stored")
+	}
+	if ran {
+		fmt.Fprintf(w, "records in %s\n", opts.Data)
+	}
+	return nil
+}
+
+// writeGrid writes rows of cells right-aligned in columns.
+func writeGrid(w interface{ Write([]byte) (int, error) }, grid [][]string) {
+	width := map[int]int{}
+	for _, row := range grid {
+		for i, s := range row {
+			width[i] = max(width[i], len(s))
+		}
+	}
+	for _, row := range grid {
+		var sb strings.Builder
+		for i, s := range row {
+			if i > 0 {
+				sb.WriteString("  ")
+			}
+			sb.WriteString(strings.Repeat(" ", width[i]-len(s)))
+			sb.WriteString(s)
+		}
+		fmt.Fprintln(w, sb.String())
+	}
+}
+
+// group writes n with thousands separators.
+func group(n int64) string {
+	if n < 0 {
+		return "-" + group(-n)
+	}
+	s := strconv.FormatInt(n, 10)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}

@@ -1,0 +1,161 @@
+package tablecmd
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
+	"github.com/kalah-solver/kalah/egdb"
+	"github.com/kalah-solver/kalah/engine"
+	"github.com/kalah-solver/kalah/results"
+	"github.com/kalah-solver/kalah/solver"
+	"github.com/schollz/progressbar/v3"
+)
+
+// solveFunc solves one start position; on interruption it returns the
+// unfinished cell with an error wrapping solver.ErrInterrupted.
+type solveFunc func(ctx context.Context, r engine.Rules, seeds int) (*results.Cell, error)
+
+// solverSet makes a fresh solver (and so a fresh table) for every cell, so
+// that a record's node count does not depend on which cells came before,
+// and keeps one endgame database open per rule set.
+type solverSet struct {
+	opts    *Options
+	ttBytes int64
+	bar     *bar
+	dbs     map[engine.Rules]*egdb.DB
+}
+
+func newSolverSet(opts *Options, ttBytes int64, b *bar) *solverSet {
+	return &solverSet{opts: opts, ttBytes: ttBytes, bar: b, dbs: map[engine.Rules]*egdb.DB{}}
+}
+
+func (s *solverSet) close() {
+	for _, db := range s.dbs {
+		if db != nil {
+			db.Close()
+		}
+	}
+}
+
+// db opens the endgame database of r in --egdb or the default directory,
+// nil when there is none (an error only when --egdb names a directory
+// without one, or a file is bad).
+func (s *solverSet) db(r engine.Rules) (*egdb.DB, error) {
+	if s.opts.NoEGDB {
+		return nil, nil
+	}
+	if db, ok := s.dbs[r]; ok {
+		return db, nil
+	}
+	db, err := results.OpenEGDB(s.opts.EGDB, r)
+	if err != nil {
+		return nil, err
+	}
+	s.dbs[r] = db
+	return db, nil
+}
+
+func (s *solverSet) solve(ctx context.Context, r engine.Rules, seeds int) (*results.Cell, error) {
+	db, err := s.db(r)
+	if err != nil {
+		return nil, err
+	}
+	tb := s.ttBytes
+	if tb == 0 {
+		tb = results.TTBytesFor(r.Pits, seeds)
+	}
+	o := solver.Options{TTBytes: tb, Threads: s.opts.Threads, ProgressEvery: time.Second}
+	if db != nil {
+		o.DB = db
+	}
+	name := fmt.Sprintf("Kalah(%d,%d) %s", r.Pits, seeds, r.Capture)
+	o.Progress = func(p solver.Progress) {
+		s.bar.describe(fmt.Sprintf("%s: %s in [%s, %s], %.3g nodes", name, p.Stage, cmdutil.Signed(p.Lower), cmdutil.Signed(p.Upper), float64(p.Nodes)))
+	}
+	sv, err := solver.New(r, o)
+	if err != nil {
+		return nil, err
+	}
+	defer sv.Close()
+	return results.SolveStart(ctx, sv, seeds)
+}
+
+// bar is the progress bar over cells, or nothing with --quiet.
+type bar struct {
+	pb *progressbar.ProgressBar
+	w  io.Writer
+}
+
+func newBar(opts *Options, n int) *bar {
+	if opts.Quiet {
+		return &bar{}
+	}
+	return &bar{w: opts.IO.ErrOut, pb: progressbar.NewOptions(n,
+		progressbar.OptionSetWriter(opts.IO.ErrOut),
+		progressbar.OptionShowCount(),
+		progressbar.OptionSetItsString("cells"),
+		progressbar.OptionSetElapsedTime(true),
+		progressbar.OptionSetPredictTime(false),
+		progressbar.OptionThrottle(200*time.Millisecond),
+		progressbar.OptionShowDescriptionAtLineEnd(),
+		progressbar.OptionSetRenderBlankState(true),
+	)}
+}
+
+func (b *bar) describe(s string) {
+	if b.pb != nil {
+		b.pb.Describe(s)
+	}
+}
+
+func (b *bar) add() {
+	if b.pb != nil {
+		b.pb.Add(1)
+	}
+}
+
+func (b *bar) finish() {
+	if b.pb != nil {
+		b.pb.Finish()
+		io.WriteString(b.w, "\n")
+	}
+}
+
+// parseRange reads "4", "1-6" or "2,4-5" into sorted distinct values in
+// [lo, hi].
+func parseRange(flag, s string, lo, hi int) ([]int, error) {
+	seen := map[int]bool{}
+	var out []int
+	for _, part := range strings.Split(s, ",") {
+		part = strings.TrimSpace(part)
+		a, b, isRange := strings.Cut(part, "-")
+		x, err1 := strconv.Atoi(strings.TrimSpace(a))
+		y, err2 := x, error(nil)
+		if isRange {
+			y, err2 = strconv.Atoi(strings.TrimSpace(b))
+		}
+		if err1 != nil || err2 != nil || x > y {
+			return nil, cmdutil.BadInputf("%s %q: want a number, a range like 1-6, or a comma-separated list of them", flag, s)
+		}
+		if x < lo || y > hi {
+			return nil, cmdutil.BadInputf("%s %q: values must be %d..%d", flag, s, lo, hi)
+		}
+		for v := x; v <= y; v++ {
+			if !seen[v] {
+				seen[v] = true
+				out = append(out, v)
+			}
+		}
+	}
+	for i := 1; i < len(out); i++ {
+		for j := i; j > 0 && out[j] < out[j-1]; j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
+	}
+	return out, nil
+}

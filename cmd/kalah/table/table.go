@@ -1,0 +1,248 @@
+// Package tablecmd implements "kalah table": solve every start position of
+// a range of Kalah(m,n) under one or both capture rules, keep the records
+// in the results store, and print the table of values.
+package tablecmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"slices"
+	"syscall"
+	"time"
+
+	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
+	"github.com/kalah-solver/kalah/engine"
+	"github.com/kalah-solver/kalah/results"
+	"github.com/kalah-solver/kalah/solver"
+	"github.com/spf13/cobra"
+)
+
+// Options are the inputs of one "kalah table".
+type Options struct {
+	IO       *cmdutil.IOStreams
+	Rule     string // empty-capture, no-empty-capture or both
+	Pits     string // a range: "1-6", "4", "2,4-5"
+	Seeds    string
+	Force    bool
+	MaxTime  time.Duration // per cell; 0 for no limit
+	Threads  int
+	TTMem    string
+	JSON     bool
+	CSV      bool
+	Data     string
+	EGDB     string
+	NoEGDB   bool
+	Quiet    bool
+	DryRun   bool            // list the cells and what would be done; solve nothing
+	ctx      context.Context // tests may set it; nil means Ctrl-C and SIGTERM end the run
+	newSolve solveFunc       // tests may replace the solver
+}
+
+// NewCmdTable returns the table command.
+func NewCmdTable(io *cmdutil.IOStreams) *cobra.Command {
+	opts := &Options{IO: io}
+	cmd := &cobra.Command{
+		Use:   "table",
+		Short: "Solve every start position of a range of Kalah(m,n) and print the table of values",
+		Long: `Solve the start position of every Kalah(m,n) with m in --pits and n in
+--seeds, under --rule (empty-capture, no-empty-capture or both), and print,
+per rule, the m x n table of values (South's final store minus North's under
+perfect play) with W, L or D for the first player.
+
+Each solved cell becomes a record in the results store (--data, one JSON
+Lines file per rule, see docs/formats.md): the value, the exact value of
+every opening chain ("1-2": pit 1, an extra turn, then pit 2), a principal
+variation, nodes, time, threads, table size, endgame-database depth and the
+build's provenance. Records are written as each cell finishes, so an
+interrupted run loses nothing already solved. Cells already in the store are
+not solved again unless --force is given.
+
+--max-time bounds each cell. A cell that runs out of time is shown with the
+bounds proven on its value (">= +4"), never a guess, and is not stored.
+Small cells are solved first. A progress bar over the cells goes to standard
+error (-q turns it off).`,
+		Example: `  kalah table --rule both --pits 1-4 --seeds 1-6
+  kalah table --rule empty-capture --pits 6 --seeds 1-4 --max-time 10m
+  kalah table --rule no-empty-capture --pits 5 --seeds 3 --force --threads 2 --tt-mem 2GiB --json`,
+		Args: cmdutil.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if opts.JSON && opts.CSV {
+				return cmdutil.BadInputf("--json and --csv contradict each other")
+			}
+			if opts.NoEGDB && cmd.Flags().Changed("egdb") {
+				return cmdutil.BadInputf("--egdb and --no-egdb contradict each other")
+			}
+			return run(opts)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.Rule, "rule", "both", "capture convention: empty-capture, no-empty-capture or both")
+	f.StringVar(&opts.Pits, "pits", "1-6", "pit counts m: a number, a range 1-6, or a list 2,4-5")
+	f.StringVar(&opts.Seeds, "seeds", "1-6", "seeds per pit n: a number, a range or a list")
+	f.BoolVar(&opts.Force, "force", false, "solve cells that are already in the store again")
+	f.DurationVar(&opts.MaxTime, "max-time", 0, "time limit per cell, e.g. 30s or 2h (default: none)")
+	f.IntVar(&opts.Threads, "threads", 0, "search threads (default: all cores)")
+	f.StringVar(&opts.TTMem, "tt-mem", "", "transposition table size, e.g. 512MiB or 2GiB (default: a quarter of memory, at most 4 GiB)")
+	f.BoolVar(&opts.JSON, "json", false, "print one JSON object instead of text")
+	f.BoolVar(&opts.CSV, "csv", false, "print CSV, one row per cell, instead of text")
+	f.StringVar(&opts.Data, "data", results.DefaultDir, "results directory, one <rule>.jsonl file per rule")
+	f.StringVar(&opts.EGDB, "egdb", "", "endgame-database directory (default: $XDG_DATA_HOME/kalah/egdb or ~/.local/share/kalah/egdb, used when it holds a database)")
+	f.BoolVar(&opts.NoEGDB, "no-egdb", false, "use no endgame database")
+	f.BoolVarP(&opts.Quiet, "quiet", "q", false, "no progress bar")
+	f.BoolVar(&opts.DryRun, "dry-run", false, "list the cells and whether each would be solved, without solving")
+	return cmd
+}
+
+// cell is one start position to show.
+type cell struct {
+	rules  engine.Rules
+	seeds  int
+	status string // "stored", "solved", "unfinished", "skipped" (not reached), "todo" (dry run)
+	rec    *results.Record
+	res    *results.Cell // this run's solve, if any
+}
+
+func run(opts *Options) error {
+	captures, err := parseRule(opts.Rule)
+	if err != nil {
+		return err
+	}
+	pits, err := parseRange("--pits", opts.Pits, 1, engine.MaxPits)
+	if err != nil {
+		return err
+	}
+	seeds, err := parseRange("--seeds", opts.Seeds, 1, engine.MaxSeeds)
+	if err != nil {
+		return err
+	}
+	if opts.MaxTime < 0 {
+		return cmdutil.BadInputf("--max-time must not be negative, got %v", opts.MaxTime)
+	}
+	if opts.Threads < 0 {
+		return cmdutil.BadInputf("--threads must not be negative, got %d", opts.Threads)
+	}
+	ttBytes, err := results.ParseBytes(opts.TTMem)
+	if err != nil {
+		return cmdutil.BadInputf("--tt-mem: %v", err)
+	}
+	store := results.Store{Dir: opts.Data}
+
+	// The cells, small first: by seeds in play, then pits, then rule.
+	var cells []*cell
+	for _, c := range captures {
+		recs, err := store.Load(c.String())
+		if err != nil {
+			return err
+		}
+		for _, m := range pits {
+			r := engine.Rules{Pits: m, Capture: c}
+			for _, n := range seeds {
+				if _, err := r.Start(n); err != nil {
+					return cmdutil.BadInput(err)
+				}
+				x := &cell{rules: r, seeds: n, status: "todo"}
+				if i := slices.IndexFunc(recs, func(rec results.Record) bool { return rec.Pits == m && rec.Seeds == n }); i >= 0 {
+					x.rec = &recs[i]
+					if !opts.Force {
+						x.status = "stored"
+					}
+				}
+				cells = append(cells, x)
+			}
+		}
+	}
+	order := slices.Clone(cells)
+	slices.SortStableFunc(order, func(a, b *cell) int {
+		if d := a.rules.Pits*a.seeds - b.rules.Pits*b.seeds; d != 0 {
+			return d
+		}
+		return a.rules.Pits - b.rules.Pits
+	})
+
+	var runErr error
+	if !opts.DryRun {
+		runErr = solveCells(opts, store, order, ttBytes)
+	}
+	if err := printTables(opts, captures, pits, seeds, cells); err != nil {
+		return err
+	}
+	return runErr
+}
+
+// solveCells solves the cells still to do, in order, storing each record
+// as soon as it is made. Ctrl-C stops the run: the cells not reached are
+// "skipped" and the error wraps cmdutil.ErrInterrupted.
+func solveCells(opts *Options, store results.Store, order []*cell, ttBytes int64) error {
+	ctx := opts.ctx
+	if ctx == nil {
+		var stop context.CancelFunc
+		ctx, stop = signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		defer stop()
+	}
+	todo := 0
+	for _, c := range order {
+		if c.status == "todo" {
+			todo++
+		}
+	}
+	if todo == 0 {
+		return nil
+	}
+	bar := newBar(opts, todo)
+	defer bar.finish()
+	solve := opts.newSolve
+	if solve == nil {
+		s := newSolverSet(opts, ttBytes, bar)
+		defer s.close()
+		solve = s.solve
+	}
+	for _, c := range order {
+		if c.status != "todo" {
+			continue
+		}
+		if ctx.Err() != nil {
+			c.status = "skipped"
+			continue
+		}
+		bar.describe(fmt.Sprintf("Kalah(%d,%d) %s", c.rules.Pits, c.seeds, c.rules.Capture))
+		cctx, cancel := ctx, context.CancelFunc(func() {})
+		if opts.MaxTime > 0 {
+			cctx, cancel = context.WithTimeout(ctx, opts.MaxTime)
+		}
+		res, err := solve(cctx, c.rules, c.seeds)
+		cancel()
+		c.res = res
+		switch {
+		case err == nil:
+			if err := store.Put(*res.Record); err != nil {
+				return err
+			}
+			c.status, c.rec = "solved", res.Record
+		case res != nil && errors.Is(err, solver.ErrInterrupted):
+			// Out of time, or Ctrl-C: keep the bounds, store nothing.
+			c.status = "unfinished"
+		default:
+			return fmt.Errorf("Kalah(%d,%d) %s: %w", c.rules.Pits, c.seeds, c.rules.Capture, err)
+		}
+		bar.add()
+	}
+	if ctx.Err() != nil {
+		return fmt.Errorf("%w: the cells solved so far are stored in %s", cmdutil.ErrInterrupted, opts.Data)
+	}
+	return nil
+}
+
+// parseRule reads --rule.
+func parseRule(s string) ([]engine.Capture, error) {
+	if s == "both" {
+		return []engine.Capture{engine.EmptyCapture, engine.NoEmptyCapture}, nil
+	}
+	c, err := engine.ParseCapture(s)
+	if err != nil {
+		return nil, cmdutil.BadInputf("--rule: unknown rule %q: want empty-capture, no-empty-capture or both", s)
+	}
+	return []engine.Capture{c}, nil
+}

@@ -1,0 +1,162 @@
+package tablecmd
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
+	"github.com/kalah-solver/kalah/engine"
+	"github.com/kalah-solver/kalah/results"
+	"github.com/kalah-solver/kalah/solver"
+)
+
+func execute(t *testing.T, _ *Options, args ...string) (string, string, error) {
+	t.Helper()
+	io, out, errOut := cmdutil.Test()
+	cmd := NewCmdTable(io)
+	cmd.SetArgs(args)
+	cmd.SetOut(io.Out)
+	cmd.SetErr(io.ErrOut)
+	cmd.SilenceUsage, cmd.SilenceErrors = true, true
+	err := cmd.Execute()
+	return out.String(), errOut.String(), err
+}
+
+func TestTableSolvesAndStores(t *testing.T) {
+	dir := t.TempDir()
+	out, _, err := execute(t, nil, "--rule", "both", "--pits", "1-4", "--seeds", "1-3", "--data", dir, "--no-egdb", "-q")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Kalah(4,3): +8 under empty-capture (Irving et al., Table 9), +6
+	// without the empty capture.
+	for _, want := range []string{"Kalah(m,n), empty-capture", "Kalah(m,n), no-empty-capture", "    4  +2 W  +6 W  +8 W", "    4  +2 W  +6 W  +6 W", "solved Kalah(4,3) empty-capture: +8"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	store := results.Store{Dir: dir}
+	for _, rule := range []string{"empty-capture", "no-empty-capture"} {
+		recs, err := store.Load(rule)
+		if err != nil || len(recs) != 12 {
+			t.Fatalf("%s: %d records, %v", rule, len(recs), err)
+		}
+		for _, r := range recs {
+			if err := r.Check(); err != nil {
+				t.Error(err)
+			}
+		}
+	}
+	// A second run finds every cell stored and solves nothing.
+	out, _, err = execute(t, nil, "--rule", "empty-capture", "--pits", "4", "--seeds", "3", "--data", dir, "--json", "-q")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var o struct {
+		Cells []cellJSON `json:"cells"`
+	}
+	if err := json.Unmarshal([]byte(out), &o); err != nil {
+		t.Fatal(err)
+	}
+	if len(o.Cells) != 1 || o.Cells[0].Status != "stored" || *o.Cells[0].Value != 8 || o.Cells[0].Result != "W" {
+		t.Errorf("stored cell: %+v", o.Cells)
+	}
+	// --force solves it again; CSV output.
+	out, _, err = execute(t, nil, "--rule", "empty-capture", "--pits", "4", "--seeds", "3", "--data", dir, "--force", "--csv", "-q", "--no-egdb")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "rule,pits,seeds,status,value,result,lower,upper,seconds,nodes\nempty-capture,4,3,solved,8,W,,,") {
+		t.Errorf("csv:\n%s", out)
+	}
+}
+
+// An unfinished cell shows its proven bounds, is not stored, and the run
+// goes on to the next cell.
+func TestTableUnfinished(t *testing.T) {
+	dir := t.TempDir()
+	io, out, _ := cmdutil.Test()
+	opts := &Options{IO: io, Rule: "empty-capture", Pits: "5", Seeds: "1-2", Data: dir, Quiet: true, MaxTime: time.Second,
+		newSolve: func(ctx context.Context, r engine.Rules, seeds int) (*results.Cell, error) {
+			if seeds == 2 {
+				<-ctx.Done()
+				return &results.Cell{Rule: r.Capture.String(), Pits: r.Pits, Seeds: seeds, Lower: 4, Upper: 20, Stage: "value"},
+					fmt.Errorf("%w: value in [+4, +20]", solver.ErrInterrupted)
+			}
+			s, err := solver.New(r, solver.Options{TTBytes: 16 << 20, Threads: 1})
+			if err != nil {
+				return nil, err
+			}
+			defer s.Close()
+			return results.SolveStart(ctx, s, seeds)
+		}}
+	if err := run(opts); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "    5  0 D  >= +4") || !strings.Contains(out.String(), "unfinished Kalah(5,2) empty-capture: value >= +4") {
+		t.Errorf("output:\n%s", out.String())
+	}
+	recs, _ := results.Store{Dir: dir}.Load("empty-capture")
+	if len(recs) != 1 || recs[0].Seeds != 1 {
+		t.Errorf("stored %+v, want only Kalah(5,1)", recs)
+	}
+}
+
+// Ctrl-C: the cell being solved shows its bounds, the rest are skipped,
+// what was solved stays stored, and the exit code is 130.
+func TestTableInterrupted(t *testing.T) {
+	dir := t.TempDir()
+	io, out, _ := cmdutil.Test()
+	ctx, cancel := context.WithCancel(context.Background())
+	opts := &Options{IO: io, Rule: "empty-capture", Pits: "2", Seeds: "1-3", Data: dir, Quiet: true, ctx: ctx,
+		newSolve: func(ctx context.Context, r engine.Rules, seeds int) (*results.Cell, error) {
+			if seeds == 2 {
+				cancel()
+				return &results.Cell{Pits: r.Pits, Seeds: seeds, Lower: -8, Upper: 8}, solver.ErrInterrupted
+			}
+			s, _ := solver.New(r, solver.Options{TTBytes: 16 << 20, Threads: 1})
+			defer s.Close()
+			return results.SolveStart(ctx, s, seeds)
+		}}
+	err := run(opts)
+	if cmdutil.ExitCode(err) != 130 {
+		t.Errorf("err %v, want exit code 130", err)
+	}
+	if !strings.Contains(out.String(), "    2  +2 W  ?  -") {
+		t.Errorf("output:\n%s", out.String())
+	}
+	if recs, _ := (results.Store{Dir: dir}).Load("empty-capture"); len(recs) != 1 {
+		t.Errorf("%d records stored, want 1", len(recs))
+	}
+}
+
+func TestTableBadInput(t *testing.T) {
+	cases := [][]string{
+		{"--rule", "sideways"},
+		{"--pits", "0-3"},
+		{"--pits", "9"},
+		{"--seeds", "3-1"},
+		{"--seeds", "x"},
+		{"--json", "--csv"},
+		{"--tt-mem", "12parsecs"},
+		{"--max-time", "-1s"},
+		{"--pits", "8", "--seeds", "20"}, // 320 seeds do not fit
+		{"stray"},
+	}
+	for _, c := range cases {
+		if _, _, err := execute(t, nil, append(c, "--dry-run", "--data", t.TempDir())...); cmdutil.ExitCode(err) != 2 {
+			t.Errorf("%v: %v, want exit code 2", c, err)
+		}
+	}
+}
+
+func TestParseRange(t *testing.T) {
+	got, err := parseRange("--pits", "5, 1-3,2", 1, 8)
+	if err != nil || fmt.Sprint(got) != "[1 2 3 5]" {
+		t.Errorf("%v %v", got, err)
+	}
+}

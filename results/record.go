@@ -1,0 +1,193 @@
+package results
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/kalah-solver/kalah/engine"
+)
+
+// Record is one solved start position of Kalah(m,n) under one capture rule:
+// its exact value, the value of every opening chain, a principal variation,
+// what the solve cost and the build that made it. One record is one line of
+// a results file (see Store).
+type Record struct {
+	Rule   string `json:"rule"`   // capture convention, "empty-capture" or "no-empty-capture"
+	Pits   int    `json:"pits"`   // m
+	Seeds  int    `json:"seeds"`  // n, seeds per pit at the start
+	Value  int    `json:"value"`  // South's (the first player's) final store minus North's under perfect play
+	Result string `json:"result"` // "W", "L" or "D" for the first player
+
+	// Openings lists every first turn of South, extra-turn chains spelled
+	// out, with its exact value (see Opening), in chain order.
+	Openings []Opening `json:"openings"`
+
+	// PV is one principal variation to the end of the game in the paper's
+	// notation (see FormatPaper), PVLetters the same line in pit letters.
+	PV        string `json:"pv"`
+	PVLetters string `json:"pv_letters"`
+
+	Nodes     int64   `json:"nodes"`      // search nodes, over all workers, openings included
+	Seconds   float64 `json:"seconds"`    // wall-clock time, to the millisecond
+	Threads   int     `json:"threads"`    // search workers
+	TTBytes   int64   `json:"tt_bytes"`   // transposition-table size
+	EGDBSeeds int     `json:"egdb_seeds"` // largest seed count the endgame database answered; -1 for none
+	Date      string  `json:"date"`       // UTC day the record was made, YYYY-MM-DD
+	Provenance
+}
+
+// Opening is one first turn of South: a chain of sowings by South, each but
+// the last earning an extra turn, ending when the turn passes or the game
+// ends. Chain is written in Rawlings' numbering: 1-based pits from South's
+// left joined by dashes, so "1-2" is pit 1, an extra turn, then pit 2.
+type Opening struct {
+	Chain string `json:"chain"`
+	Value int    `json:"value"` // South's final store minus North's after this turn and perfect play
+}
+
+// Outcome is "W", "L" or "D": the sign of a value for the first player.
+func Outcome(v int) string {
+	switch {
+	case v > 0:
+		return "W"
+	case v < 0:
+		return "L"
+	}
+	return "D"
+}
+
+// Signed writes a value with its sign: "+10", "0", "-2".
+func Signed(v int) string {
+	if v > 0 {
+		return "+" + strconv.Itoa(v)
+	}
+	return strconv.Itoa(v)
+}
+
+// Rules returns the record's rules; it fails on an unknown rule name or
+// pit count.
+func (r *Record) Rules() (engine.Rules, error) {
+	c, err := engine.ParseCapture(r.Rule)
+	if err != nil {
+		return engine.Rules{}, err
+	}
+	return engine.NewRules(r.Pits, c)
+}
+
+// Name is "Kalah(m,n) rule", for messages.
+func (r *Record) Name() string {
+	return fmt.Sprintf("Kalah(%d,%d) %s", r.Pits, r.Seeds, r.Rule)
+}
+
+// ChainPits reads an opening chain "1-2" into 0-based pits.
+func ChainPits(chain string, m int) ([]int, error) {
+	var out []int
+	for _, f := range strings.Split(chain, "-") {
+		n, err := strconv.Atoi(f)
+		if err != nil || n < 1 || n > m {
+			return nil, fmt.Errorf("chain %q: %q is not a pit number 1..%d", chain, f, m)
+		}
+		out = append(out, n-1)
+	}
+	return out, nil
+}
+
+// FormatChain writes 0-based pits as a chain in Rawlings' numbering.
+func FormatChain(pits []int) string {
+	s := make([]string, len(pits))
+	for i, p := range pits {
+		s[i] = strconv.Itoa(p + 1)
+	}
+	return strings.Join(s, "-")
+}
+
+// Check verifies a record against the rules of the game, independently of
+// any solver: the fields are in range, the result matches the value, every
+// opening chain is a legal first turn and the chains are exactly all first
+// turns, the best opening's value is the value, and the principal variation
+// replays legally in both notations to a final store difference equal to
+// the value.
+func (r *Record) Check() error {
+	rules, err := r.Rules()
+	if err != nil {
+		return fmt.Errorf("%s: %w", r.Name(), err)
+	}
+	start, err := rules.StartPosition(r.Seeds)
+	if err != nil {
+		return fmt.Errorf("%s: %w", r.Name(), err)
+	}
+	if r.Result != Outcome(r.Value) {
+		return fmt.Errorf("%s: result %q does not match value %s", r.Name(), r.Result, Signed(r.Value))
+	}
+	total := 2 * r.Pits * r.Seeds
+	if r.Value < -total || r.Value > total || (r.Value-total)%2 != 0 {
+		return fmt.Errorf("%s: value %d is impossible with %d seeds", r.Name(), r.Value, total)
+	}
+	want := OpeningChains(rules, start)
+	if len(want) != len(r.Openings) {
+		return fmt.Errorf("%s: %d openings, want %d", r.Name(), len(r.Openings), len(want))
+	}
+	best := -1 << 30
+	for i, o := range r.Openings {
+		if o.Chain != FormatChain(want[i]) {
+			return fmt.Errorf("%s: opening %d is %q, want %q", r.Name(), i+1, o.Chain, FormatChain(want[i]))
+		}
+		best = max(best, o.Value)
+	}
+	if best != r.Value {
+		return fmt.Errorf("%s: best opening value %s differs from the value %s", r.Name(), Signed(best), Signed(r.Value))
+	}
+	for _, pv := range []struct{ name, text string }{{"pv", r.PV}, {"pv_letters", r.PVLetters}} {
+		var line Line
+		if pv.name == "pv" {
+			line, err = ParsePaper(rules, start, pv.text)
+		} else {
+			line, err = ParseLetters(rules, start, pv.text)
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %s: %w", r.Name(), pv.name, err)
+		}
+		end := line.End()
+		if !end.Board.Over() {
+			return fmt.Errorf("%s: %s does not reach the end of the game", r.Name(), pv.name)
+		}
+		if d := end.SouthDiff(); d != r.Value {
+			return fmt.Errorf("%s: %s ends %s, not the value %s", r.Name(), pv.name, Signed(d), Signed(r.Value))
+		}
+		first := FormatChain(line.FirstTurn())
+		for _, o := range r.Openings {
+			if o.Chain == first && o.Value != r.Value {
+				return fmt.Errorf("%s: %s opens with %s, whose value is %s, not %s", r.Name(), pv.name, o.Chain, Signed(o.Value), Signed(r.Value))
+			}
+		}
+	}
+	if r.Threads < 1 || r.TTBytes <= 0 || r.Seconds < 0 || r.Nodes < 0 || r.EGDBSeeds < -1 || r.Date == "" {
+		return fmt.Errorf("%s: bad run fields (threads %d, tt_bytes %d, seconds %g, nodes %d, egdb_seeds %d, date %q)",
+			r.Name(), r.Threads, r.TTBytes, r.Seconds, r.Nodes, r.EGDBSeeds, r.Date)
+	}
+	return nil
+}
+
+// OpeningChains lists every first turn from p: chains of sowings by the
+// side to move in which every sowing but the last earns an extra turn, in
+// lexicographic pit order.
+func OpeningChains(rules engine.Rules, p engine.Position) [][]int {
+	var out [][]int
+	var walk func(b engine.Board, prefix []int)
+	walk = func(b engine.Board, prefix []int) {
+		for _, i := range b.MoveList() {
+			chain := append(append([]int(nil), prefix...), i)
+			c, res := rules.Sow(b, i)
+			if res.Extra() {
+				walk(c, chain)
+			} else {
+				out = append(out, chain)
+			}
+		}
+	}
+	if !p.Board.Over() {
+		walk(p.Board, nil)
+	}
+	return out
+}

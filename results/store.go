@@ -1,0 +1,233 @@
+package results
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+)
+
+// DefaultDir is where the committed records live, relative to the
+// repository root.
+const DefaultDir = "results/data"
+
+// Store is a directory of result files, one JSON Lines file per rule
+// (<dir>/<rule>.jsonl, e.g. results/data/empty-capture.jsonl), each
+// sorted by pits then seeds with one record per line, so that files are
+// deterministic and diffs are clean.
+type Store struct{ Dir string }
+
+// Path is the file of one rule.
+func (s Store) Path(rule string) string { return filepath.Join(s.Dir, rule+".jsonl") }
+
+// Load reads the records of one rule; a missing file is no records.
+func (s Store) Load(rule string) ([]Record, error) {
+	recs, err := ReadFile(s.Path(rule))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	for _, r := range recs {
+		if r.Rule != rule {
+			return nil, fmt.Errorf("%s: a %s record in the %s file", s.Path(rule), r.Rule, rule)
+		}
+	}
+	return recs, err
+}
+
+// Get returns the record of one cell, if stored.
+func (s Store) Get(rule string, pits, seeds int) (*Record, error) {
+	recs, err := s.Load(rule)
+	if err != nil {
+		return nil, err
+	}
+	for i := range recs {
+		if recs[i].Pits == pits && recs[i].Seeds == seeds {
+			return &recs[i], nil
+		}
+	}
+	return nil, nil
+}
+
+// Put merges recs into their rules' files (replacing records of the same
+// cells) and rewrites each file atomically.
+func (s Store) Put(recs ...Record) error {
+	byRule := map[string][]Record{}
+	for _, r := range recs {
+		byRule[r.Rule] = append(byRule[r.Rule], r)
+	}
+	for rule, add := range byRule {
+		old, err := s.Load(rule)
+		if err != nil {
+			return err
+		}
+		if err := WriteFile(s.Path(rule), Merge(old, add)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Merge returns old with the records of add, a record of add replacing one
+// of old for the same rule, pits and seeds, sorted (see Sort).
+func Merge(old, add []Record) []Record {
+	type cell struct {
+		rule        string
+		pits, seeds int
+	}
+	idx := map[cell]int{}
+	out := make([]Record, 0, len(old)+len(add))
+	for _, list := range [][]Record{old, add} {
+		for _, r := range list {
+			k := cell{r.Rule, r.Pits, r.Seeds}
+			if i, ok := idx[k]; ok {
+				out[i] = r
+				continue
+			}
+			idx[k] = len(out)
+			out = append(out, r)
+		}
+	}
+	Sort(out)
+	return out
+}
+
+// Sort orders records by rule, then pits, then seeds.
+func Sort(recs []Record) {
+	slices.SortStableFunc(recs, func(a, b Record) int {
+		switch {
+		case a.Rule != b.Rule:
+			if a.Rule < b.Rule {
+				return -1
+			}
+			return 1
+		case a.Pits != b.Pits:
+			return a.Pits - b.Pits
+		}
+		return a.Seeds - b.Seeds
+	})
+}
+
+// ReadFile reads a JSON Lines file of records, refusing unknown fields and
+// naming the line of any error.
+func ReadFile(path string) ([]Record, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return readLines[Record](path, data)
+}
+
+func readLines[T any](path string, data []byte) ([]T, error) {
+	var out []T
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 0, 1<<16), 1<<24)
+	for n := 1; sc.Scan(); n++ {
+		line := bytes.TrimSpace(sc.Bytes())
+		if len(line) == 0 {
+			continue
+		}
+		dec := json.NewDecoder(bytes.NewReader(line))
+		dec.DisallowUnknownFields()
+		var v T
+		if err := dec.Decode(&v); err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", path, n, err)
+		}
+		out = append(out, v)
+	}
+	return out, sc.Err()
+}
+
+// WriteFile writes records sorted, one JSON object per line, through a
+// temporary file renamed into place, so that an interrupted write leaves
+// the old file whole.
+func WriteFile(path string, recs []Record) error {
+	recs = slices.Clone(recs)
+	Sort(recs)
+	return writeLines(path, recs)
+}
+
+func writeLines[T any](path string, recs []T) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	for _, r := range recs {
+		if err := enc.Encode(r); err != nil {
+			return err
+		}
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(buf.Bytes()); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return err
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(f.Name())
+		return err
+	}
+	if err := os.Chmod(f.Name(), 0o644); err != nil {
+		os.Remove(f.Name())
+		return err
+	}
+	return os.Rename(f.Name(), path)
+}
+
+// GraphPath is the file of game-graph records.
+func (s Store) GraphPath() string { return filepath.Join(s.Dir, "graph.jsonl") }
+
+// LoadGraphs reads the game-graph records; a missing file is none.
+func (s Store) LoadGraphs() ([]GraphStats, error) {
+	data, err := os.ReadFile(s.GraphPath())
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return readLines[GraphStats](s.GraphPath(), data)
+}
+
+// PutGraph merges g into the game-graph file, replacing a record of the
+// same rule, pits and seeds, sorted by rule, pits, seeds.
+func (s Store) PutGraph(g GraphStats) error {
+	old, err := s.LoadGraphs()
+	if err != nil {
+		return err
+	}
+	out := []GraphStats{}
+	for _, o := range old {
+		if o.Rule != g.Rule || o.Pits != g.Pits || o.Seeds != g.Seeds {
+			out = append(out, o)
+		}
+	}
+	out = append(out, g)
+	slices.SortStableFunc(out, func(a, b GraphStats) int {
+		switch {
+		case a.Rule != b.Rule:
+			if a.Rule < b.Rule {
+				return -1
+			}
+			return 1
+		case a.Pits != b.Pits:
+			return a.Pits - b.Pits
+		}
+		return a.Seeds - b.Seeds
+	})
+	return writeLines(s.GraphPath(), out)
+}

@@ -3,6 +3,7 @@ package solver
 import (
 	"context"
 	"github.com/kalah-solver/kalah/engine"
+	"github.com/kalah-solver/kalah/tt"
 	"sync"
 	"sync/atomic"
 )
@@ -31,14 +32,14 @@ func roundDown(v, p int) int {
 // least gamma: it returns a fail-soft bound v with v >= gamma meaning
 // "value >= v" and v < gamma meaning "value <= v". ok is false when the
 // solve was cancelled before the test finished.
-func (s *Solver) test(b engine.Board, gamma int) (v int, ok bool) {
+func (s *Solver) test(b engine.Board, gamma, depth int) (v int, ok bool) {
 	s.stats.Passes++
 	n := len(s.workers)
 	if n == 1 {
 		w := s.workers[0]
 		var stop atomic.Bool
 		w.reset(&stop)
-		v = w.search(b, gamma-1, gamma, 0)
+		v = w.search(b, gamma-1, gamma, depth)
 		s.stats.Add(w.st)
 		return v, !w.aborted
 	}
@@ -55,7 +56,7 @@ func (s *Solver) test(b engine.Board, gamma int) (v int, ok bool) {
 		wg.Add(1)
 		go func(w *worker) {
 			defer wg.Done()
-			r := w.search(b, gamma-1, gamma, 0)
+			r := w.search(b, gamma-1, gamma, depth)
 			if !w.aborted {
 				once.Do(func() {
 					v, done = r, true
@@ -84,29 +85,49 @@ func (w *worker) reset(stop *atomic.Bool) {
 // upper bound, and the next test is centred on the bound just found.
 // report is called after each test with the bounds so far. It returns the
 // bounds proven when the solve is cancelled (lo < hi then).
-func (s *Solver) mtdf(ctx context.Context, b engine.Board, guess int, report func(lo, hi int)) (lo, hi int, ok bool) {
+//
+// With depth < tt.DepthSolved the tests are depth-limited and the value is
+// only a heuristic (used as the next first guess, never as an answer);
+// then values have no parity and the steps are of one.
+func (s *Solver) mtdf(ctx context.Context, b engine.Board, guess, depth int, report func(lo, hi int)) (lo, hi int, ok bool) {
 	seeds := b.Seeds()
 	lo, hi = -seeds, seeds
+	step, par := 2, seeds
+	if depth != tt.DepthSolved {
+		step = 1
+	}
+	up := func(v int) int {
+		if step == 1 {
+			return v
+		}
+		return roundUp(v, par)
+	}
+	down := func(v int) int {
+		if step == 1 {
+			return v
+		}
+		return roundDown(v, par)
+	}
 	g := guess
 	for lo < hi {
 		if ctx.Err() != nil {
 			return lo, hi, false
 		}
-		gamma := roundUp(g, seeds)
+		gamma := up(g)
 		if gamma <= lo {
-			gamma = lo + 2
+			gamma = lo + step
 		}
 		if gamma > hi {
 			gamma = hi
 		}
-		v, done := s.test(b, gamma)
+		v, done := s.test(b, gamma, depth)
 		if !done {
 			return lo, hi, false
 		}
 		if v >= gamma {
-			lo = max(lo, roundUp(v, seeds))
+			lo = max(lo, up(v))
 		} else {
-			hi = min(hi, roundDown(v, seeds))
+			hi = min(hi, down(v))
 		}
 		g = v
 		if report != nil {
@@ -114,4 +135,18 @@ func (s *Solver) mtdf(ctx context.Context, b engine.Board, guess int, report fun
 		}
 	}
 	return lo, hi, true
+}
+
+// deepen runs depth-limited MTD(f) at depths 3, 6, ... up to maxDepth (the
+// paper's schedule) to find a first guess for the full-depth search and to
+// leave good moves in the table; it returns the last heuristic value.
+func (s *Solver) deepen(ctx context.Context, b engine.Board, guess, maxDepth int) int {
+	for d := 3; d <= maxDepth && d < tt.DepthSolved; d += 3 {
+		lo, _, ok := s.mtdf(ctx, b, guess, d, nil)
+		if !ok {
+			break
+		}
+		guess = lo
+	}
+	return guess
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/kalah-solver/kalah/engine"
+	"github.com/kalah-solver/kalah/tt"
 )
 
 // MoveValue is the exact value of one legal move at the root.
@@ -78,10 +79,10 @@ func (s *Solver) Solve(ctx context.Context, p engine.Position) (*Result, error) 
 			lo = gain - int(c.OppStore-b.OppStore)
 			hi = lo
 		case r.Extra():
-			clo, chi, done := s.mtdf(ctx, c, guess-gain, s.reporter(&stage, start, "move "+mv.Move, base+gain, 1))
+			clo, chi, done := s.mtdf(ctx, c, guess-gain, tt.DepthSolved, s.reporter(&stage, start, "move "+mv.Move, base+gain, 1))
 			lo, hi, ok = gain+clo, gain+chi, done
 		default:
-			clo, chi, done := s.mtdf(ctx, c.Flip(), gain-guess, s.reporter(&stage, start, "move "+mv.Move, base+gain, -1))
+			clo, chi, done := s.mtdf(ctx, c.Flip(), gain-guess, tt.DepthSolved, s.reporter(&stage, start, "move "+mv.Move, base+gain, -1))
 			lo, hi, ok = gain-chi, gain-clo, done
 		}
 		mv.Lower, mv.Upper, mv.Solved = base+lo, base+hi, ok && lo == hi
@@ -169,13 +170,13 @@ func (s *Solver) PV(ctx context.Context, p engine.Position, v int) ([]Step, erro
 			case r.Over():
 				reach = gain-int(c.OppStore-b.OppStore) >= v
 			case r.Extra():
-				t, ok := s.test(c, v-gain)
+				t, ok := s.test(c, v-gain, tt.DepthSolved)
 				if !ok {
 					return line, ErrInterrupted
 				}
 				reach, next = t >= v-gain, v-gain
 			default:
-				t, ok := s.test(c.Flip(), gain-v+1) // child <= gain-v ?
+				t, ok := s.test(c.Flip(), gain-v+1, tt.DepthSolved) // child <= gain-v ?
 				if !ok {
 					return line, ErrInterrupted
 				}

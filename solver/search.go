@@ -59,6 +59,10 @@ type worker struct {
 
 	st        Stats
 	published int64
+
+	// busy is shared by all workers when there are several (nil for one):
+	// how many workers are searching each position right now, by hash.
+	busy *busyTable
 }
 
 // Stats counts what a search did.
@@ -116,7 +120,7 @@ type candidate struct {
 // After a sowing that earns an extra turn the same player moves again, so
 // the child is searched with the same sign and the window shifted by the
 // seeds banked; after a normal move the window is negated.
-func (w *worker) search(b engine.Board, alpha, beta int, ply int) int {
+func (w *worker) search(b engine.Board, alpha, beta, depth int) int {
 	s := b.Seeds()
 	// The endgame database answers small boards exactly.
 	if s <= w.dbMax {
@@ -131,7 +135,7 @@ func (w *worker) search(b engine.Board, alpha, beta int, ply int) int {
 	if hit {
 		w.st.TTHits++
 	}
-	return w.node(b, s, alpha, beta, ply, slot, e, hit)
+	return w.node(b, s, alpha, beta, depth, slot, e, hit)
 }
 
 // fromStore looks b up in the persistent store after a table miss, and
@@ -147,7 +151,7 @@ func (w *worker) fromStore(b engine.Board, slot tt.Slot) (tt.Entry, bool) {
 
 // node searches b, whose table slot and entry (if hit) the caller has
 // already looked up; the contract is search's.
-func (w *worker) node(b engine.Board, s, alpha, beta, ply int, slot tt.Slot, e tt.Entry, hit bool) int {
+func (w *worker) node(b engine.Board, s, alpha, beta, depth int, slot tt.Slot, e tt.Entry, hit bool) int {
 	w.st.Nodes++
 	if w.st.Nodes&4095 == 0 {
 		w.shared.Add(w.st.Nodes - w.published)
@@ -172,6 +176,17 @@ func (w *worker) node(b engine.Board, s, alpha, beta, ply int, slot tt.Slot, e t
 		return -s
 	}
 
+	// A depth-limited search (only ever used to find a first guess and
+	// fill the table with good moves) scores its horizon as "no further
+	// gain": the current store difference.
+	if depth == 0 {
+		return 0
+	}
+	childDepth := depth - 1
+	if depth == tt.DepthSolved {
+		childDepth = depth
+	}
+
 	// Step 2. Own table entry (or, on a miss at a big board, the
 	// persistent store's): a proven bound that decides the window ends the
 	// node; otherwise its move is tried first.
@@ -180,7 +195,7 @@ func (w *worker) node(b engine.Board, s, alpha, beta, ply int, slot tt.Slot, e t
 	}
 	ttMove := -1
 	if hit {
-		if e.Solved() {
+		if e.Depth() >= depth {
 			if lo := e.Lower(); lo >= beta {
 				w.st.CutTT++
 				return lo
@@ -233,11 +248,11 @@ func (w *worker) node(b engine.Board, s, alpha, beta, ply int, slot tt.Slot, e t
 			lo = gain - int(cd.child.OppStore-b.OppStore)
 			hi = lo
 		} else {
-			lo, hi = w.peek(&cd, gain)
+			lo, hi = w.peek(&cd, gain, childDepth)
 		}
 		if lo >= beta {
 			w.st.CutPeek++
-			w.tab.Store(slot, tt.MakeEntry(lo, tt.BoundLower, int(cd.pit), tt.DepthSolved, 0))
+			w.tab.Store(slot, tt.MakeEntry(lo, tt.BoundLower, int(cd.pit), depth, 0))
 			return lo
 		}
 		if lo == hi || hi <= alpha {
@@ -271,15 +286,38 @@ func (w *worker) node(b engine.Board, s, alpha, beta, ply int, slot tt.Slot, e t
 	}
 
 	// Step 6. Search the rest in order, raising alpha as values come in.
-	for j := 0; j < k; j++ {
-		cd := &list[j]
+	// With several workers (simplified ABDADA): after the first move, a
+	// child another worker is searching right now is put off until the
+	// others are done, so that workers spread over the tree; then the put-
+	// off ones are searched (by then usually answered by the table).
+	var deferred [engine.MaxPits]int8
+	nd := 0
+	for j := 0; j < k+nd; j++ {
+		var cd *candidate
+		if j < k {
+			cd = &list[j]
+			if j > 0 && w.busy != nil && cd.child.Seeds() >= busyMinSeeds && w.busy.isBusy(cd.slot) {
+				deferred[nd] = int8(j)
+				nd++
+				continue
+			}
+		} else {
+			cd = &list[deferred[j-k]]
+		}
 		gain := int(cd.gain)
 		cs := cd.child.Seeds()
+		marked := w.busy != nil && cs >= busyMinSeeds
+		if marked {
+			w.busy.enter(cd.slot)
+		}
 		var v int
 		if cd.res.Extra() {
-			v = gain + w.node(cd.child, cs, alpha-gain, beta-gain, ply+1, cd.slot, cd.entry, cd.hit)
+			v = gain + w.node(cd.child, cs, alpha-gain, beta-gain, childDepth, cd.slot, cd.entry, cd.hit)
 		} else {
-			v = gain - w.node(cd.child, cs, gain-beta, gain-alpha, ply+1, cd.slot, cd.entry, cd.hit)
+			v = gain - w.node(cd.child, cs, gain-beta, gain-alpha, childDepth, cd.slot, cd.entry, cd.hit)
+		}
+		if marked {
+			w.busy.leave(cd.slot)
 		}
 		if w.aborted {
 			return 0
@@ -306,9 +344,9 @@ func (w *worker) node(b engine.Board, s, alpha, beta, ply int, slot tt.Slot, e t
 		bound = tt.BoundUpper
 	}
 	work := bits.Len64(uint64(w.st.Nodes - nodes0))
-	ent := tt.MakeEntry(best, bound, max(bestMove, 0), tt.DepthSolved, work)
+	ent := tt.MakeEntry(best, bound, max(bestMove, 0), depth, work)
 	w.tab.Store(slot, ent)
-	if w.store != nil && work >= w.storeWork {
+	if w.store != nil && depth == tt.DepthSolved && work >= w.storeWork {
 		w.store.Put(b.Key(), ent)
 	}
 	return best
@@ -318,7 +356,7 @@ func (w *worker) node(b engine.Board, s, alpha, beta, ply int, slot tt.Slot, e t
 // alone: the seeds left, the database and the table, without searching. It
 // returns the move's value interval [lo, hi] for the parent's mover and
 // keeps the child's entry in cd for the child's own node.
-func (w *worker) peek(cd *candidate, gain int) (lo, hi int) {
+func (w *worker) peek(cd *candidate, gain, depth int) (lo, hi int) {
 	c := cd.child
 	cs := c.Seeds()
 	clo, chi := -cs, cs
@@ -333,7 +371,7 @@ func (w *worker) peek(cd *candidate, gain int) (lo, hi int) {
 		if e, ok := w.tab.Probe(cd.slot); ok {
 			w.st.TTHits++
 			cd.entry, cd.hit = e, true
-			if e.Solved() {
+			if e.Depth() >= depth {
 				clo = max(clo, e.Lower())
 				chi = min(chi, e.Upper())
 			}

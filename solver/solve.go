@@ -26,6 +26,9 @@ type Options struct {
 	// ProgressEvery (default 2s) while a solve runs, and after every pass.
 	Progress      func(Progress)
 	ProgressEvery time.Duration
+	// Deepen is the deepest depth-limited MTD(f) run (in steps of 3 plies)
+	// before the full-depth search, to find its first guess; 0 for none.
+	Deepen int
 }
 
 // Progress is a snapshot of a running solve.
@@ -87,8 +90,12 @@ func New(rules engine.Rules, opts Options) (*Solver, error) {
 	if opts.DB != nil {
 		dbMax = opts.DB.MaxSeeds()
 	}
+	var busy *busyTable
+	if opts.Threads > 1 {
+		busy = newBusyTable()
+	}
 	for i := 0; i < opts.Threads; i++ {
-		w := &worker{rules: rules, tab: tab, db: opts.DB, dbMax: dbMax, id: i, shared: &s.nodes, cancel: &s.cancel}
+		w := &worker{busy: busy, rules: rules, tab: tab, db: opts.DB, dbMax: dbMax, id: i, shared: &s.nodes, cancel: &s.cancel}
 		if opts.Store != nil {
 			w.store, w.storeSeed, w.storeWork = opts.Store, opts.Store.MinSeeds(), opts.Store.MinWork()
 		}
@@ -158,7 +165,8 @@ func (s *Solver) Value(ctx context.Context, b engine.Board) (int, error) {
 	stage.Store(&Progress{Stage: "position", Lower: -b.Seeds(), Upper: b.Seeds()})
 	stopRun := s.run(ctx, &stage, time.Now())
 	defer stopRun()
-	lo, hi, ok := s.mtdf(ctx, b, 0, nil)
+	guess := s.deepen(ctx, b, 0, s.opts.Deepen)
+	lo, hi, ok := s.mtdf(ctx, b, guess, tt.DepthSolved, nil)
 	if !ok {
 		return 0, fmt.Errorf("%w: value in [%d, %d]", ErrInterrupted, lo, hi)
 	}

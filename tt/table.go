@@ -186,3 +186,10 @@ func (t *Table) Range(f func(k engine.Key, e Entry)) {
 		}
 	}
 }
+
+// Hash is a well-mixed hash of the slot's position (bucket and tag
+// together), for side tables such as the parallel search's busy marks.
+func (s Slot) Hash() uint64 { return (s.bucket/BucketSize ^ s.tag*0x9e3779b97f4a7c15) }
+
+// Valid reports whether the position has a slot (fits the exact keys).
+func (s Slot) Valid() bool { return s.ok }

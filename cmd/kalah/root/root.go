@@ -2,6 +2,7 @@
 package root
 
 import (
+	benchcmd "github.com/kalah-solver/kalah/cmd/kalah/bench"
 	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
 	egdbcmd "github.com/kalah-solver/kalah/cmd/kalah/egdb"
 	graphcmd "github.com/kalah-solver/kalah/cmd/kalah/graph"
@@ -39,6 +40,7 @@ table and a parallel MTD(f) search.`,
 	cmd.AddCommand(showcmd.NewCmdShow(io))
 	cmd.AddCommand(movecmd.NewCmdMove(io))
 	cmd.AddCommand(perftcmd.NewCmdPerft(io))
+	cmd.AddCommand(benchcmd.NewCmdBench(io))
 	cmd.AddCommand(egdbcmd.NewCmdEgdb(io))
 	cmd.AddCommand(solvecmd.NewCmdSolve(io))
 	cmd.AddCommand(tablecmd.NewCmdTable(io))

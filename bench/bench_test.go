@@ -1,0 +1,167 @@
+package bench
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/kalah-solver/kalah/engine"
+)
+
+// byName returns the quick-suite cases with the given names.
+func byName(t testing.TB, names []string) []Case {
+	t.Helper()
+	all := map[string]Case{}
+	for _, c := range Full() {
+		all[c.Name] = c
+	}
+	var out []Case
+	for _, n := range names {
+		c, ok := all[n]
+		if !ok {
+			t.Fatalf("no case %q", n)
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+func TestSuites(t *testing.T) {
+	quick, full := Quick(), Full()
+	if len(quick) < 30 {
+		t.Errorf("quick suite has %d positions, want at least 30", len(quick))
+	}
+	if len(full) != len(quick)+4 {
+		t.Errorf("full suite has %d positions, want the quick suite's %d and 4 starts", len(full), len(quick))
+	}
+	names := map[string]bool{}
+	games := map[string]int{}
+	for _, c := range full {
+		if names[c.Name] {
+			t.Errorf("duplicate case name %q", c.Name)
+		}
+		names[c.Name] = true
+		p, err := c.Position()
+		if err != nil {
+			t.Error(err)
+			continue
+		}
+		if p.Board.NumMoves() < 2 && !c.Start() {
+			t.Errorf("%s: %d legal moves; a benchmark position should offer a choice", c.Name, p.Board.NumMoves())
+		}
+		games[c.Game()+" "+c.Rules.Capture.String()]++
+	}
+	for _, n := range []int{4, 5, 6} {
+		for _, r := range engine.Captures {
+			if k := games[Case{Rules: engine.Rules{Pits: 6}, Seeds: n}.Game()+" "+r.String()]; k < 3 {
+				t.Errorf("Kalah(6,%d) %s: %d mid-game positions, want at least 3", n, r, k)
+			}
+		}
+	}
+	if _, err := Suite("slow"); err == nil || !strings.Contains(err.Error(), "quick or full") {
+		t.Errorf("Suite(slow) = %v", err)
+	}
+}
+
+func TestCaseErrors(t *testing.T) {
+	r := engine.Rules{Pits: 6, Capture: engine.NoEmptyCapture}
+	for _, c := range []Case{
+		{Name: "x", Rules: r, Seeds: 4, Moves: "A"},   // North's pit, South to move
+		{Name: "x", Rules: r, Seeds: 4, Moves: "c C"}, // c ends in the store: South moves again
+		{Name: "x", Rules: r, Seeds: 40},              // too many seeds
+	} {
+		if _, err := c.Position(); err == nil {
+			t.Errorf("%+v: no error", c)
+		}
+	}
+}
+
+// TestSignature runs the reduced suite with one thread and the default
+// table and compares its node count with Signature; without -short it
+// also runs the quick suite against QuickSignature. See signature.go.
+func TestSignature(t *testing.T) {
+	check := func(name string, cases []Case, want int64) {
+		rep, err := Run(context.Background(), cases, Config{}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !rep.Deterministic || rep.Threads != 1 || rep.TTBytes != DefaultTTBytes {
+			t.Fatalf("report %+v is not the deterministic configuration", rep)
+		}
+		if rep.Nodes != want {
+			t.Errorf("%s: %d nodes, want %d. If the search changed on purpose, set %s = %d in bench/signature.go in the same commit and say so in its message.",
+				name, rep.Nodes, want, name, rep.Nodes)
+		}
+	}
+	check("Signature", byName(t, SignatureCases), Signature)
+	if testing.Short() {
+		t.Skip("the quick suite's signature runs without -short")
+	}
+	check("QuickSignature", Quick(), QuickSignature)
+}
+
+// TestValues checks the values the runner reports, the root's and the
+// best moves, against a plain memoized negamax that shares no code with
+// the engine or the solver. The brute force is exponential in the seeds:
+// it checks the positions it can finish within a budget of positions, a
+// small one under -short.
+func TestValues(t *testing.T) {
+	maxSeeds, limit := 16, 1_500_000
+	if !testing.Short() {
+		maxSeeds, limit = 22, 12_000_000
+	}
+	checked := 0
+	for _, c := range Quick() {
+		p, err := c.Position()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Board.Seeds() > maxSeeds {
+			continue
+		}
+		t.Run(c.Name, func(t *testing.T) {
+			ref := newReference(c.Rules.Capture == engine.EmptyCapture, limit)
+			b := fromHoles(p.Holes(), p.ToMove == engine.North)
+			want := b.own[refPits] - b.opp[refPits] + ref.value(b)
+			if ref.overflow {
+				t.Skipf("%d seeds: the reference needs more than %d positions", p.Board.Seeds(), limit)
+			}
+			checked++
+			var best []string
+			for i := 0; i < refPits; i++ {
+				if b.own[i] > 0 && b.own[refPits]-b.opp[refPits]+ref.moveValue(b, i) == want {
+					best = append(best, engine.MoveLetter(p.ToMove, i))
+				}
+			}
+			res, err := RunCase(context.Background(), c, Config{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Value != want {
+				t.Errorf("value %+d, reference %+d (%s, %s to move)", res.Value, want, res.Position, res.ToMove)
+			}
+			if strings.Join(res.Best, " ") != strings.Join(best, " ") {
+				t.Errorf("best moves %v, reference %v (%s, %s to move)", res.Best, best, res.Position, res.ToMove)
+			}
+			t.Logf("%d seeds, value %+d, best %v; the reference searched %d positions", p.Board.Seeds(), want, best, len(ref.memo))
+		})
+	}
+	if checked < 5 {
+		t.Errorf("the reference checked %d positions, want at least 5", checked)
+	}
+}
+
+// BenchmarkSolveSmall solves one mid-game Kalah(6,5) position, every
+// move's value included, with a fresh one-thread solver each time.
+func BenchmarkSolveSmall(b *testing.B) {
+	c := byName(b, []string{"6x5-n-01"})[0]
+	var nodes int64
+	for b.Loop() {
+		res, err := RunCase(context.Background(), c, Config{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		nodes += res.Nodes
+	}
+	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+}

@@ -1,0 +1,220 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/kalah-solver/kalah/engine"
+	"github.com/kalah-solver/kalah/solver"
+)
+
+// Config says how to run a suite.
+type Config struct {
+	// Threads is the number of search workers; 0 means 1.
+	Threads int
+	// TTBytes is the table size of every solver; 0 means DefaultTTBytes.
+	TTBytes int64
+	// DB, if not nil, returns the endgame database to use for a rule set
+	// (nil for none). It is called once per case.
+	DB func(engine.Rules) (solver.Oracle, error)
+}
+
+func (c Config) threads() int { return max(c.Threads, 1) }
+
+func (c Config) ttBytes() int64 {
+	if c.TTBytes <= 0 {
+		return DefaultTTBytes
+	}
+	return c.TTBytes
+}
+
+// Result is what one case cost.
+type Result struct {
+	Case           string   `json:"case"`
+	Game           string   `json:"game"` // Kalah(m,n) the moves start from
+	Rule           string   `json:"rule"`
+	Pits           int      `json:"pits"`
+	Seeds          int      `json:"seeds"`
+	Moves          string   `json:"moves,omitempty"` // from the start; empty for a start position
+	Position       string   `json:"position"`
+	ToMove         string   `json:"to_move"`
+	Value          int      `json:"value"` // final store difference for the side to move
+	Best           []string `json:"best"`  // letters of the best moves
+	Nodes          int64    `json:"nodes"`
+	TTProbes       int64    `json:"tt_probes"`
+	TTHits         int64    `json:"tt_hits"`
+	DBHits         int64    `json:"egdb_hits"`
+	Seconds        float64  `json:"seconds"` // the solve only, not the table's allocation
+	NodesPerSecond float64  `json:"nodes_per_second"`
+	HitRate        float64  `json:"tt_hit_rate"` // TTHits / TTProbes
+}
+
+// Report is one run of a suite.
+type Report struct {
+	Threads int   `json:"threads"`
+	TTBytes int64 `json:"tt_bytes"`
+	EGDB    bool  `json:"egdb"`
+	// Deterministic is true when the node counts are a signature of the
+	// search: one thread and no endgame database.
+	Deterministic  bool     `json:"deterministic"`
+	Cases          []Result `json:"cases"`
+	Nodes          int64    `json:"nodes"`
+	TTProbes       int64    `json:"tt_probes"`
+	TTHits         int64    `json:"tt_hits"`
+	Seconds        float64  `json:"seconds"` // sum of the cases' solve times
+	NodesPerSecond float64  `json:"nodes_per_second"`
+	HitRate        float64  `json:"tt_hit_rate"`
+}
+
+// Signature is the report's last line, after Stockfish's bench:
+// "Bench: <total nodes> nodes <nodes per second> nps".
+func (r *Report) Signature() string {
+	return fmt.Sprintf("Bench: %d nodes %.0f nps", r.Nodes, r.NodesPerSecond)
+}
+
+// Run solves every case with a fresh solver (a fresh table, so that the
+// order of the cases does not matter) and totals the counters. each, if
+// not nil, is called after every case, for progress output. A cancelled
+// ctx stops the run with the cases finished so far and an error.
+func Run(ctx context.Context, cases []Case, cfg Config, each func(Result)) (*Report, error) {
+	rep := &Report{Threads: cfg.threads(), TTBytes: cfg.ttBytes(), EGDB: cfg.DB != nil}
+	rep.Deterministic = rep.Threads == 1 && !rep.EGDB
+	for _, c := range cases {
+		res, err := RunCase(ctx, c, cfg)
+		if err != nil {
+			rep.total()
+			return rep, err
+		}
+		rep.Cases = append(rep.Cases, res)
+		if each != nil {
+			each(res)
+		}
+	}
+	rep.total()
+	return rep, nil
+}
+
+func (r *Report) total() {
+	r.Nodes, r.TTProbes, r.TTHits, r.Seconds = 0, 0, 0, 0
+	for _, c := range r.Cases {
+		r.Nodes += c.Nodes
+		r.TTProbes += c.TTProbes
+		r.TTHits += c.TTHits
+		r.Seconds += c.Seconds
+	}
+	r.NodesPerSecond, r.HitRate = rate(r.Nodes, r.Seconds), ratio(r.TTHits, r.TTProbes)
+}
+
+// RunCase solves one case with a fresh solver.
+func RunCase(ctx context.Context, c Case, cfg Config) (Result, error) {
+	p, err := c.Position()
+	if err != nil {
+		return Result{}, err
+	}
+	opts := solver.Options{TTBytes: cfg.ttBytes(), Threads: cfg.threads()}
+	if cfg.DB != nil {
+		if opts.DB, err = cfg.DB(c.Rules); err != nil {
+			return Result{}, err
+		}
+	}
+	s, err := solver.New(c.Rules, opts)
+	if err != nil {
+		return Result{}, err
+	}
+	defer s.Close()
+	sol, err := s.Solve(ctx, p)
+	if err != nil {
+		return Result{}, fmt.Errorf("%s: %w", c.Name, err)
+	}
+	st := sol.Stats
+	res := Result{
+		Case: c.Name, Game: c.Game(), Rule: c.Rules.Capture.String(), Pits: c.Rules.Pits, Seeds: c.Seeds,
+		Moves: c.Moves, Position: p.String(), ToMove: p.ToMove.String(), Value: sol.Value,
+		Best:  []string{},
+		Nodes: st.Nodes, TTProbes: st.TTProbes, TTHits: st.TTHits, DBHits: st.DBHits,
+		Seconds: sol.Elapsed.Seconds(),
+	}
+	for _, i := range sol.Best {
+		res.Best = append(res.Best, engine.MoveLetter(p.ToMove, i))
+	}
+	res.NodesPerSecond, res.HitRate = rate(res.Nodes, res.Seconds), ratio(res.TTHits, res.TTProbes)
+	return res, nil
+}
+
+// Speedups returns, for each report, the first report's time divided by
+// its time: how many times faster each run is than the first.
+func Speedups(reps []*Report) []float64 {
+	out := make([]float64, len(reps))
+	for i, r := range reps {
+		if r.Seconds > 0 && len(reps) > 0 {
+			out[i] = reps[0].Seconds / r.Seconds
+		}
+	}
+	return out
+}
+
+func rate(n int64, secs float64) float64 {
+	if secs <= 0 {
+		return 0
+	}
+	return float64(n) / secs
+}
+
+func ratio(a, b int64) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}
+
+// Cell is one start position of the growth series.
+type Cell struct {
+	Game    string  `json:"game"` // Kalah(m,n)
+	Rule    string  `json:"rule"`
+	Pits    int     `json:"pits"`
+	Seeds   int     `json:"seeds"`
+	Skipped bool    `json:"skipped"`          // not solved within the limit
+	Result  *Result `json:"result,omitempty"` // nil when skipped
+}
+
+// Growth solves the start positions of Kalah(pits, 1..maxSeeds) under
+// both rules, each with a fresh solver, giving up on a cell after limit.
+// Once a cell is skipped the larger seed counts of that rule are skipped
+// too without being tried: they only take longer. each, if not nil, is
+// called after every cell.
+func Growth(ctx context.Context, pits, maxSeeds int, cfg Config, limit time.Duration, each func(Cell)) ([]Cell, error) {
+	var out []Cell
+	for _, c := range engine.Captures {
+		skip := false
+		for n := 1; n <= maxSeeds; n++ {
+			k := Case{
+				Name:  fmt.Sprintf("%dx%d-%s-start", pits, n, ruleTag(c)),
+				Rules: engine.Rules{Pits: pits, Capture: c},
+				Seeds: n,
+			}
+			cell := Cell{Game: k.Game(), Rule: c.String(), Pits: pits, Seeds: n}
+			if !skip {
+				cctx, cancel := context.WithTimeout(ctx, limit)
+				res, err := RunCase(cctx, k, cfg)
+				cancel()
+				switch {
+				case err == nil:
+					cell.Result = &res
+				case ctx.Err() != nil:
+					return out, ctx.Err()
+				case cctx.Err() != nil:
+					skip = true
+				default:
+					return out, err
+				}
+			}
+			cell.Skipped = skip
+			out = append(out, cell)
+			if each != nil {
+				each(cell)
+			}
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,249 @@
+// Package benchcmd implements "kalah bench": solve a fixed suite of
+// positions and print what it cost, ending with the node-count signature
+// of the search.
+package benchcmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/kalah-solver/kalah/bench"
+	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
+	"github.com/kalah-solver/kalah/egdb"
+	"github.com/kalah-solver/kalah/engine"
+	"github.com/kalah-solver/kalah/results"
+	"github.com/kalah-solver/kalah/solver"
+	"github.com/spf13/cobra"
+)
+
+// MaxThreads bounds --threads.
+const MaxThreads = 256
+
+// Options are the inputs of one "kalah bench".
+type Options struct {
+	IO          *cmdutil.IOStreams
+	Suite       string
+	Threads     []int
+	TTMem       string
+	EGDB        string
+	JSON        bool
+	Plot        string
+	PlotMaxTime time.Duration
+	PlotSeeds   int
+
+	// Cases, when not nil, replaces the named suite (for tests).
+	Cases []bench.Case
+	// Context, when not nil, replaces the interruptible background context.
+	Context context.Context
+}
+
+// NewCmdBench returns the bench command.
+func NewCmdBench(io *cmdutil.IOStreams) *cobra.Command { return newCmdBench(io, run) }
+
+// newCmdBench lets tests replace the run function (the GitHub CLI's runF),
+// e.g. to swap in a reduced suite after the flags are parsed.
+func newCmdBench(io *cmdutil.IOStreams, runF func(*Options) error) *cobra.Command {
+	opts := &Options{IO: io}
+	cmd := &cobra.Command{
+		Use:   "bench",
+		Short: "Solve a fixed suite of positions and print the search's node-count signature",
+		Long: `Solve a fixed suite of positions, each with a fresh solver and a table of
+--tt-mem (64 MiB by default), and report per position and in total the
+nodes, seconds, nodes per second and table hit rate. Positions are solved
+as "kalah solve" does: the value of every legal move, not only the root.
+
+--suite quick (the default) is 34 mid-game positions of Kalah(6,4), (6,5)
+and (6,6) under both rules, each solved well within a second on one
+thread; --suite full adds the start positions of Kalah(6,3) and (6,4)
+under both rules, which take minutes.
+
+With one thread and no endgame database the search is deterministic, so
+the total node count is a signature of the search: the last line,
+"Bench: <nodes> nodes <nps> nps", changes only when the search does. With
+more threads the count varies from run to run. --threads 1,2 runs the suite
+once per thread count and reports each run's speed-up over the first.
+
+--plot DIR writes PNG plots there: time and nodes per position, the
+speed-up by threads, and how the time and nodes of the start positions of
+Kalah(6,1..--plot-seeds) grow with the seeds; a start position that takes
+longer than --plot-max-time is skipped, and so are the larger ones.`,
+		Example: `  kalah bench
+  kalah bench --threads 1,2
+  kalah bench --suite full --json
+  kalah bench --plot docs/img --threads 1,2`,
+		Args: cmdutil.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return runF(opts) },
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.Suite, "suite", bench.Suites[0], "positions to solve: "+strings.Join(bench.Suites, " or "))
+	f.IntSliceVar(&opts.Threads, "threads", []int{1}, "search threads; a list such as 1,2 runs the suite once per count")
+	f.StringVar(&opts.TTMem, "tt-mem", "64MiB", "transposition table size of every solve, e.g. 64MiB or 1GiB")
+	f.StringVar(&opts.EGDB, "egdb", "", "use the endgame databases in this directory (see 'kalah egdb build'); node counts then depend on them")
+	f.BoolVar(&opts.JSON, "json", false, "print one JSON object instead of text")
+	f.StringVar(&opts.Plot, "plot", "", "write PNG plots to this directory (it runs the growth series too)")
+	f.DurationVar(&opts.PlotMaxTime, "plot-max-time", 60*time.Second, "with --plot: skip start positions of the growth series that take longer")
+	f.IntVar(&opts.PlotSeeds, "plot-seeds", 5, "with --plot: the growth series solves the starts of Kalah(6,1..N)")
+	return cmd
+}
+
+// record is the JSON output.
+type record struct {
+	Suite         string       `json:"suite"`
+	Positions     int          `json:"positions"`
+	Method        string       `json:"method"` // what is solved per position
+	TTBytes       int64        `json:"tt_bytes"`
+	EGDB          string       `json:"egdb,omitempty"`
+	Runs          []runRecord  `json:"runs"`
+	Signature     int64        `json:"signature"` // total nodes of the first run
+	Bench         string       `json:"bench"`     // the "Bench:" line
+	Deterministic bool         `json:"deterministic"`
+	Growth        []bench.Cell `json:"growth,omitempty"`
+	Plots         []string     `json:"plots,omitempty"`
+	results.Provenance
+}
+
+// runRecord is one thread count's run with its speed-up over the first.
+type runRecord struct {
+	*bench.Report
+	Speedup float64 `json:"speedup"`
+}
+
+const method = "Solve: the exact value of every legal move and a principal variation"
+
+func run(opts *Options) error {
+	cases, ttBytes, err := opts.validate()
+	if err != nil {
+		return err
+	}
+	ctx := opts.Context
+	if ctx == nil {
+		var stop context.CancelFunc
+		ctx, stop = signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		defer stop()
+	}
+	dbs := &databases{dir: opts.EGDB}
+	defer dbs.close()
+	cfg := bench.Config{TTBytes: ttBytes}
+	if opts.EGDB != "" {
+		cfg.DB = dbs.open
+	}
+
+	out := newPrinter(opts, len(cases), ttBytes)
+	out.header()
+	var reps []*bench.Report
+	for _, th := range opts.Threads {
+		cfg.Threads = th
+		out.runStart(th)
+		rep, err := bench.Run(ctx, cases, cfg, out.caseDone)
+		if err != nil {
+			return interrupted(ctx, err)
+		}
+		reps = append(reps, rep)
+		out.runDone(rep, bench.Speedups(reps)[len(reps)-1], opts.Threads[0])
+	}
+	rec := record{
+		Suite: opts.Suite, Positions: len(cases), Method: method, TTBytes: ttBytes, EGDB: opts.EGDB,
+		Signature: reps[0].Nodes, Bench: reps[0].Signature(), Deterministic: reps[0].Deterministic,
+		Provenance: results.Current(),
+	}
+	for i, sp := range bench.Speedups(reps) {
+		rec.Runs = append(rec.Runs, runRecord{Report: reps[i], Speedup: sp})
+	}
+	if opts.Plot != "" {
+		cfg.Threads = opts.Threads[0]
+		out.growthStart(opts.PlotSeeds, opts.PlotMaxTime, cfg.Threads)
+		rec.Growth, err = bench.Growth(ctx, 6, opts.PlotSeeds, cfg, opts.PlotMaxTime, out.cellDone)
+		if err != nil {
+			return interrupted(ctx, err)
+		}
+		if rec.Plots, err = writePlots(opts.Plot, reps, rec.Growth, opts.PlotMaxTime); err != nil {
+			return err
+		}
+	}
+	if opts.JSON {
+		return cmdutil.PrintJSON(opts.IO.Out, rec)
+	}
+	out.footer(rec, reps)
+	return nil
+}
+
+// validate checks the flags and returns the cases and the table size.
+func (opts *Options) validate() ([]bench.Case, int64, error) {
+	cases := opts.Cases
+	if cases == nil {
+		var err error
+		if cases, err = bench.Suite(opts.Suite); err != nil {
+			return nil, 0, cmdutil.BadInputf("--suite: %v", err)
+		}
+	}
+	if len(opts.Threads) == 0 {
+		return nil, 0, cmdutil.BadInputf("--threads: give at least one thread count")
+	}
+	for _, th := range opts.Threads {
+		if th < 1 || th > MaxThreads {
+			return nil, 0, cmdutil.BadInputf("--threads: each count must be 1..%d, got %d", MaxThreads, th)
+		}
+	}
+	ttBytes, err := parseBytes(opts.TTMem)
+	if err != nil {
+		return nil, 0, cmdutil.BadInputf("--tt-mem: %v", err)
+	}
+	if opts.PlotMaxTime <= 0 {
+		return nil, 0, cmdutil.BadInputf("--plot-max-time must be positive, got %v", opts.PlotMaxTime)
+	}
+	if opts.PlotSeeds < 1 || opts.PlotSeeds > 10 {
+		return nil, 0, cmdutil.BadInputf("--plot-seeds must be 1..10, got %d", opts.PlotSeeds)
+	}
+	if opts.Plot != "" {
+		if err := os.MkdirAll(opts.Plot, 0o755); err != nil {
+			return nil, 0, fmt.Errorf("--plot: %w", err)
+		}
+	}
+	if opts.EGDB != "" {
+		if st, err := os.Stat(opts.EGDB); err != nil || !st.IsDir() {
+			return nil, 0, cmdutil.BadInputf("--egdb %q is not a directory", opts.EGDB)
+		}
+	}
+	return cases, ttBytes, nil
+}
+
+// interrupted maps a cancelled run to cmdutil.ErrInterrupted (exit 130).
+func interrupted(ctx context.Context, err error) error {
+	if ctx.Err() != nil || errors.Is(err, solver.ErrInterrupted) {
+		return fmt.Errorf("%w: benchmark stopped, nothing saved", cmdutil.ErrInterrupted)
+	}
+	return err
+}
+
+// databases opens each rule set's endgame database once.
+type databases struct {
+	dir     string
+	byRules map[engine.Rules]*egdb.DB
+}
+
+func (d *databases) open(r engine.Rules) (solver.Oracle, error) {
+	if db, ok := d.byRules[r]; ok {
+		return db, nil
+	}
+	db, err := egdb.Open(d.dir, r)
+	if err != nil {
+		return nil, fmt.Errorf("--egdb: %w", err)
+	}
+	if d.byRules == nil {
+		d.byRules = map[engine.Rules]*egdb.DB{}
+	}
+	d.byRules[r] = db
+	return db, nil
+}
+
+func (d *databases) close() {
+	for _, db := range d.byRules {
+		db.Close()
+	}
+}

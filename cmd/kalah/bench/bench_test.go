@@ -1,0 +1,192 @@
+package benchcmd
+
+import (
+	"encoding/json"
+	"image/png"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/kalah-solver/kalah/bench"
+	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
+)
+
+// small is a reduced suite: two quick mid-game positions.
+func small(t *testing.T) []bench.Case {
+	t.Helper()
+	var out []bench.Case
+	for _, c := range bench.Quick() {
+		if c.Name == "6x5-n-08" || c.Name == "6x4-e-07" {
+			out = append(out, c)
+		}
+	}
+	if len(out) != 2 {
+		t.Fatalf("found %d of the 2 cases", len(out))
+	}
+	return out
+}
+
+// execute runs the command with args as under the root command; with
+// cases not nil, on those cases instead of the named suite.
+func execute(t *testing.T, cases []bench.Case, args ...string) (string, error) {
+	t.Helper()
+	io, out, _ := cmdutil.Test()
+	cmd := newCmdBench(io, func(o *Options) error {
+		o.Cases = cases
+		return run(o)
+	})
+	cmd.SetArgs(args)
+	cmd.SetOut(io.Out)
+	cmd.SetErr(io.ErrOut)
+	cmd.SilenceUsage, cmd.SilenceErrors = true, true
+	cmd.SetFlagErrorFunc(cmdutil.FlagError)
+	err := cmd.Execute()
+	return out.String(), err
+}
+
+func TestBenchText(t *testing.T) {
+	out, err := execute(t, small(t), "--tt-mem", "16MiB")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"2 positions, table 16 MiB, no endgame database", "1 thread\n", "6x5-n-08", "6x4-e-07",
+		"empty-capture", "total", "deterministic", "build "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if last := lines[len(lines)-1]; !regexp.MustCompile(`^Bench: [1-9][0-9]* nodes [0-9]+ nps$`).MatchString(last) {
+		t.Errorf("last line %q is not the signature", last)
+	}
+}
+
+func TestBenchThreadsJSON(t *testing.T) {
+	out, err := execute(t, small(t), "--threads", "1,2", "--tt-mem", "16MiB", "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec struct {
+		Positions     int    `json:"positions"`
+		TTBytes       int64  `json:"tt_bytes"`
+		Signature     int64  `json:"signature"`
+		Bench         string `json:"bench"`
+		Deterministic bool   `json:"deterministic"`
+		CPU           string `json:"cpu"`
+		Runs          []struct {
+			Threads       int     `json:"threads"`
+			Deterministic bool    `json:"deterministic"`
+			Nodes         int64   `json:"nodes"`
+			Seconds       float64 `json:"seconds"`
+			Speedup       float64 `json:"speedup"`
+			Cases         []struct {
+				Case    string   `json:"case"`
+				Value   int      `json:"value"`
+				Best    []string `json:"best"`
+				Nodes   int64    `json:"nodes"`
+				HitRate float64  `json:"tt_hit_rate"`
+			} `json:"cases"`
+		} `json:"runs"`
+	}
+	dec := json.NewDecoder(strings.NewReader(out))
+	if err := dec.Decode(&rec); err != nil {
+		t.Fatalf("%v in %q", err, out)
+	}
+	if dec.More() {
+		t.Errorf("more than one JSON value: %q", out)
+	}
+	if rec.Positions != 2 || rec.TTBytes != 16<<20 || len(rec.Runs) != 2 || !rec.Deterministic || rec.CPU == "" {
+		t.Fatalf("record %+v", rec)
+	}
+	one, two := rec.Runs[0], rec.Runs[1]
+	if one.Threads != 1 || two.Threads != 2 || !one.Deterministic || two.Deterministic {
+		t.Errorf("runs %+v", rec.Runs)
+	}
+	if one.Speedup != 1 || two.Speedup <= 0 || rec.Signature != one.Nodes || !strings.HasPrefix(rec.Bench, "Bench: ") {
+		t.Errorf("speed-ups %v %v, signature %d %q, nodes %d", one.Speedup, two.Speedup, rec.Signature, rec.Bench, one.Nodes)
+	}
+	for i := range one.Cases {
+		a, b := one.Cases[i], two.Cases[i]
+		if a.Case != b.Case || a.Value != b.Value || len(a.Best) == 0 || a.HitRate <= 0 || a.HitRate >= 1 {
+			t.Errorf("case %d: %+v and %+v", i, a, b)
+		}
+	}
+}
+
+func TestBenchPlot(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "img")
+	out, err := execute(t, small(t), "--threads", "1,2", "--tt-mem", "16MiB", "--plot", dir, "--plot-seeds", "2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"bench-time.png", "bench-nodes.png", "bench-speedup.png", "bench-growth-time.png", "bench-growth-nodes.png"} {
+		path := filepath.Join(dir, f)
+		if !strings.Contains(out, "plot written to "+path) {
+			t.Errorf("output does not name %s:\n%s", path, out)
+		}
+		fh, err := os.Open(path)
+		if err != nil {
+			t.Error(err)
+			continue
+		}
+		img, err := png.Decode(fh)
+		fh.Close()
+		if err != nil || img.Bounds().Dx() < 400 {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+	for _, want := range []string{"growth series", "Kalah(6,1)", "Kalah(6,2)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestBenchGrowthSkips(t *testing.T) {
+	out, err := execute(t, small(t)[:1], "--tt-mem", "16MiB", "--plot", t.TempDir(), "--plot-seeds", "4", "--plot-max-time", "1ms", "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec struct {
+		Growth []bench.Cell `json:"growth"`
+	}
+	if err := json.Unmarshal([]byte(out), &rec); err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.Growth) != 8 {
+		t.Fatalf("growth %+v, want 4 seed counts under 2 rules", rec.Growth)
+	}
+	for _, c := range rec.Growth {
+		if c.Seeds >= 3 && (!c.Skipped || c.Result != nil) {
+			t.Errorf("%s %s not skipped with a 1 ms limit", c.Game, c.Rule)
+		}
+	}
+}
+
+func TestBenchBadInput(t *testing.T) {
+	for _, args := range [][]string{
+		{"--suite", "slow"},
+		{"--threads", "0"},
+		{"--threads", "1,x"},
+		{"--tt-mem", "lots"},
+		{"--tt-mem", "12KiB"},
+		{"--plot-max-time", "0s"},
+		{"--plot-seeds", "11"},
+		{"--egdb", "/nonexistent/dir"},
+		{"extra"},
+	} {
+		if _, err := execute(t, nil, args...); cmdutil.ExitCode(err) != 2 {
+			t.Errorf("%v: %v, want exit code 2", args, err)
+		}
+	}
+}
+
+func TestParseBytes(t *testing.T) {
+	for in, want := range map[string]int64{"64MiB": 64 << 20, "1GiB": 1 << 30, "1.5g": 3 << 29, "2097152": 2 << 20, " 16 mb ": 16 << 20} {
+		if got, err := parseBytes(in); err != nil || got != want {
+			t.Errorf("parseBytes(%q) = %d, %v; want %d", in, got, err, want)
+		}
+	}
+}

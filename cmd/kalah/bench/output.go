@@ -1,0 +1,162 @@
+package benchcmd
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/kalah-solver/kalah/bench"
+	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
+)
+
+// printer writes the text output as the run goes; with --json it writes
+// nothing (the record is printed at the end).
+type printer struct {
+	w       io.Writer
+	opts    *Options
+	n       int
+	ttBytes int64
+}
+
+func newPrinter(opts *Options, n int, ttBytes int64) *printer {
+	w := opts.IO.Out
+	if opts.JSON {
+		w = io.Discard
+	}
+	return &printer{w: w, opts: opts, n: n, ttBytes: ttBytes}
+}
+
+func (p *printer) header() {
+	db := "no endgame database"
+	if p.opts.EGDB != "" {
+		db = "endgame databases in " + p.opts.EGDB
+	}
+	fmt.Fprintf(p.w, "kalah bench: suite %s, %d positions, table %s, %s\n", p.opts.Suite, p.n, formatBytes(p.ttBytes), db)
+	fmt.Fprintf(p.w, "each position: a fresh solver; %s\n", method)
+}
+
+const rowFormat = "%-16s %-11s %-17s %6s %14s %9s %9s %6s\n"
+
+func (p *printer) runStart(threads int) {
+	fmt.Fprintf(p.w, "\n%s\n", plural(threads, "thread"))
+	fmt.Fprintf(p.w, rowFormat, "case", "game", "rule", "value", "nodes", "seconds", "Mnodes/s", "hit %")
+}
+
+func (p *printer) caseDone(r bench.Result) {
+	fmt.Fprintf(p.w, rowFormat, r.Case, r.Game, r.Rule, cmdutil.Signed(r.Value), group(r.Nodes),
+		fmt.Sprintf("%.3f", r.Seconds), fmt.Sprintf("%.2f", r.NodesPerSecond/1e6), fmt.Sprintf("%.1f", 100*r.HitRate))
+}
+
+func (p *printer) runDone(r *bench.Report, speedup float64, first int) {
+	fmt.Fprintf(p.w, rowFormat, "total", "", "", "", group(r.Nodes),
+		fmt.Sprintf("%.3f", r.Seconds), fmt.Sprintf("%.2f", r.NodesPerSecond/1e6), fmt.Sprintf("%.1f", 100*r.HitRate))
+	if r.Threads != first {
+		fmt.Fprintf(p.w, "speed-up over %s: %.2fx\n", plural(first, "thread"), speedup)
+	}
+}
+
+func (p *printer) growthStart(seeds int, limit time.Duration, threads int) {
+	fmt.Fprintf(p.w, "\ngrowth series: start positions of Kalah(6,1..%d), %s, at most %v each\n", seeds, plural(threads, "thread"), limit)
+	fmt.Fprintf(p.w, rowFormat, "case", "game", "rule", "value", "nodes", "seconds", "Mnodes/s", "hit %")
+}
+
+func (p *printer) cellDone(c bench.Cell) {
+	if c.Result == nil {
+		fmt.Fprintf(p.w, "%-16s %-11s %-17s skipped: over %v\n", "start", c.Game, c.Rule, p.opts.PlotMaxTime)
+		return
+	}
+	r := *c.Result
+	r.Case = "start"
+	p.caseDone(r)
+}
+
+func (p *printer) footer(rec record, reps []*bench.Report) {
+	w := p.w
+	fmt.Fprintln(w)
+	if len(reps) > 1 {
+		var parts []string
+		for _, r := range rec.Runs {
+			parts = append(parts, fmt.Sprintf("%s %.3f s (%.2fx)", plural(r.Threads, "thread"), r.Seconds, r.Speedup))
+		}
+		fmt.Fprintf(w, "speed-up: %s\n", strings.Join(parts, ", "))
+	}
+	for _, f := range rec.Plots {
+		fmt.Fprintf(w, "plot written to %s\n", f)
+	}
+	fmt.Fprintf(w, "build %s %s, %s, %s\n", rec.Version, revision(rec.VCSRevision), rec.Go, rec.CPU)
+	first := reps[0]
+	switch {
+	case first.Deterministic:
+		fmt.Fprintln(w, "one thread, no endgame database: the node count is deterministic, a signature of the search")
+	case first.EGDB:
+		fmt.Fprintln(w, "with an endgame database the node count depends on the database: not the search's signature")
+	default:
+		fmt.Fprintf(w, "%s: the node count varies from run to run; not a signature (run with --threads 1 for one)\n", plural(first.Threads, "thread"))
+	}
+	fmt.Fprintln(w, rec.Bench)
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return strconv.Itoa(n) + " " + word + "s"
+}
+
+// group writes n with thousands separators.
+func group(n int64) string {
+	if n < 0 {
+		return "-" + group(-n)
+	}
+	s := strconv.FormatInt(n, 10)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+func revision(r string) string {
+	if r == "" {
+		return "(no VCS revision)"
+	}
+	return r
+}
+
+// parseBytes reads a size such as 64MiB, 1.5GiB or 1048576 (bytes).
+func parseBytes(s string) (int64, error) {
+	t := strings.TrimSpace(s)
+	i := 0
+	for i < len(t) && (t[i] >= '0' && t[i] <= '9' || t[i] == '.') {
+		i++
+	}
+	v, err := strconv.ParseFloat(t[:i], 64)
+	if err != nil {
+		return 0, fmt.Errorf("%q is not a size: want a number with an optional unit, e.g. 64MiB or 1GiB", s)
+	}
+	shift, ok := map[string]uint{"": 0, "b": 0, "k": 10, "kb": 10, "kib": 10, "m": 20, "mb": 20, "mib": 20,
+		"g": 30, "gb": 30, "gib": 30, "t": 40, "tb": 40, "tib": 40}[strings.ToLower(strings.TrimSpace(t[i:]))]
+	if !ok {
+		return 0, fmt.Errorf("%q: unknown unit %q; use B, KiB, MiB, GiB or TiB", s, t[i:])
+	}
+	b := v * float64(uint64(1)<<shift)
+	if b < 1<<20 || b > 1<<44 {
+		return 0, fmt.Errorf("%q is out of range: want 1MiB..16TiB", s)
+	}
+	return int64(b), nil
+}
+
+// formatBytes writes a size in the largest binary unit that keeps it short.
+func formatBytes(b int64) string {
+	units := []string{"B", "KiB", "MiB", "GiB", "TiB"}
+	v, u := float64(b), 0
+	for v >= 1024 && u < len(units)-1 {
+		v /= 1024
+		u++
+	}
+	if v == float64(int64(v)) {
+		return fmt.Sprintf("%d %s", int64(v), units[u])
+	}
+	return fmt.Sprintf("%.1f %s", v, units[u])
+}

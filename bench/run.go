@@ -45,7 +45,8 @@ type Result struct {
 	TTProbes       int64    `json:"tt_probes"`
 	TTHits         int64    `json:"tt_hits"`
 	DBHits         int64    `json:"egdb_hits"`
-	Seconds        float64  `json:"seconds"` // the solve only, not the table's allocation
+	Seconds        float64  `json:"seconds"`     // wall-clock time of the solve only, not the table's allocation
+	CPUSeconds     float64  `json:"cpu_seconds"` // CPU time of the process during the solve (0 where unknown)
 	NodesPerSecond float64  `json:"nodes_per_second"`
 	HitRate        float64  `json:"tt_hit_rate"` // TTHits / TTProbes
 }
@@ -63,8 +64,19 @@ type Report struct {
 	TTProbes       int64    `json:"tt_probes"`
 	TTHits         int64    `json:"tt_hits"`
 	Seconds        float64  `json:"seconds"` // sum of the cases' solve times
+	CPUSeconds     float64  `json:"cpu_seconds"`
 	NodesPerSecond float64  `json:"nodes_per_second"`
 	HitRate        float64  `json:"tt_hit_rate"`
+}
+
+// Busy reports whether the machine was busy with other work during the
+// run: the process got less than 80% of a core per thread, or of the
+// cores there are. Speeds measured then are low and vary.
+func (r *Report) Busy(cores int) bool {
+	if r.CPUSeconds == 0 || r.Seconds == 0 {
+		return false
+	}
+	return r.CPUSeconds < 0.8*r.Seconds*float64(min(r.Threads, cores))
 }
 
 // Signature is the report's last line, after Stockfish's bench:
@@ -96,12 +108,13 @@ func Run(ctx context.Context, cases []Case, cfg Config, each func(Result)) (*Rep
 }
 
 func (r *Report) total() {
-	r.Nodes, r.TTProbes, r.TTHits, r.Seconds = 0, 0, 0, 0
+	r.Nodes, r.TTProbes, r.TTHits, r.Seconds, r.CPUSeconds = 0, 0, 0, 0, 0
 	for _, c := range r.Cases {
 		r.Nodes += c.Nodes
 		r.TTProbes += c.TTProbes
 		r.TTHits += c.TTHits
 		r.Seconds += c.Seconds
+		r.CPUSeconds += c.CPUSeconds
 	}
 	r.NodesPerSecond, r.HitRate = rate(r.Nodes, r.Seconds), ratio(r.TTHits, r.TTProbes)
 }
@@ -123,7 +136,9 @@ func RunCase(ctx context.Context, c Case, cfg Config) (Result, error) {
 		return Result{}, err
 	}
 	defer s.Close()
+	cpu0 := processCPU()
 	sol, err := s.Solve(ctx, p)
+	cpu := processCPU() - cpu0
 	if err != nil {
 		return Result{}, fmt.Errorf("%s: %w", c.Name, err)
 	}
@@ -133,7 +148,7 @@ func RunCase(ctx context.Context, c Case, cfg Config) (Result, error) {
 		Moves: c.Moves, Position: p.String(), ToMove: p.ToMove.String(), Value: sol.Value,
 		Best:  []string{},
 		Nodes: st.Nodes, TTProbes: st.TTProbes, TTHits: st.TTHits, DBHits: st.DBHits,
-		Seconds: sol.Elapsed.Seconds(),
+		Seconds: sol.Elapsed.Seconds(), CPUSeconds: cpu.Seconds(),
 	}
 	for _, i := range sol.Best {
 		res.Best = append(res.Best, engine.MoveLetter(p.ToMove, i))

@@ -58,7 +58,7 @@ func newCmdBench(io *cmdutil.IOStreams, runF func(*Options) error) *cobra.Comman
 nodes, seconds, nodes per second and table hit rate. Positions are solved
 as "kalah solve" does: the value of every legal move, not only the root.
 
---suite quick (the default) is 34 mid-game positions of Kalah(6,4), (6,5)
+--suite quick (the default) is 41 mid-game positions of Kalah(6,4), (6,5)
 and (6,6) under both rules, each solved well within a second on one
 thread; --suite full adds the start positions of Kalah(6,3) and (6,4)
 under both rules, which take minutes.

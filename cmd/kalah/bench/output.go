@@ -3,6 +3,7 @@ package benchcmd
 import (
 	"fmt"
 	"io"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -54,6 +55,9 @@ func (p *printer) runDone(r *bench.Report, speedup float64, first int) {
 		fmt.Sprintf("%.3f", r.Seconds), fmt.Sprintf("%.2f", r.NodesPerSecond/1e6), fmt.Sprintf("%.1f", 100*r.HitRate))
 	if r.Threads != first {
 		fmt.Fprintf(p.w, "speed-up over %s: %.2fx\n", plural(first, "thread"), speedup)
+	}
+	if r.Busy(runtime.NumCPU()) {
+		fmt.Fprintf(p.w, "busy machine: the process had %.3f s of CPU in %.3f s; other work slowed this run down\n", r.CPUSeconds, r.Seconds)
 	}
 }
 

@@ -45,6 +45,7 @@ type Result struct {
 	TTProbes       int64    `json:"tt_probes"`
 	TTHits         int64    `json:"tt_hits"`
 	DBHits         int64    `json:"egdb_hits"`
+	EGDBSeeds      int      `json:"egdb_seeds"`  // the database's largest seed count, -1 for none
 	Seconds        float64  `json:"seconds"`     // wall-clock time of the solve only, not the table's allocation
 	CPUSeconds     float64  `json:"cpu_seconds"` // CPU time of the process during the solve (0 where unknown)
 	NodesPerSecond float64  `json:"nodes_per_second"`
@@ -53,9 +54,10 @@ type Result struct {
 
 // Report is one run of a suite.
 type Report struct {
-	Threads int   `json:"threads"`
-	TTBytes int64 `json:"tt_bytes"`
-	EGDB    bool  `json:"egdb"`
+	Threads   int   `json:"threads"`
+	TTBytes   int64 `json:"tt_bytes"`
+	EGDB      bool  `json:"egdb"`
+	EGDBSeeds int   `json:"egdb_seeds"` // the largest seed count any case's database answers, -1 for none
 	// Deterministic is true when the node counts are a signature of the
 	// search: one thread and no endgame database.
 	Deterministic  bool     `json:"deterministic"`
@@ -108,8 +110,9 @@ func Run(ctx context.Context, cases []Case, cfg Config, each func(Result)) (*Rep
 }
 
 func (r *Report) total() {
-	r.Nodes, r.TTProbes, r.TTHits, r.Seconds, r.CPUSeconds = 0, 0, 0, 0, 0
+	r.Nodes, r.TTProbes, r.TTHits, r.Seconds, r.CPUSeconds, r.EGDBSeeds = 0, 0, 0, 0, 0, -1
 	for _, c := range r.Cases {
+		r.EGDBSeeds = max(r.EGDBSeeds, c.EGDBSeeds)
 		r.Nodes += c.Nodes
 		r.TTProbes += c.TTProbes
 		r.TTHits += c.TTHits
@@ -148,7 +151,7 @@ func RunCase(ctx context.Context, c Case, cfg Config) (Result, error) {
 		Moves: c.Moves, Position: p.String(), ToMove: p.ToMove.String(), Value: sol.Value,
 		Best:  []string{},
 		Nodes: st.Nodes, TTProbes: st.TTProbes, TTHits: st.TTHits, DBHits: st.DBHits,
-		Seconds: sol.Elapsed.Seconds(), CPUSeconds: cpu.Seconds(),
+		Seconds: sol.Elapsed.Seconds(), CPUSeconds: cpu.Seconds(), EGDBSeeds: s.EGDBSeeds(),
 	}
 	for _, i := range sol.Best {
 		res.Best = append(res.Best, engine.MoveLetter(p.ToMove, i))

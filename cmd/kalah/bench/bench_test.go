@@ -1,6 +1,7 @@
 package benchcmd
 
 import (
+	"context"
 	"encoding/json"
 	"image/png"
 	"os"
@@ -11,6 +12,8 @@ import (
 
 	"github.com/kalah-solver/kalah/bench"
 	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
+	"github.com/kalah-solver/kalah/egdb"
+	"github.com/kalah-solver/kalah/engine"
 )
 
 // small is a reduced suite: two quick mid-game positions.
@@ -188,5 +191,53 @@ func TestParseBytes(t *testing.T) {
 		if got, err := parseBytes(in); err != nil || got != want {
 			t.Errorf("parseBytes(%q) = %d, %v; want %d", in, got, err, want)
 		}
+	}
+}
+
+func TestBenchEGDB(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range engine.Captures {
+		db, err := egdb.BuildDir(context.Background(), dir, engine.Rules{Pits: 6, Capture: c}, 8, egdb.Options{Threads: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		db.Close()
+	}
+	plain, err := execute(t, small(t), "--tt-mem", "16MiB", "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := execute(t, small(t), "--tt-mem", "16MiB", "--egdb", dir, "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	type rec struct {
+		Deterministic bool `json:"deterministic"`
+		Runs          []struct {
+			EGDB      bool `json:"egdb"`
+			EGDBSeeds int  `json:"egdb_seeds"`
+			Cases     []struct {
+				Value  int   `json:"value"`
+				DBHits int64 `json:"egdb_hits"`
+			} `json:"cases"`
+		} `json:"runs"`
+	}
+	var a, b rec
+	if err := json.Unmarshal([]byte(plain), &a); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(out), &b); err != nil {
+		t.Fatal(err)
+	}
+	if !a.Deterministic || b.Deterministic || !b.Runs[0].EGDB || b.Runs[0].EGDBSeeds != 8 || a.Runs[0].EGDBSeeds != -1 {
+		t.Errorf("without: %+v; with: %+v", a, b)
+	}
+	for i, c := range b.Runs[0].Cases {
+		if c.Value != a.Runs[0].Cases[i].Value || c.DBHits == 0 {
+			t.Errorf("case %d: %+v with the database, %+v without", i, c, a.Runs[0].Cases[i])
+		}
+	}
+	if _, err := execute(t, small(t), "--egdb", t.TempDir()); err == nil || !strings.Contains(err.Error(), "no endgame database") {
+		t.Errorf("an empty --egdb directory: %v", err)
 	}
 }

@@ -95,7 +95,7 @@ func (p *printer) footer(rec record, reps []*bench.Report) {
 	case first.Deterministic:
 		fmt.Fprintln(w, "one thread, no endgame database: the node count is deterministic, a signature of the search")
 	case first.EGDB:
-		fmt.Fprintln(w, "with an endgame database the node count depends on the database: not the search's signature")
+		fmt.Fprintf(w, "with an endgame database (up to %d seeds) the node count depends on the database: not the search's signature\n", first.EGDBSeeds)
 	default:
 		fmt.Fprintf(w, "%s: the node count varies from run to run; not a signature (run with --threads 1 for one)\n", plural(first.Threads, "thread"))
 	}

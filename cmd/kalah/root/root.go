@@ -8,6 +8,7 @@ import (
 	graphcmd "github.com/kalah-solver/kalah/cmd/kalah/graph"
 	movecmd "github.com/kalah-solver/kalah/cmd/kalah/move"
 	perftcmd "github.com/kalah-solver/kalah/cmd/kalah/perft"
+	reportcmd "github.com/kalah-solver/kalah/cmd/kalah/report"
 	showcmd "github.com/kalah-solver/kalah/cmd/kalah/show"
 	solvecmd "github.com/kalah-solver/kalah/cmd/kalah/solve"
 	tablecmd "github.com/kalah-solver/kalah/cmd/kalah/table"
@@ -46,5 +47,6 @@ table and a parallel MTD(f) search.`,
 	cmd.AddCommand(tablecmd.NewCmdTable(io))
 	cmd.AddCommand(graphcmd.NewCmdGraph(io))
 	cmd.AddCommand(verifylinecmd.NewCmdVerifyLine(io))
+	cmd.AddCommand(reportcmd.NewCmdReport(io))
 	return cmd
 }

@@ -75,7 +75,7 @@ func (s *solverSet) solve(ctx context.Context, r engine.Rules, seeds int) (*resu
 	}
 	name := fmt.Sprintf("Kalah(%d,%d) %s", r.Pits, seeds, r.Capture)
 	o.Progress = func(p solver.Progress) {
-		s.bar.describe(fmt.Sprintf("%s: %s in [%s, %s], %.3g nodes", name, p.Stage, cmdutil.Signed(p.Lower), cmdutil.Signed(p.Upper), float64(p.Nodes)))
+		s.bar.describe(fmt.Sprintf("%s: %s in [%s, %s], %s nodes", name, p.Stage, cmdutil.Signed(p.Lower), cmdutil.Signed(p.Upper), short(p.Nodes)))
 	}
 	sv, err := solver.New(r, o)
 	if err != nil {
@@ -158,4 +158,17 @@ func parseRange(flag, s string, lo, hi int) ([]int, error) {
 		}
 	}
 	return out, nil
+}
+
+// short writes a count with a unit: 950, 12.3k, 4.56M, 7.89G.
+func short(n int64) string {
+	switch {
+	case n >= 1e9:
+		return fmt.Sprintf("%.2fG", float64(n)/1e9)
+	case n >= 1e6:
+		return fmt.Sprintf("%.2fM", float64(n)/1e6)
+	case n >= 1e4:
+		return fmt.Sprintf("%.1fk", float64(n)/1e3)
+	}
+	return fmt.Sprint(n)
 }

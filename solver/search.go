@@ -60,6 +60,8 @@ type worker struct {
 	st        Stats
 	published int64
 
+	hist [engine.MaxPits][engine.MaxSeeds + 1]int32 // cut-offs by pit and seeds in it
+
 	// busy is shared by all workers when there are several (nil for one):
 	// how many workers are searching each position right now, by hash.
 	busy *busyTable
@@ -267,14 +269,14 @@ func (w *worker) node(b engine.Board, s, alpha, beta, depth int, slot tt.Slot, e
 		// Step 5. Order: table move, extra turns (nearest the store
 		// first), captures, then by the peeked interval. Insertion sort
 		// into the front of the same array.
-		score := int32(lo + hi + 2*inf)
+		score := int32(lo+hi+2*inf)<<12 + min(w.hist[cd.pit][b.Pit(int(cd.pit))], 4095)
 		switch {
 		case int(cd.pit) == ttMove:
-			score += 1 << 20
+			score += 1 << 30
 		case cd.res.Extra():
-			score += 1<<16 + int32(cd.pit)<<8
+			score += 1<<29 + int32(cd.pit)<<20
 		case cd.res.Capture():
-			score += 1<<12 + int32(gain)<<4
+			score += 1<<28 + int32(gain)<<16
 		}
 		cd.score = score
 		x := k
@@ -328,6 +330,9 @@ func (w *worker) node(b engine.Board, s, alpha, beta, depth int, slot tt.Slot, e
 				alpha = v
 				if v >= beta {
 					w.st.CutSearch++
+					if h := &w.hist[cd.pit][b.Pit(int(cd.pit))]; *h < 1<<22 {
+						*h += int32(s)
+					}
 					break
 				}
 			}

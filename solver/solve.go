@@ -27,7 +27,9 @@ type Options struct {
 	Progress      func(Progress)
 	ProgressEvery time.Duration
 	// Deepen is the deepest depth-limited MTD(f) run (in steps of 3 plies)
-	// before the full-depth search, to find its first guess; 0 for none.
+	// before the full-depth search of a position's value, to find its first
+	// guess and fill the table with good moves; 0 means DefaultDeepen, a
+	// negative value none.
 	Deepen int
 }
 
@@ -40,6 +42,11 @@ type Progress struct {
 	Nodes   int64         // nodes so far, over all workers
 	Elapsed time.Duration // since the solve began
 }
+
+// DefaultDeepen is the depth of the deepening before a full-depth search:
+// on Kalah(6,3) and (6,4) it cuts the root search's nodes by about a third
+// against none (measured with the solver's node counts).
+const DefaultDeepen = 24
 
 // DefaultTTBytes is a quarter of the machine's memory as the Go runtime
 // sees it, capped at 4 GiB and at least 64 MiB.
@@ -77,6 +84,9 @@ func New(rules engine.Rules, opts Options) (*Solver, error) {
 	}
 	if opts.Threads <= 0 {
 		opts.Threads = runtime.GOMAXPROCS(0)
+	}
+	if opts.Deepen == 0 {
+		opts.Deepen = DefaultDeepen
 	}
 	if opts.ProgressEvery == 0 {
 		opts.ProgressEvery = 2 * time.Second

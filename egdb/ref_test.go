@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"sync"
 	"testing"
 
 	"github.com/kalah-solver/kalah/engine"
@@ -83,6 +84,29 @@ func (r *ref) move(pits []int, i int) int {
 	return banked + (own + oth) - r.gain(child)
 }
 
+var (
+	cacheMu sync.Mutex
+	cache   = map[string]*DB{}
+)
+
+// shared returns the in-memory database of rules up to maxSeeds, built
+// once per test binary; tests must not modify it.
+func shared(t *testing.T, rules engine.Rules, maxSeeds int) *DB {
+	t.Helper()
+	key := fmt.Sprint(rules, maxSeeds)
+	cacheMu.Lock()
+	defer cacheMu.Unlock()
+	if db := cache[key]; db != nil {
+		return db
+	}
+	db, err := Build(context.Background(), rules, maxSeeds, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cache[key] = db
+	return db
+}
+
 func pitsOf(m int, own, opp uint64) []int {
 	p := make([]int, 2*m)
 	for j := 0; j < m; j++ {
@@ -102,10 +126,7 @@ func TestAgainstReferenceSmall(t *testing.T) {
 		for _, c := range engine.Captures {
 			rules := engine.Rules{Pits: m, Capture: c}
 			t.Run(rules.String(), func(t *testing.T) {
-				db, err := Build(context.Background(), rules, limit[m], Options{})
-				if err != nil {
-					t.Fatal(err)
-				}
+				db := shared(t, rules, limit[m])
 				rf := newRef(m, c)
 				for s := 0; s <= limit[m]; s++ {
 					cur := db.Index().Cursor(s, 0, db.Index().Size(s))
@@ -124,17 +145,14 @@ func TestAgainstReferenceSmall(t *testing.T) {
 
 // TestAgainstReferenceRandom compares random positions of six-pit slices.
 func TestAgainstReferenceRandom(t *testing.T) {
-	maxS, samples := 14, 1000
+	maxS, samples := 14, 3000
 	if testing.Short() {
-		maxS, samples = 12, 300
+		maxS, samples = 12, 1000
 	}
 	for _, c := range engine.Captures {
 		rules := engine.Rules{Pits: 6, Capture: c}
 		t.Run(rules.String(), func(t *testing.T) {
-			db, err := Build(context.Background(), rules, maxS, Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			db := shared(t, rules, maxS)
 			rf := newRef(6, c)
 			rng := rand.New(rand.NewPCG(1, uint64(c)))
 			for range samples {

@@ -11,6 +11,7 @@ import (
 	reportcmd "github.com/kalah-solver/kalah/cmd/kalah/report"
 	showcmd "github.com/kalah-solver/kalah/cmd/kalah/show"
 	solvecmd "github.com/kalah-solver/kalah/cmd/kalah/solve"
+	storecmd "github.com/kalah-solver/kalah/cmd/kalah/store"
 	tablecmd "github.com/kalah-solver/kalah/cmd/kalah/table"
 	verifylinecmd "github.com/kalah-solver/kalah/cmd/kalah/verifyline"
 	"github.com/spf13/cobra"
@@ -44,6 +45,7 @@ table and a parallel MTD(f) search.`,
 	cmd.AddCommand(benchcmd.NewCmdBench(io))
 	cmd.AddCommand(egdbcmd.NewCmdEgdb(io))
 	cmd.AddCommand(solvecmd.NewCmdSolve(io))
+	cmd.AddCommand(storecmd.NewCmdStore(io))
 	cmd.AddCommand(tablecmd.NewCmdTable(io))
 	cmd.AddCommand(graphcmd.NewCmdGraph(io))
 	cmd.AddCommand(verifylinecmd.NewCmdVerifyLine(io))

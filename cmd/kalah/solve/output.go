@@ -78,6 +78,9 @@ func (s *session) record(j job, res *solver.Result, err error) *record {
 	if res.Solved {
 		rec.Result = outcome(res.Value)
 	}
+	if s.store != nil {
+		rec.Store = s.store.Dir()
+	}
 	for _, m := range res.Moves {
 		mr := moveRecord{Move: m.Move, Pit: m.Pit, Value: m.Value, ExtraTurn: m.Extra}
 		if !m.Solved {
@@ -175,8 +178,16 @@ func printReport(w io.Writer, rec *record) error {
 	if rec.EGDBSeeds >= 0 {
 		egdb = fmt.Sprintf("%d seeds", rec.EGDBSeeds)
 	}
-	_, err := fmt.Fprintf(w, "nodes %s in %.3f s, %.1f M nodes/s, %d threads, table %s, egdb %s\n",
-		group(rec.Nodes), rec.Seconds, rec.NPS/1e6, rec.Threads, formatBytes(rec.TTBytes), egdb)
+	store := "none"
+	if rec.Store != "" {
+		store = fmt.Sprintf("%s hits", group(rec.Stats.StoreHits))
+	}
+	cost := "nodes"
+	if rec.FromStore {
+		cost = "solved originally with: nodes"
+	}
+	_, err := fmt.Fprintf(w, "%s %s in %.3f s, %.1f M nodes/s, %d threads, table %s, egdb %s, store %s\n",
+		cost, group(rec.Nodes), rec.Seconds, rec.NPS/1e6, rec.Threads, formatBytes(rec.TTBytes), egdb, store)
 	return err
 }
 

@@ -4,13 +4,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log"
 	"os"
 	"sync"
 	"time"
 
+	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
 	"github.com/kalah-solver/kalah/egdb"
 	"github.com/kalah-solver/kalah/engine"
 	"github.com/kalah-solver/kalah/solver"
+	"github.com/kalah-solver/kalah/tt"
 	"golang.org/x/term"
 )
 
@@ -23,7 +26,9 @@ type session struct {
 	batch    bool
 	progress bool
 
-	rules engine.Rules
+	rules engine.Rules // of the resources below
+	ready bool         // prepare has run for rules
+	store *tt.Store
 	sv    *solver.Solver
 	db    *egdb.DB
 
@@ -48,8 +53,8 @@ func newSession(opts *Options, ttBytes int64, batch bool) *session {
 	return s
 }
 
-// close releases the solver and the database.
-func (s *session) close() {
+// close releases the solver, the database and the store (flushing it).
+func (s *session) close() error {
 	if s.sv != nil {
 		s.sv.Close()
 		s.sv = nil
@@ -58,16 +63,49 @@ func (s *session) close() {
 		s.db.Close()
 		s.db = nil
 	}
+	var err error
+	if s.store != nil {
+		err = s.store.Close()
+		s.store = nil
+	}
+	s.ready = false
+	return err
 }
 
-// solverFor returns a solver for r, building it (and opening r's database)
-// unless the previous position used the same rules.
-func (s *session) solverFor(r engine.Rules) (*solver.Solver, error) {
-	if s.sv != nil && s.rules == r {
+// prepare readies the resources of r: they are kept while consecutive
+// positions use the same rules, and replaced otherwise. The store is
+// opened at once (a root record may answer without a search); the solver,
+// with its table and database, only when a search is needed.
+func (s *session) prepare(r engine.Rules) error {
+	if s.ready && s.rules == r {
+		return nil
+	}
+	if err := s.close(); err != nil {
+		return err
+	}
+	s.rules = r
+	if !s.opts.NoStore {
+		st, err := s.openStore(r)
+		if err != nil {
+			return err
+		}
+		s.store = st
+	}
+	s.ready = true
+	return nil
+}
+
+// solver returns the solver of the current rules, building it (and
+// opening the rules' endgame database) on first use.
+func (s *session) solver() (*solver.Solver, error) {
+	if s.sv != nil {
 		return s.sv, nil
 	}
-	s.close()
+	r := s.rules
 	so := solver.Options{TTBytes: s.ttBytes, Threads: s.opts.Threads, Progress: s.report}
+	if s.store != nil {
+		so.Store = s.store
+	}
 	if !s.opts.NoEGDB {
 		db, err := s.openEGDB(r)
 		if err != nil {
@@ -81,8 +119,35 @@ func (s *session) solverFor(r engine.Rules) (*solver.Solver, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.sv, s.rules = sv, r
+	s.sv = sv
 	return sv, nil
+}
+
+// openStore opens the persistent store (--store or the default directory)
+// for r.
+func (s *session) openStore(r engine.Rules) (*tt.Store, error) {
+	dir := s.opts.Store
+	if dir == "" {
+		d, err := tt.DefaultStoreDir()
+		if err != nil {
+			return nil, err
+		}
+		dir = d
+	}
+	var lg *log.Logger
+	if s.opts.Verbose {
+		lg = log.New(lockedWriter{s}, "kalah solve: ", 0)
+	}
+	return tt.OpenStore(dir, r, tt.StoreOptions{Log: lg, MinSeeds: s.opts.StoreMinSeeds, MinWork: s.opts.StoreMinWork})
+}
+
+// lockedWriter writes to standard error under the session's lock.
+type lockedWriter struct{ s *session }
+
+func (w lockedWriter) Write(b []byte) (int, error) {
+	w.s.mu.Lock()
+	defer w.s.mu.Unlock()
+	return w.s.opts.IO.ErrOut.Write(b)
 }
 
 // openEGDB opens the endgame database of r in --egdb or the default
@@ -150,9 +215,19 @@ func (s *session) report(p solver.Progress) {
 		s.label, p.Elapsed.Seconds(), p.Stage, signed(lo), signed(hi), group(p.Nodes), nps/1e6)
 }
 
-// solve solves one position and prints its result.
+// solve solves one position and prints its result: from the store's
+// root record when it holds one (unless --force), else by a search, whose
+// answer is then saved as a root record.
 func (s *session) solve(ctx context.Context, j job) error {
-	sv, err := s.solverFor(j.rules)
+	if err := s.prepare(j.rules); err != nil {
+		return err
+	}
+	if s.store != nil && !s.opts.Force {
+		if rec := s.fromStore(j); rec != nil {
+			return s.print(rec)
+		}
+	}
+	sv, err := s.solver()
 	if err != nil {
 		return err
 	}
@@ -170,8 +245,33 @@ func (s *session) solve(ctx context.Context, j job) error {
 		return err
 	}
 	rec := s.record(j, res, err)
+	if err == nil && s.store != nil {
+		if perr := s.saveRoot(j, rec); perr != nil {
+			return perr
+		}
+	}
 	if perr := s.print(rec); perr != nil {
 		return perr
 	}
-	return err
+	if err != nil {
+		return s.interrupted(rec)
+	}
+	return nil
+}
+
+// interrupted closes the store, so that what was proven is on disk, and
+// returns the error that says how to resume.
+func (s *session) interrupted(rec *record) error {
+	msg := fmt.Sprintf("value in [%s, %s]", signed(rec.Lower), signed(rec.Upper))
+	if rec.Solved {
+		msg = fmt.Sprintf("value %s; the principal variation was cut short", signed(rec.Value))
+	}
+	if s.store != nil {
+		dir := s.store.Dir()
+		if err := s.close(); err != nil {
+			return fmt.Errorf("%w (%s), and the store could not be saved: %v", cmdutil.ErrInterrupted, msg, err)
+		}
+		return fmt.Errorf("%w (%s); the store %s keeps the work proven so far: run the same command again to resume", cmdutil.ErrInterrupted, msg, dir)
+	}
+	return fmt.Errorf("%w (%s)", cmdutil.ErrInterrupted, msg)
 }

@@ -4,7 +4,6 @@ package solvecmd
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -31,6 +30,11 @@ type Options struct {
 	JSON    bool
 	Quiet   bool
 	Verbose bool
+
+	// StoreMinSeeds and StoreMinWork override the store's thresholds
+	// (hidden flags, for measuring them; 0 keeps the defaults).
+	StoreMinSeeds int
+	StoreMinWork  int
 	// Progress, when set, forces progress reports on or off, whatever the
 	// streams are; nil decides from --quiet, --json and the terminal.
 	Progress *bool
@@ -93,6 +97,10 @@ SIGTERM stops the solve, prints the bounds proven so far and exits 130.`,
 	f.BoolVar(&opts.JSON, "json", false, "print one JSON object per position instead of text")
 	f.BoolVarP(&opts.Quiet, "quiet", "q", false, "no progress reports on standard error")
 	f.BoolVarP(&opts.Verbose, "verbose", "v", false, "log the endgame database and store opened, and the store's options, on standard error")
+	f.IntVar(&opts.StoreMinSeeds, "store-min-seeds", 0, "ask the store only at boards with at least this many seeds (default tt.DefaultStoreMinSeeds)")
+	f.IntVar(&opts.StoreMinWork, "store-min-work", 0, "store only entries that cost at least 2^this many nodes (default tt.DefaultStoreMinWork)")
+	f.MarkHidden("store-min-seeds")
+	f.MarkHidden("store-min-work")
 	return cmd
 }
 
@@ -128,14 +136,11 @@ func run(ctx context.Context, opts *Options) error {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	s := newSession(opts, ttBytes, batch)
-	defer s.close()
 	for _, j := range jobs {
 		if err := s.solve(ctx, j); err != nil {
-			if errors.Is(err, solver.ErrInterrupted) {
-				return fmt.Errorf("%w: %v", cmdutil.ErrInterrupted, err)
-			}
+			s.close()
 			return err
 		}
 	}
-	return nil
+	return s.close()
 }

@@ -287,3 +287,52 @@ func TestParseBytes(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+func TestSolveStore(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"--pits", "4", "--seeds", "2", "--rule", "empty-capture", "--json", "--store", dir}
+	out, _, err := execute(t, context.Background(), "", args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := decode(t, out)[0]
+	if first["from_store"] != false || first["store"] != dir || first["value"] != 6.0 {
+		t.Fatalf("first solve: %v", first)
+	}
+	out, _, err = execute(t, context.Background(), "", args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again := decode(t, out)[0]
+	if again["from_store"] != true || again["value"] != 6.0 || again["pv"] != first["pv"] || again["nodes"] != first["nodes"] {
+		t.Errorf("repeated solve: %v", again)
+	}
+	r := engine.Rules{Pits: 4, Capture: engine.EmptyCapture}
+	p, _ := r.StartPosition(2)
+	checkRecord(t, again, r, p)
+	out, _, err = execute(t, context.Background(), "", append(args[:len(args)-2:len(args)-2], "--force", "--store", dir)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if forced := decode(t, out)[0]; forced["from_store"] != false || forced["value"] != 6.0 {
+		t.Errorf("--force: %v", forced)
+	}
+	text, _, err := execute(t, context.Background(), "", "--pits", "4", "--seeds", "2", "--rule", "empty-capture", "--store", dir)
+	if err != nil || !strings.Contains(text, "from store "+dir) {
+		t.Errorf("text from the store (%v):\n%s", err, text)
+	}
+}
+
+func TestSolveInterruptedStore(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	dir := t.TempDir()
+	_, _, err := execute(t, ctx, "", "--pits", "6", "--seeds", "2", "--store", dir, "-q")
+	if cmdutil.ExitCode(err) != 130 || !strings.Contains(err.Error(), "run the same command again to resume") {
+		t.Fatalf("err %v", err)
+	}
+	// The store was closed: it opens again.
+	if _, _, err := execute(t, context.Background(), "", "--pits", "2", "--seeds", "2", "--store", dir); err != nil {
+		t.Fatal(err)
+	}
+}

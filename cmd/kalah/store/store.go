@@ -1,0 +1,237 @@
+// Package storecmd implements "kalah store": inspect, export and compact
+// the persistent transposition table (package tt, store.go).
+package storecmd
+
+import (
+	"fmt"
+	"io"
+	"log"
+	"os"
+
+	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
+	"github.com/kalah-solver/kalah/engine"
+	"github.com/kalah-solver/kalah/results"
+	"github.com/kalah-solver/kalah/tt"
+	"github.com/spf13/cobra"
+)
+
+// NewCmdStore returns the store command with its subcommands.
+func NewCmdStore(io *cmdutil.IOStreams) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "store",
+		Short: "Inspect, export and compact the persistent transposition table",
+		Long: `The persistent store keeps the proven results of 'kalah solve' across runs: the
+transposition-table entries that were expensive to prove, and the whole
+answer of every position solved to the end (a root record), so that a solve
+interrupted by Ctrl-C resumes where it stopped and a repeated solve answers
+at once. It is a BadgerDB directory shared by every rule and pit count (see
+'kalah store path'); it is only a cache, and deleting it loses nothing but
+time. docs/formats.md describes its records.`,
+		Args: cmdutil.UnknownCommand,
+		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
+	}
+	cmd.AddCommand(NewCmdStats(io), NewCmdExport(io), NewCmdGC(io), NewCmdPath(io))
+	return cmd
+}
+
+// Flags are what every store subcommand takes.
+type Flags struct {
+	Dir     string
+	Verbose bool
+}
+
+func addFlags(cmd *cobra.Command, f *Flags) {
+	cmd.Flags().StringVar(&f.Dir, "store", "", "store directory (default: $XDG_DATA_HOME/kalah/store or ~/.local/share/kalah/store)")
+	cmd.Flags().BoolVarP(&f.Verbose, "verbose", "v", false, "log the store's options on standard error")
+}
+
+// dir is --store or the default directory.
+func (f *Flags) dir() (string, error) {
+	if f.Dir != "" {
+		return f.Dir, nil
+	}
+	return tt.DefaultStoreDir()
+}
+
+// open opens an existing store for maintenance (every rule).
+func (f *Flags) open(ios *cmdutil.IOStreams) (*tt.Store, error) {
+	dir, err := f.dir()
+	if err != nil {
+		return nil, err
+	}
+	if _, err := os.Stat(dir); os.IsNotExist(err) {
+		return nil, fmt.Errorf("no store at %s yet ('kalah solve' creates it)", dir)
+	}
+	var lg *log.Logger
+	if f.Verbose {
+		lg = log.New(ios.ErrOut, "kalah store: ", 0)
+	}
+	return tt.OpenStore(dir, engine.Rules{}, tt.StoreOptions{Log: lg})
+}
+
+// StatsOptions are the inputs of one "kalah store stats".
+type StatsOptions struct {
+	IO    *cmdutil.IOStreams
+	Store Flags
+	JSON  bool
+}
+
+// NewCmdStats returns the stats command.
+func NewCmdStats(io *cmdutil.IOStreams) *cobra.Command {
+	opts := &StatsOptions{IO: io}
+	cmd := &cobra.Command{
+		Use:   "stats",
+		Short: "Count the store's entries by rule and pit count, and its size on disk",
+		Long: `Count the store's records by rule and pit count: proven transposition-table
+entries and root records (positions solved to the end), and measure the
+directory: every file's bytes, and BadgerDB's own estimate of its tables
+(LSM) and value log. Scans every key: a few seconds per ten million entries.`,
+		Example: `  kalah store stats
+  kalah store stats --store /data/kalah-store --json`,
+		Args: cmdutil.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return runStats(opts) },
+	}
+	addFlags(cmd, &opts.Store)
+	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print one JSON object instead of text")
+	return cmd
+}
+
+type countRecord struct {
+	Rule    string `json:"rule"`
+	Pits    int    `json:"pits"`
+	Entries int64  `json:"entries"`
+	Roots   int64  `json:"roots"`
+}
+
+type statsRecord struct {
+	Dir       string        `json:"dir"`
+	Counts    []countRecord `json:"counts"`
+	Entries   int64         `json:"entries"`
+	Roots     int64         `json:"roots"`
+	DiskBytes int64         `json:"disk_bytes"`
+	LSMBytes  int64         `json:"lsm_bytes"`
+	VlogBytes int64         `json:"vlog_bytes"`
+	results.Provenance
+}
+
+func runStats(opts *StatsOptions) error {
+	st, err := opts.Store.open(opts.IO)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	s, err := st.Stats()
+	if err != nil {
+		return err
+	}
+	rec := statsRecord{Dir: st.Dir(), Counts: []countRecord{}, DiskBytes: s.DiskBytes, LSMBytes: s.LSMBytes, VlogBytes: s.VlogBytes, Provenance: results.Current()}
+	for _, c := range s.Counts {
+		rec.Counts = append(rec.Counts, countRecord{Rule: c.Rules.Capture.String(), Pits: c.Rules.Pits, Entries: c.Entries, Roots: c.Roots})
+		rec.Entries += c.Entries
+		rec.Roots += c.Roots
+	}
+	if err := st.Close(); err != nil {
+		return err
+	}
+	if opts.JSON {
+		return cmdutil.PrintJSON(opts.IO.Out, rec)
+	}
+	return printStats(opts.IO.Out, &rec)
+}
+
+func printStats(w io.Writer, rec *statsRecord) error {
+	fmt.Fprintf(w, "store %s\n", rec.Dir)
+	fmt.Fprintf(w, "%-17s %4s %14s %8s\n", "rule", "pits", "entries", "roots")
+	for _, c := range rec.Counts {
+		fmt.Fprintf(w, "%-17s %4d %14d %8d\n", c.Rule, c.Pits, c.Entries, c.Roots)
+	}
+	fmt.Fprintf(w, "%-17s %4s %14d %8d\n", "total", "", rec.Entries, rec.Roots)
+	_, err := fmt.Fprintf(w, "on disk %d bytes (%.1f MiB); BadgerDB: tables %d, value log %d bytes\n",
+		rec.DiskBytes, float64(rec.DiskBytes)/(1<<20), rec.LSMBytes, rec.VlogBytes)
+	return err
+}
+
+// GCOptions are the inputs of one "kalah store gc".
+type GCOptions struct {
+	IO    *cmdutil.IOStreams
+	Store Flags
+}
+
+// NewCmdGC returns the gc command.
+func NewCmdGC(io *cmdutil.IOStreams) *cobra.Command {
+	opts := &GCOptions{IO: io}
+	cmd := &cobra.Command{
+		Use:   "gc",
+		Short: "Compact the store: flatten its tables and collect value-log garbage",
+		Long: `Compact the store: merge BadgerDB's tables into one level (which drops the
+older versions of rewritten entries) and rewrite the value-log files that are
+mostly garbage. Prints the size on disk before and after. Needs the store to
+itself: it fails while a solve uses it.`,
+		Args: cmdutil.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return runGC(opts) },
+	}
+	addFlags(cmd, &opts.Store)
+	return cmd
+}
+
+func runGC(opts *GCOptions) error {
+	st, err := opts.Store.open(opts.IO)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	before, err := st.Stats()
+	if err != nil {
+		return err
+	}
+	n, err := st.GC()
+	if err != nil {
+		return err
+	}
+	if err := st.Close(); err != nil {
+		return err
+	}
+	// Sizes after the close, which writes the last tables out.
+	st, err = opts.Store.open(opts.IO)
+	if err != nil {
+		return err
+	}
+	after, err := st.Stats()
+	st.Close()
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(opts.IO.Out, "store %s: flattened, %d value-log files rewritten; on disk %d -> %d bytes\n", st.Dir(), n, before.DiskBytes, after.DiskBytes)
+	return err
+}
+
+// PathOptions are the inputs of one "kalah store path".
+type PathOptions struct {
+	IO    *cmdutil.IOStreams
+	Store Flags
+}
+
+// NewCmdPath returns the path command.
+func NewCmdPath(io *cmdutil.IOStreams) *cobra.Command {
+	opts := &PathOptions{IO: io}
+	cmd := &cobra.Command{
+		Use:   "path",
+		Short: "Print the store's directory",
+		Long: `Print the directory of the persistent store: $XDG_DATA_HOME/kalah/store when
+XDG_DATA_HOME is set (and absolute), else ~/.local/share/kalah/store.
+'kalah solve' and every store command take --store DIR to use another.`,
+		Example: `  kalah store path
+  du -sh "$(kalah store path)"`,
+		Args: cmdutil.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			dir, err := opts.Store.dir()
+			if err != nil {
+				return err
+			}
+			_, err = fmt.Fprintln(opts.IO.Out, dir)
+			return err
+		},
+	}
+	cmd.Flags().StringVar(&opts.Store.Dir, "store", "", "store directory (default: $XDG_DATA_HOME/kalah/store or ~/.local/share/kalah/store)")
+	return cmd
+}

@@ -1,0 +1,228 @@
+package storecmd
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
+	"github.com/kalah-solver/kalah/engine"
+	"github.com/kalah-solver/kalah/solver"
+	"github.com/kalah-solver/kalah/tt"
+	"github.com/parquet-go/parquet-go"
+	"github.com/spf13/cobra"
+)
+
+func execute(t *testing.T, newCmd func(*cmdutil.IOStreams) *cobra.Command, args ...string) (string, error) {
+	t.Helper()
+	io, out, _ := cmdutil.Test()
+	cmd := newCmd(io)
+	cmd.SetArgs(args)
+	cmd.SetOut(io.Out)
+	cmd.SetErr(io.ErrOut)
+	cmd.SilenceUsage, cmd.SilenceErrors = true, true
+	err := cmd.Execute()
+	return out.String(), err
+}
+
+// fill solves Kalah(4,3) under empty-capture over a store in dir, keeping
+// every entry, and returns the number written.
+func fill(t *testing.T, dir string) int64 {
+	t.Helper()
+	r := engine.Rules{Pits: 4, Capture: engine.EmptyCapture}
+	st, err := tt.OpenStore(dir, r, tt.StoreOptions{MinSeeds: 1, MinWork: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sv, err := solver.New(r, solver.Options{TTBytes: 1 << 22, Threads: 1, Store: st})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := r.StartPosition(3)
+	if _, err := sv.Solve(context.Background(), p); err != nil {
+		t.Fatal(err)
+	}
+	sv.Close()
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return st.Written()
+}
+
+func TestStats(t *testing.T) {
+	dir := t.TempDir()
+	fill(t, dir)
+	out, err := execute(t, NewCmdStats, "--store", dir, "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec statsRecord
+	if err := json.Unmarshal([]byte(out), &rec); err != nil {
+		t.Fatal(err)
+	}
+	if rec.Dir != dir || len(rec.Counts) != 1 || rec.Counts[0].Rule != "empty-capture" || rec.Counts[0].Pits != 4 ||
+		rec.Entries == 0 || rec.DiskBytes == 0 || rec.CPU == "" {
+		t.Errorf("stats %+v", rec)
+	}
+	text, err := execute(t, NewCmdStats, "--store", dir)
+	if err != nil || !strings.Contains(text, "empty-capture        4") || !strings.Contains(text, "on disk") {
+		t.Errorf("text stats (%v):\n%s", err, text)
+	}
+	if _, err := execute(t, NewCmdStats, "--store", filepath.Join(dir, "none")); err == nil || !strings.Contains(err.Error(), "no store at") {
+		t.Errorf("missing store: %v", err)
+	}
+}
+
+func TestExport(t *testing.T) {
+	dir := t.TempDir()
+	fill(t, dir)
+	out, err := execute(t, NewCmdExport, "--store", dir, "--format", "jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := engine.Rules{Pits: 4, Capture: engine.EmptyCapture}
+	n := 0
+	sc := bufio.NewScanner(strings.NewReader(out))
+	for sc.Scan() {
+		var row struct {
+			Rule, Position, ToMove, Bound, Move string
+			Pits, Value                         int
+		}
+		if err := json.Unmarshal(sc.Bytes(), &row); err != nil {
+			t.Fatal(err)
+		}
+		p, err := engine.ParsePosition(row.Position, engine.South)
+		if err != nil || row.Rule != "empty-capture" || row.Pits != 4 || p.Pits != 4 {
+			t.Fatalf("row %s: %v", sc.Text(), err)
+		}
+		if _, err := engine.ParseMove(p, row.Move); err != nil {
+			t.Errorf("row %s: best move %v", sc.Text(), err)
+		}
+		if row.Bound != "exact" && row.Bound != "lower" && row.Bound != "upper" {
+			t.Errorf("row %s", sc.Text())
+		}
+		n++
+		_ = r
+	}
+	if n == 0 {
+		t.Fatal("no rows")
+	}
+	if out, _ := execute(t, NewCmdExport, "--store", dir, "--pits", "6"); out != "" {
+		t.Errorf("--pits 6 exported %d bytes", len(out))
+	}
+	pq := filepath.Join(t.TempDir(), "store.parquet")
+	if _, err := execute(t, NewCmdExport, "--store", dir, "--format", "parquet", "-o", pq); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(pq)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	fi, _ := f.Stat()
+	pf, err := parquet.OpenFile(f, fi.Size())
+	if err != nil || pf.NumRows() != int64(n) {
+		t.Errorf("parquet: %v, %d rows, want %d", err, pf.NumRows(), n)
+	}
+	for _, bad := range [][]string{{"--format", "csv"}, {"--format", "parquet"}, {"--rule", "x"}, {"--pits", "9"}} {
+		if _, err := execute(t, NewCmdExport, append([]string{"--store", dir}, bad...)...); cmdutil.ExitCode(err) != 2 {
+			t.Errorf("%v: %v, want exit 2", bad, err)
+		}
+	}
+}
+
+func TestGCAndPath(t *testing.T) {
+	dir := t.TempDir()
+	fill(t, dir)
+	out, err := execute(t, NewCmdGC, "--store", dir)
+	if err != nil || !strings.Contains(out, "flattened") {
+		t.Errorf("gc (%v): %s", err, out)
+	}
+	t.Setenv("XDG_DATA_HOME", "/data")
+	if out, _ := execute(t, NewCmdPath); out != "/data/kalah/store\n" {
+		t.Errorf("path %q", out)
+	}
+	if out, _ := execute(t, NewCmdStore, "nonsense"); out != "" {
+		t.Errorf("unknown subcommand printed %q", out)
+	}
+	if _, err := execute(t, NewCmdStore, "nonsense"); cmdutil.ExitCode(err) != 2 {
+		t.Errorf("unknown subcommand: %v", err)
+	}
+}
+
+func TestInUse(t *testing.T) {
+	dir := t.TempDir()
+	st, err := tt.OpenStore(dir, engine.Rules{Pits: 6}, tt.StoreOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if _, err := execute(t, NewCmdStats, "--store", dir); !errors.Is(err, tt.ErrStoreInUse) || cmdutil.ExitCode(err) != 1 {
+		t.Errorf("store in use: %v", err)
+	}
+}
+
+// TestSIGKILL kills a real "kalah solve" while it writes the store: the
+// store opens again, keeps what was committed, and a second solve over it
+// finishes with the right value.
+func TestSIGKILL(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the kalah binary and solves for a few seconds")
+	}
+	tmp := t.TempDir()
+	bin := filepath.Join(tmp, "kalah")
+	build := exec.Command("go", "build", "-o", bin, "github.com/kalah-solver/kalah/cmd/kalah")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	dir := filepath.Join(tmp, "store")
+	args := []string{"solve", "--pits", "6", "--seeds", "3", "--rule", "empty-capture", "--no-egdb", "--store", dir, "--tt-mem", "64MiB", "--threads", "1", "--json"}
+	cmd := exec.Command(bin, args...)
+	var stdout bytes.Buffer
+	cmd.Stdout = &stdout
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(2500 * time.Millisecond)
+	cmd.Process.Signal(syscall.SIGKILL)
+	err := cmd.Wait()
+	if err == nil {
+		t.Skip("the solve finished before it was killed; the test needs a longer one")
+	}
+	st, err := tt.OpenStore(dir, engine.Rules{}, tt.StoreOptions{})
+	if err != nil {
+		t.Fatalf("store after SIGKILL: %v", err)
+	}
+	stats, err := st.Stats()
+	st.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kept int64
+	for _, c := range stats.Counts {
+		kept += c.Entries
+	}
+	t.Logf("after SIGKILL the store holds %d entries", kept)
+	if kept == 0 {
+		t.Error("the killed solve left nothing in the store")
+	}
+	out, err := exec.Command(bin, args...).Output()
+	if err != nil {
+		t.Fatalf("solve after SIGKILL: %v", err)
+	}
+	var rec struct {
+		Value int `json:"value"`
+	}
+	if err := json.Unmarshal(out, &rec); err != nil || rec.Value != 2 { // Irving et al. (2000), table 9
+		t.Errorf("solve after SIGKILL: %v, value %d, published +2", err, rec.Value)
+	}
+}

@@ -1,0 +1,432 @@
+package tt
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/dgraph-io/badger/v4"
+	"github.com/dgraph-io/badger/v4/options"
+	"github.com/kalah-solver/kalah/engine"
+)
+
+// Store is the persistent second level under the table: a BadgerDB
+// directory of proven (full-depth) entries, so that work survives the
+// process. It is a durable cache, never the only copy of anything: the
+// search asks it only after a table miss at a big board (MinSeeds) and
+// hands it only entries that were expensive to prove (MinWork).
+//
+// Writes never wait for the disk: Put queues the entry on a buffered
+// channel, dropping it (and counting the drop) when the queue is full, and
+// one writer goroutine commits the queue in WriteBatch batches, at least
+// once a second. Reads go straight to BadgerDB. A process killed outright
+// loses at most the batch not yet flushed; BadgerDB's write-ahead log keeps
+// the directory consistent.
+//
+// Store implements the solver's Store interface; the solver imports this
+// package, so the interface lives there and Store simply has its methods.
+type Store struct {
+	db    *badger.DB
+	dir   string
+	rules engine.Rules
+	opts  StoreOptions
+	log   *log.Logger
+
+	queue    chan queued
+	flushReq chan chan error
+	quit     chan struct{}
+	done     chan struct{}
+	closed   atomic.Bool
+	once     sync.Once
+	closeErr error
+
+	dropped atomic.Int64 // entries Put found no room for
+	written atomic.Int64 // entries committed
+	werr    atomic.Pointer[error]
+}
+
+type queued struct {
+	k engine.Key
+	e Entry
+}
+
+// StoreOptions tune a Store; the zero value takes every default.
+type StoreOptions struct {
+	// MinSeeds: Get is worth a disk look-up only at boards with at least
+	// this many seeds (0: DefaultStoreMinSeeds).
+	MinSeeds int
+	// MinWork: entries whose subtree cost fewer than 2^MinWork nodes are
+	// not worth storing (0: DefaultStoreMinWork).
+	MinWork int
+	// Queue is the capacity of the write queue (0: 1<<16 entries).
+	Queue int
+	// Batch is the most entries committed in one batch (0: 1<<15).
+	Batch int
+	// FlushEvery is the longest an entry waits in the writer before it is
+	// committed (0: one second).
+	FlushEvery time.Duration
+	// Log, if not nil, receives the options chosen and BadgerDB's warnings
+	// and errors.
+	Log *log.Logger
+}
+
+// Defaults of StoreOptions, measured (docs/benchmarks.md, "Persistent
+// store") so that a first solve with the store costs no measurable time.
+const (
+	DefaultStoreMinSeeds = 30
+	DefaultStoreMinWork  = 12
+)
+
+// ErrStoreInUse is returned (wrapped) by OpenStore when another process
+// holds the store.
+var ErrStoreInUse = errors.New("in use by another kalah process")
+
+// ErrNotStore is returned (wrapped) by OpenStore for a directory that holds
+// something other than a kalah store, or a damaged one.
+var ErrNotStore = errors.New("not a kalah store")
+
+// DefaultStoreDir is $XDG_DATA_HOME/kalah/store, or
+// ~/.local/share/kalah/store when XDG_DATA_HOME is unset or not absolute.
+func DefaultStoreDir() (string, error) {
+	if d := os.Getenv("XDG_DATA_HOME"); d != "" && filepath.IsAbs(d) {
+		return filepath.Join(d, "kalah", "store"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("no default store directory (%v); give one with --store", err)
+	}
+	return filepath.Join(home, ".local", "share", "kalah", "store"), nil
+}
+
+// OpenStore opens (creating it when missing) the store in dir for rules:
+// Get and Put then read and write the entries of rules. Rules with Pits 0
+// open the store for maintenance only (Stats, Range, GC); Get and Put are
+// then no-ops. This is the one place a store is opened.
+//
+// Errors are clear about the cause: ErrStoreInUse when another process has
+// the directory, ErrNotStore for a foreign or damaged directory, and the
+// operating system's error for a directory that cannot be created or
+// written.
+func OpenStore(dir string, rules engine.Rules, opts StoreOptions) (*Store, error) {
+	if rules.Pits != 0 {
+		if err := rules.Validate(); err != nil {
+			return nil, err
+		}
+	}
+	if opts.MinSeeds == 0 {
+		opts.MinSeeds = DefaultStoreMinSeeds
+	}
+	if opts.MinWork == 0 {
+		opts.MinWork = DefaultStoreMinWork
+	}
+	if opts.Queue == 0 {
+		opts.Queue = 1 << 16
+	}
+	if opts.Batch == 0 {
+		opts.Batch = 1 << 15
+	}
+	if opts.FlushEvery == 0 {
+		opts.FlushEvery = time.Second
+	}
+	lg := opts.Log
+	if lg == nil {
+		lg = log.New(io.Discard, "", 0)
+	}
+	if err := checkDir(dir); err != nil {
+		return nil, err
+	}
+	if err := checkTables(dir); err != nil {
+		return nil, err
+	}
+	bo := badger.DefaultOptions(dir).
+		WithLogger(badgerLogger{lg}).
+		WithMemTableSize(32 << 20).
+		WithNumMemtables(3).
+		WithBlockCacheSize(128 << 20).
+		WithIndexCacheSize(32 << 20).
+		WithCompression(options.Snappy).
+		WithChecksumVerificationMode(options.OnBlockRead).
+		WithSyncWrites(false).
+		WithValueLogFileSize(64 << 20).
+		WithDetectConflicts(false).
+		WithMetricsEnabled(false).
+		WithNumCompactors(2).
+		WithNumGoroutines(2)
+	db, err := openBadger(bo)
+	if err != nil {
+		return nil, mapOpenError(dir, err)
+	}
+	if err := checkHeader(db, dir); err != nil {
+		db.Close()
+		return nil, err
+	}
+	lg.Printf("store %s: rule %v, format %d; ask at boards with >= %d seeds, keep entries of >= 2^%d nodes; queue %d, batches of <= %d, flushed every %v; badger %d MiB memtables x %d, %d MiB block cache, %d MiB index cache, %v compression, sync writes %v",
+		dir, rulesName(rules), storeFormat, opts.MinSeeds, opts.MinWork, opts.Queue, opts.Batch, opts.FlushEvery,
+		bo.MemTableSize>>20, bo.NumMemtables, bo.BlockCacheSize>>20, bo.IndexCacheSize>>20, compressionName(bo.Compression), bo.SyncWrites)
+	s := &Store{
+		db: db, dir: dir, rules: rules, opts: opts, log: lg,
+		queue:    make(chan queued, opts.Queue),
+		flushReq: make(chan chan error),
+		quit:     make(chan struct{}),
+		done:     make(chan struct{}),
+	}
+	go s.writer()
+	return s, nil
+}
+
+func rulesName(r engine.Rules) string {
+	if r.Pits == 0 {
+		return "(maintenance)"
+	}
+	return r.String()
+}
+
+func compressionName(c options.CompressionType) string {
+	switch c {
+	case options.None:
+		return "no"
+	case options.Snappy:
+		return "snappy"
+	case options.ZSTD:
+		return "zstd"
+	}
+	return fmt.Sprint(c)
+}
+
+// checkDir creates dir when missing and refuses a path that is not a
+// directory, a directory of other files, or one that cannot be written.
+func checkDir(dir string) error {
+	fi, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return fmt.Errorf("cannot create store %s: %w", dir, err)
+		}
+		return nil
+	case err != nil:
+		return fmt.Errorf("store %s: %w", dir, err)
+	case !fi.IsDir():
+		return fmt.Errorf("store %s is a file, not a directory: %w", dir, ErrNotStore)
+	}
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return fmt.Errorf("store %s: %w", dir, err)
+	}
+	if len(ents) > 0 {
+		if _, err := os.Stat(filepath.Join(dir, "MANIFEST")); err != nil {
+			return fmt.Errorf("store %s holds other files (%s, ...) and no store: %w; give an empty or new directory", dir, ents[0].Name(), ErrNotStore)
+		}
+	}
+	f, err := os.CreateTemp(dir, ".kalah-write-test-*")
+	if err != nil {
+		return fmt.Errorf("store %s is not writable: %w", dir, err)
+	}
+	name := f.Name()
+	f.Close()
+	os.Remove(name)
+	return nil
+}
+
+// openBadger opens the database, turning a panic inside BadgerDB (which
+// some damaged files provoke) into an error.
+func openBadger(bo badger.Options) (db *badger.DB, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			db, err = nil, fmt.Errorf("badger: %v", r)
+		}
+	}()
+	return badger.Open(bo)
+}
+
+// mapOpenError names the usual causes of a failed open.
+func mapOpenError(dir string, err error) error {
+	msg := err.Error()
+	switch {
+	case strings.Contains(msg, "Cannot acquire directory lock"):
+		return fmt.Errorf("store %s is %w (or this one opened it twice); wait for it to finish or use another --store", dir, ErrStoreInUse)
+	case errors.Is(err, os.ErrPermission) || strings.Contains(msg, "permission denied") || strings.Contains(msg, "read-only file system"):
+		return fmt.Errorf("store %s is not writable: %v", dir, firstLine(msg))
+	}
+	return fmt.Errorf("store %s cannot be opened, %w or damaged: %v (move it away or delete it; it is only a cache)", dir, ErrNotStore, firstLine(msg))
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	if len(s) > 300 {
+		s = s[:300] + "..."
+	}
+	return s
+}
+
+// badgerLogger passes BadgerDB's warnings and errors to the store's log
+// and drops its chatter.
+type badgerLogger struct{ l *log.Logger }
+
+func (b badgerLogger) Errorf(f string, a ...any) {
+	b.l.Printf("badger error: "+strings.TrimRight(f, "\n"), a...)
+}
+func (b badgerLogger) Warningf(f string, a ...any) {
+	b.l.Printf("badger warning: "+strings.TrimRight(f, "\n"), a...)
+}
+func (b badgerLogger) Infof(string, ...any)  {}
+func (b badgerLogger) Debugf(string, ...any) {}
+
+// Dir is the store's directory.
+func (s *Store) Dir() string { return s.dir }
+
+// MinSeeds is the fewest seeds a board must hold for Get to be asked.
+func (s *Store) MinSeeds() int { return s.opts.MinSeeds }
+
+// MinWork is log2 of the fewest nodes an entry must have cost for Put.
+func (s *Store) MinWork() int { return s.opts.MinWork }
+
+// Dropped is the number of entries Put dropped because the queue was full.
+func (s *Store) Dropped() int64 { return s.dropped.Load() }
+
+// Written is the number of entries committed so far.
+func (s *Store) Written() int64 { return s.written.Load() }
+
+// Get returns the stored entry of k, if any. Its tag is zero; the depth is
+// DepthSolved.
+func (s *Store) Get(k engine.Key) (Entry, bool) {
+	if s.rules.Pits == 0 || s.closed.Load() {
+		return 0, false
+	}
+	key := entryKey(s.rules, k)
+	var e Entry
+	ok := false
+	_ = s.db.View(func(txn *badger.Txn) error {
+		item, err := txn.Get(key[:])
+		if err != nil {
+			return nil
+		}
+		return item.Value(func(v []byte) error {
+			e, ok = decodeEntry(v, s.rules.Pits)
+			return nil
+		})
+	})
+	return e, ok
+}
+
+// Put queues a proven entry for writing and returns at once; an entry that
+// is not proven (DepthSolved) is ignored, and when the queue is full the
+// entry is dropped and counted.
+func (s *Store) Put(k engine.Key, e Entry) {
+	if s.rules.Pits == 0 || !e.Solved() || e.Bound() == BoundNone || s.closed.Load() {
+		return
+	}
+	select {
+	case s.queue <- queued{k, e}:
+	default:
+		s.dropped.Add(1)
+	}
+}
+
+// writer is the one goroutine that writes entries: it commits the queue
+// in batches of at most opts.Batch, at least every opts.FlushEvery, and
+// on request.
+func (s *Store) writer() {
+	defer close(s.done)
+	wb := s.db.NewWriteBatch()
+	n := 0
+	flush := func() {
+		if n == 0 {
+			return
+		}
+		if err := wb.Flush(); err != nil {
+			s.werr.CompareAndSwap(nil, &err)
+			s.log.Printf("store %s: write failed: %v", s.dir, err)
+		} else {
+			s.written.Add(int64(n))
+		}
+		wb = s.db.NewWriteBatch()
+		n = 0
+	}
+	add := func(q queued) {
+		key := entryKey(s.rules, q.k)
+		val := encodeEntry(q.e)
+		if err := wb.Set(key[:], val[:]); err != nil {
+			s.werr.CompareAndSwap(nil, &err)
+			return
+		}
+		n++
+		if n >= s.opts.Batch {
+			flush()
+		}
+	}
+	drain := func() {
+		for {
+			select {
+			case q := <-s.queue:
+				add(q)
+			default:
+				return
+			}
+		}
+	}
+	tick := time.NewTicker(s.opts.FlushEvery)
+	defer tick.Stop()
+	for {
+		select {
+		case q := <-s.queue:
+			add(q)
+		case <-tick.C:
+			flush()
+		case reply := <-s.flushReq:
+			drain()
+			flush()
+			reply <- s.writeErr()
+		case <-s.quit:
+			drain()
+			flush()
+			wb.Cancel()
+			return
+		}
+	}
+}
+
+func (s *Store) writeErr() error {
+	if p := s.werr.Load(); p != nil {
+		return fmt.Errorf("store %s: %w", s.dir, *p)
+	}
+	return nil
+}
+
+// Flush commits every entry queued so far and returns the first write
+// error, if any.
+func (s *Store) Flush() error {
+	if s.closed.Load() {
+		return s.writeErr()
+	}
+	reply := make(chan error)
+	select {
+	case s.flushReq <- reply:
+		return <-reply
+	case <-s.done:
+		return s.writeErr()
+	}
+}
+
+// Close commits the queue and closes the database; the store must not be
+// used after. It is safe to call more than once.
+func (s *Store) Close() error {
+	s.once.Do(func() {
+		s.closed.Store(true)
+		close(s.quit)
+		<-s.done
+		err := s.writeErr()
+		if cerr := s.db.Close(); err == nil && cerr != nil {
+			err = fmt.Errorf("store %s: closing: %w", s.dir, cerr)
+		}
+		s.closeErr = err
+		s.log.Printf("store %s: closed; %d entries written, %d dropped (queue full)", s.dir, s.Written(), s.Dropped())
+	})
+	return s.closeErr
+}

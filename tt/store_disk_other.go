@@ -1,0 +1,8 @@
+//go:build !unix
+
+package tt
+
+import "io/fs"
+
+// diskBytes is the file's length where block counts are not available.
+func diskBytes(fi fs.FileInfo) int64 { return fi.Size() }

@@ -1,0 +1,155 @@
+package tt
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+
+	"github.com/dgraph-io/badger/v4"
+	"github.com/kalah-solver/kalah/engine"
+)
+
+// The store's key space (docs/formats.md, "Persistent store"). Every key
+// starts with a kind byte that is also the record format's version, then
+// the rule and the pit count, so that one rule's records are one prefix to
+// scan or delete:
+//
+//	header  [0x00] "kalah-store"                          value [storeFormat]
+//	entry   [0x01][rule][pits][Own, 8 bytes BE][Opp, 8 bytes BE]
+//	        value: [value int16 BE][bound][move][work]    (entryLen bytes)
+//	root    [0x02][rule][pits][Own][Opp][OwnStore][OppStore][side to move]
+//	        value: a JSON document, the whole answer of a solved position
+//
+// Own and Opp are the board's pit words (engine.Board), the side to move
+// first; an entry's value is relative to the stores, which are not in its
+// key.
+const (
+	kindHeader = 0x00
+	kindEntry  = 0x01
+	kindRoot   = 0x02
+
+	storeFormat = 1
+
+	entryKeyLen = 19
+	rootKeyLen  = 22
+	entryLen    = 5
+)
+
+var headerKey = append([]byte{kindHeader}, "kalah-store"...)
+
+func rulePrefix(kind byte, r engine.Rules) []byte {
+	return []byte{kind, byte(r.Capture), byte(r.Pits)}
+}
+
+func entryKey(r engine.Rules, k engine.Key) [entryKeyLen]byte {
+	var b [entryKeyLen]byte
+	b[0], b[1], b[2] = kindEntry, byte(r.Capture), byte(r.Pits)
+	binary.BigEndian.PutUint64(b[3:], k.Own)
+	binary.BigEndian.PutUint64(b[11:], k.Opp)
+	return b
+}
+
+// parseEntryKey reads an entry key back; ok is false for another kind.
+func parseEntryKey(b []byte) (r engine.Rules, k engine.Key, ok bool) {
+	if len(b) != entryKeyLen || b[0] != kindEntry {
+		return r, k, false
+	}
+	r = engine.Rules{Pits: int(b[2]), Capture: engine.Capture(b[1])}
+	k = engine.Key{Own: binary.BigEndian.Uint64(b[3:]), Opp: binary.BigEndian.Uint64(b[11:])}
+	return r, k, r.Validate() == nil
+}
+
+func encodeEntry(e Entry) [entryLen]byte {
+	var b [entryLen]byte
+	binary.BigEndian.PutUint16(b[0:], uint16(int16(e.Value())))
+	b[2], b[3], b[4] = byte(e.Bound()), byte(e.Move()), byte(e.Work())
+	return b
+}
+
+// decodeEntry reads an entry record, refusing one that no store writes.
+func decodeEntry(v []byte, pits int) (Entry, bool) {
+	if len(v) != entryLen {
+		return 0, false
+	}
+	val := int(int16(binary.BigEndian.Uint16(v)))
+	bound, move, work := int(v[2]), int(v[3]), int(v[4])
+	if val < -engine.MaxSeeds || val > engine.MaxSeeds || bound < BoundLower || bound > BoundExact || move >= pits || work > 31 {
+		return 0, false
+	}
+	return MakeEntry(val, bound, move, DepthSolved, work), true
+}
+
+func rootKey(r engine.Rules, p engine.Position) [rootKeyLen]byte {
+	var b [rootKeyLen]byte
+	b[0], b[1], b[2] = kindRoot, byte(r.Capture), byte(r.Pits)
+	binary.BigEndian.PutUint64(b[3:], p.Board.Own)
+	binary.BigEndian.PutUint64(b[11:], p.Board.Opp)
+	b[19], b[20], b[21] = p.Board.OwnStore, p.Board.OppStore, byte(p.ToMove)
+	return b
+}
+
+// checkHeader accepts a store written by this format, writes the header
+// into an empty database, and refuses anything else.
+func checkHeader(db *badger.DB, dir string) error {
+	var version []byte
+	empty := true
+	err := db.View(func(txn *badger.Txn) error {
+		item, err := txn.Get(headerKey)
+		if err == nil {
+			version, err = item.ValueCopy(nil)
+			return err
+		}
+		if !errors.Is(err, badger.ErrKeyNotFound) {
+			return err
+		}
+		it := txn.NewIterator(badger.IteratorOptions{PrefetchValues: false})
+		defer it.Close()
+		it.Rewind()
+		empty = !it.Valid()
+		return nil
+	})
+	switch {
+	case err != nil:
+		return fmt.Errorf("store %s cannot be read, %w or damaged: %v", dir, ErrNotStore, err)
+	case version != nil:
+		if len(version) != 1 || version[0] != storeFormat {
+			return fmt.Errorf("store %s has format %v; this kalah reads format %d: %w", dir, version, storeFormat, ErrNotStore)
+		}
+		return nil
+	case !empty:
+		return fmt.Errorf("store %s is a BadgerDB database without a kalah header: %w", dir, ErrNotStore)
+	}
+	return db.Update(func(txn *badger.Txn) error { return txn.Set(headerKey, []byte{storeFormat}) })
+}
+
+// GetRoot returns the root record saved for p under the store's rules:
+// the whole answer of an earlier solve, as PutRoot saved it.
+func (s *Store) GetRoot(p engine.Position) ([]byte, bool) {
+	if s.rules.Pits == 0 || p.Pits != s.rules.Pits {
+		return nil, false
+	}
+	key := rootKey(s.rules, p)
+	var v []byte
+	_ = s.db.View(func(txn *badger.Txn) error {
+		item, err := txn.Get(key[:])
+		if err != nil {
+			return nil
+		}
+		v, err = item.ValueCopy(nil)
+		return err
+	})
+	return v, v != nil
+}
+
+// PutRoot saves the answer of a solved position, synchronously (it is
+// written once per solve).
+func (s *Store) PutRoot(p engine.Position, answer []byte) error {
+	if s.rules.Pits == 0 || p.Pits != s.rules.Pits {
+		return fmt.Errorf("store: root record for %d pits in a store opened for %s", p.Pits, rulesName(s.rules))
+	}
+	key := rootKey(s.rules, p)
+	if err := s.db.Update(func(txn *badger.Txn) error { return txn.Set(key[:], answer) }); err != nil {
+		return fmt.Errorf("store %s: %w", s.dir, err)
+	}
+	return nil
+}

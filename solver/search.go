@@ -59,6 +59,7 @@ type worker struct {
 
 	st        Stats
 	published int64
+	sink      uint64 // keeps the table touches of step 3 alive
 
 	hist [engine.MaxPits][engine.MaxSeeds + 1]int32 // cut-offs by pit and seeds in it
 
@@ -233,6 +234,11 @@ func (w *worker) node(b engine.Board, s, alpha, beta, depth int, slot tt.Slot, e
 		n++
 	}
 	w.st.Peeks += int64(n)
+	var touched uint64
+	for j := 0; j < n; j++ {
+		touched |= w.tab.Touch(list[j].slot)
+	}
+	w.sink += touched
 
 	// Step 4. Peek at every child before recursing (Irving's crunch, the
 	// enhanced transposition cut-off): game ends, database hits and table

@@ -193,3 +193,13 @@ func (s Slot) Hash() uint64 { return (s.bucket/BucketSize ^ s.tag*0x9e3779b97f4a
 
 // Valid reports whether the position has a slot (fits the exact keys).
 func (s Slot) Valid() bool { return s.ok }
+
+// Touch loads the first word of s's bucket and returns it, so that a caller
+// can issue the loads of several buckets back to back (the processor then
+// overlaps their cache misses) before probing them one by one.
+func (t *Table) Touch(s Slot) uint64 {
+	if !s.ok {
+		return 0
+	}
+	return atomic.LoadUint64(&t.slots[s.bucket])
+}

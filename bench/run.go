@@ -18,6 +18,10 @@ type Config struct {
 	// DB, if not nil, returns the endgame database to use for a rule set
 	// (nil for none). It is called once per case.
 	DB func(engine.Rules) (solver.Oracle, error)
+	// Progress, if not nil, is called every ProgressEvery while a case is
+	// being solved, with the case's name.
+	Progress      func(name string, p solver.Progress)
+	ProgressEvery time.Duration
 }
 
 func (c Config) threads() int { return max(c.Threads, 1) }
@@ -128,7 +132,10 @@ func RunCase(ctx context.Context, c Case, cfg Config) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	opts := solver.Options{TTBytes: cfg.ttBytes(), Threads: cfg.threads()}
+	opts := solver.Options{TTBytes: cfg.ttBytes(), Threads: cfg.threads(), ProgressEvery: cfg.ProgressEvery}
+	if cfg.Progress != nil {
+		opts.Progress = func(p solver.Progress) { cfg.Progress(c.Name, p) }
+	}
 	if cfg.DB != nil {
 		if opts.DB, err = cfg.DB(c.Rules); err != nil {
 			return Result{}, err

@@ -36,6 +36,7 @@ type Options struct {
 	Plot        string
 	PlotMaxTime time.Duration
 	PlotSeeds   int
+	Quiet       bool
 
 	// Cases, when not nil, replaces the named suite (for tests).
 	Cases []bench.Case
@@ -89,6 +90,7 @@ longer than --plot-max-time is skipped, and so are the larger ones.`,
 	f.StringVar(&opts.Plot, "plot", "", "write PNG plots to this directory (it runs the growth series too)")
 	f.DurationVar(&opts.PlotMaxTime, "plot-max-time", 60*time.Second, "with --plot: skip start positions of the growth series that take longer")
 	f.IntVar(&opts.PlotSeeds, "plot-seeds", 5, "with --plot: the growth series solves the starts of Kalah(6,1..N)")
+	f.BoolVarP(&opts.Quiet, "quiet", "q", false, "no progress lines on standard error during long solves")
 	return cmd
 }
 
@@ -135,6 +137,7 @@ func run(opts *Options) error {
 	}
 
 	out := newPrinter(opts, len(cases), ttBytes)
+	cfg.Progress, cfg.ProgressEvery = out.progress, time.Second
 	out.header()
 	var reps []*bench.Report
 	for _, th := range opts.Threads {

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/kalah-solver/kalah/bench"
 	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
@@ -35,7 +36,14 @@ func small(t *testing.T) []bench.Case {
 // cases not nil, on those cases instead of the named suite.
 func execute(t *testing.T, cases []bench.Case, args ...string) (string, error) {
 	t.Helper()
-	io, out, _ := cmdutil.Test()
+	out, _, err := execute2(t, cases, args...)
+	return out, err
+}
+
+// execute2 is execute returning standard error too.
+func execute2(t *testing.T, cases []bench.Case, args ...string) (string, string, error) {
+	t.Helper()
+	io, out, errOut := cmdutil.Test()
 	cmd := newCmdBench(io, func(o *Options) error {
 		o.Cases = cases
 		return run(o)
@@ -46,7 +54,23 @@ func execute(t *testing.T, cases []bench.Case, args ...string) (string, error) {
 	cmd.SilenceUsage, cmd.SilenceErrors = true, true
 	cmd.SetFlagErrorFunc(cmdutil.FlagError)
 	err := cmd.Execute()
-	return out.String(), err
+	return out.String(), errOut.String(), err
+}
+
+func TestBenchProgress(t *testing.T) {
+	defer func(d time.Duration) { progressEvery = d }(progressEvery)
+	progressEvery = 0
+	_, errOut, err := execute2(t, small(t), "--tt-mem", "16MiB")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(errOut, "  6x5-n-08: move ") || !strings.Contains(errOut, "nodes, value in [") {
+		t.Errorf("standard error lacks progress lines:\n%s", errOut)
+	}
+	_, errOut, err = execute2(t, small(t), "--tt-mem", "16MiB", "-q")
+	if err != nil || errOut != "" {
+		t.Errorf("-q: %v, standard error %q", err, errOut)
+	}
 }
 
 func TestBenchText(t *testing.T) {

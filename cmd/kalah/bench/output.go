@@ -6,10 +6,12 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/kalah-solver/kalah/bench"
 	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
+	"github.com/kalah-solver/kalah/solver"
 )
 
 // printer writes the text output as the run goes; with --json it writes
@@ -19,6 +21,39 @@ type printer struct {
 	opts    *Options
 	n       int
 	ttBytes int64
+
+	mu       sync.Mutex // progress comes from the solver's goroutines
+	lastCase string
+	lastLine time.Duration
+}
+
+// progressEvery is how often a long solve reports on standard error
+// (a variable for tests).
+var progressEvery = 10 * time.Second
+
+// progress writes a line to standard error every progressEvery of a long
+// solve, unless -q.
+func (p *printer) progress(name string, pr solver.Progress) {
+	if p.opts.Quiet {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if name != p.lastCase {
+		p.lastCase, p.lastLine = name, 0
+	}
+	if pr.Elapsed < p.lastLine+progressEvery {
+		return
+	}
+	p.lastLine = pr.Elapsed
+	if progressEvery > 0 {
+		p.lastLine = pr.Elapsed.Truncate(progressEvery)
+	}
+	bounds := ""
+	if pr.Upper-pr.Lower < 500 { // the solver starts a stage at +-infinity
+		bounds = fmt.Sprintf(", value in [%s, %s]", cmdutil.Signed(pr.Lower), cmdutil.Signed(pr.Upper))
+	}
+	fmt.Fprintf(p.opts.IO.ErrOut, "  %s: %s, %.0f s, %s nodes%s\n", name, pr.Stage, pr.Elapsed.Seconds(), group(pr.Nodes), bounds)
 }
 
 func newPrinter(opts *Options, n int, ttBytes int64) *printer {

@@ -39,6 +39,9 @@ type Store struct {
 	opts  StoreOptions
 	log   *log.Logger
 
+	filter  *filter // nil for a maintenance store
+	entries int64   // entries of the rules found at open
+
 	queue    chan queued
 	flushReq chan chan error
 	quit     chan struct{}
@@ -47,6 +50,8 @@ type Store struct {
 	once     sync.Once
 	closeErr error
 
+	gets    atomic.Int64 // Get calls that went to BadgerDB
+	found   atomic.Int64 // and found an entry
 	dropped atomic.Int64 // entries Put found no room for
 	written atomic.Int64 // entries committed
 	werr    atomic.Pointer[error]
@@ -167,11 +172,21 @@ func OpenStore(dir string, rules engine.Rules, opts StoreOptions) (*Store, error
 		db.Close()
 		return nil, err
 	}
+	var flt *filter
+	var entries int64
+	if rules.Pits != 0 {
+		t0 := time.Now()
+		if flt, entries, err = loadFilter(db, rules); err != nil {
+			db.Close()
+			return nil, fmt.Errorf("store %s cannot be read, %w or damaged: %v", dir, ErrNotStore, err)
+		}
+		lg.Printf("store %s: %d entries of %v, filter of %d MiB built in %.2f s", dir, entries, rules, len(flt.words)>>17, time.Since(t0).Seconds())
+	}
 	lg.Printf("store %s: rule %v, format %d; ask at boards with >= %d seeds, keep entries of >= 2^%d nodes; queue %d, batches of <= %d, flushed every %v; badger %d MiB memtables x %d, %d MiB block cache, %d MiB index cache, %v compression, sync writes %v",
 		dir, rulesName(rules), storeFormat, opts.MinSeeds, opts.MinWork, opts.Queue, opts.Batch, opts.FlushEvery,
 		bo.MemTableSize>>20, bo.NumMemtables, bo.BlockCacheSize>>20, bo.IndexCacheSize>>20, compressionName(bo.Compression), bo.SyncWrites)
 	s := &Store{
-		db: db, dir: dir, rules: rules, opts: opts, log: lg,
+		db: db, dir: dir, rules: rules, opts: opts, log: lg, filter: flt, entries: entries,
 		queue:    make(chan queued, opts.Queue),
 		flushReq: make(chan chan error),
 		quit:     make(chan struct{}),
@@ -293,15 +308,28 @@ func (s *Store) Dropped() int64 { return s.dropped.Load() }
 // Written is the number of entries committed so far.
 func (s *Store) Written() int64 { return s.written.Load() }
 
+// Entries is the number of entries of the store's rules it held when
+// opened.
+func (s *Store) Entries() int64 { return s.entries }
+
 // Get returns the stored entry of k, if any. Its tag is zero; the depth is
 // DepthSolved.
 func (s *Store) Get(k engine.Key) (Entry, bool) {
 	if s.rules.Pits == 0 || s.closed.Load() {
 		return 0, false
 	}
+	if !s.filter.mayHave(k) {
+		return 0, false
+	}
+	s.gets.Add(1)
 	key := entryKey(s.rules, k)
 	var e Entry
 	ok := false
+	defer func() {
+		if ok {
+			s.found.Add(1)
+		}
+	}()
 	_ = s.db.View(func(txn *badger.Txn) error {
 		item, err := txn.Get(key[:])
 		if err != nil {
@@ -324,6 +352,7 @@ func (s *Store) Put(k engine.Key, e Entry) {
 	}
 	select {
 	case s.queue <- queued{k, e}:
+		s.filter.add(k)
 	default:
 		s.dropped.Add(1)
 	}
@@ -426,7 +455,7 @@ func (s *Store) Close() error {
 			err = fmt.Errorf("store %s: closing: %w", s.dir, cerr)
 		}
 		s.closeErr = err
-		s.log.Printf("store %s: closed; %d entries written, %d dropped (queue full)", s.dir, s.Written(), s.Dropped())
+		s.log.Printf("store %s: closed; %d look-ups, %d found; %d entries written, %d dropped (queue full)", s.dir, s.gets.Load(), s.found.Load(), s.Written(), s.Dropped())
 	})
 	return s.closeErr
 }

@@ -157,3 +157,15 @@ func TestRandomPositionsMatchBruteForce(t *testing.T) {
 		checkSolve(t, newTestSolver(t, r, 1), refs.get(r), p)
 	}
 }
+
+func TestDefaultTTBytesFor(t *testing.T) {
+	if got := DefaultTTBytesFor(4, 24); got != 256<<20 && got != DefaultTTBytes() {
+		t.Errorf("Kalah(4,3): %d bytes, want 256 MiB (C(32,8) = 10.5M positions) or the machine's default", got)
+	}
+	if got := DefaultTTBytesFor(1, 2); got != 16<<20 {
+		t.Errorf("tiny game: %d bytes, want the 16 MiB floor", got)
+	}
+	if got := DefaultTTBytesFor(6, 72); got != DefaultTTBytes() {
+		t.Errorf("Kalah(6,6): %d bytes, want the machine's default %d", got, DefaultTTBytes())
+	}
+}

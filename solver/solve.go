@@ -62,6 +62,27 @@ func DefaultTTBytes() int64 {
 	return b
 }
 
+// DefaultTTBytesFor is DefaultTTBytes capped by what a game with seeds
+// seeds on m pits a side can use: two words for each position with at most
+// that many seeds (C(seeds+2m, 2m) of them), rounded up to a power of two,
+// at least 16 MiB. A small game then never pays for mapping and zeroing
+// gigabytes it will not touch.
+func DefaultTTBytesFor(m, seeds int) int64 {
+	b := DefaultTTBytes()
+	if seeds < 0 || seeds > engine.MaxSeeds || m < 1 || m > engine.MaxPits {
+		return b
+	}
+	positions := tt.Binom(seeds+2*m, 2*m)
+	if positions < uint64(b)/16 {
+		need := int64(16 << 20)
+		for uint64(need) < positions*16 {
+			need <<= 1
+		}
+		b = min(b, need)
+	}
+	return b
+}
+
 // Solver holds a table and workers for one rule set. A Solver is not safe
 // for concurrent use by several goroutines (it runs its own workers).
 type Solver struct {

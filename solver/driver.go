@@ -41,6 +41,7 @@ func (s *Solver) test(b engine.Board, gamma, depth int) (v int, ok bool) {
 		w.reset(&stop)
 		v = w.search(b, gamma-1, gamma, depth)
 		s.stats.Add(w.st)
+		w.total += w.st.Nodes
 		return v, !w.aborted
 	}
 	// Lazy SMP: every worker searches the same test over the shared
@@ -68,6 +69,7 @@ func (s *Solver) test(b engine.Board, gamma, depth int) (v int, ok bool) {
 	wg.Wait()
 	for _, w := range s.workers {
 		s.stats.Add(w.st)
+		w.total += w.st.Nodes
 	}
 	return v, done
 }

@@ -58,6 +58,7 @@ type worker struct {
 	shared  *atomic.Int64 // nodes published for progress reports
 
 	st        Stats
+	total     int64 // nodes over every test so far
 	published int64
 	sink      uint64 // keeps the table touches of step 3 alive
 

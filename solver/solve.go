@@ -150,6 +150,15 @@ func (s *Solver) Threads() int { return len(s.workers) }
 // EGDBSeeds is the largest seed count the database answers, -1 for none.
 func (s *Solver) EGDBSeeds() int { return s.workers[0].dbMax }
 
+// WorkerNodes returns each worker's share of the nodes searched so far.
+func (s *Solver) WorkerNodes() []int64 {
+	out := make([]int64, len(s.workers))
+	for i, w := range s.workers {
+		out[i] = w.total
+	}
+	return out
+}
+
 // Stats returns the counters accumulated over every solve so far.
 func (s *Solver) Stats() Stats { return s.stats }
 

@@ -26,7 +26,8 @@ import (
 // Writes never wait for the disk: Put queues the entry on a buffered
 // channel, dropping it (and counting the drop) when the queue is full, and
 // one writer goroutine commits the queue in WriteBatch batches, at least
-// once a second. Reads go straight to BadgerDB. A process killed outright
+// once a second. Reads first ask an in-memory Bloom filter of the store's
+// keys (store_filter.go), then go straight to BadgerDB. A process killed outright
 // loses at most the batch not yet flushed; BadgerDB's write-ahead log keeps
 // the directory consistent.
 //

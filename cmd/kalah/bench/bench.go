@@ -15,8 +15,6 @@ import (
 
 	"github.com/kalah-solver/kalah/bench"
 	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
-	"github.com/kalah-solver/kalah/egdb"
-	"github.com/kalah-solver/kalah/engine"
 	"github.com/kalah-solver/kalah/results"
 	"github.com/kalah-solver/kalah/solver"
 	"github.com/spf13/cobra"
@@ -222,31 +220,4 @@ func interrupted(ctx context.Context, err error) error {
 		return fmt.Errorf("%w: benchmark stopped, nothing saved", cmdutil.ErrInterrupted)
 	}
 	return err
-}
-
-// databases opens each rule set's endgame database once.
-type databases struct {
-	dir     string
-	byRules map[engine.Rules]*egdb.DB
-}
-
-func (d *databases) open(r engine.Rules) (solver.Oracle, error) {
-	if db, ok := d.byRules[r]; ok {
-		return db, nil
-	}
-	db, err := egdb.Open(d.dir, r)
-	if err != nil {
-		return nil, fmt.Errorf("--egdb: %w", err)
-	}
-	if d.byRules == nil {
-		d.byRules = map[engine.Rules]*egdb.DB{}
-	}
-	d.byRules[r] = db
-	return db, nil
-}
-
-func (d *databases) close() {
-	for _, db := range d.byRules {
-		db.Close()
-	}
 }

@@ -110,7 +110,7 @@ type candidate struct {
 	gain  int8 // seeds the move banked for the mover
 	pit   int8
 	res   engine.Result
-	score int32
+	score int64
 }
 
 // search returns a fail-soft bound on the value of b for the window
@@ -276,14 +276,14 @@ func (w *worker) node(b engine.Board, s, alpha, beta, depth int, slot tt.Slot, e
 		// Step 5. Order: table move, extra turns (nearest the store
 		// first), captures, then by the peeked interval. Insertion sort
 		// into the front of the same array.
-		score := int32(lo+hi+2*inf)<<12 + min(w.hist[cd.pit][b.Pit(int(cd.pit))], 4095)
+		score := int64(lo+hi+2*inf)<<24 + int64(w.hist[cd.pit][b.Pit(int(cd.pit))])
 		switch {
 		case int(cd.pit) == ttMove:
-			score += 1 << 30
+			score += 1 << 50
 		case cd.res.Extra():
-			score += 1<<29 + int32(cd.pit)<<20
+			score += 1<<48 + int64(cd.pit)<<40
 		case cd.res.Capture():
-			score += 1<<28 + int32(gain)<<16
+			score += 1<<44 + int64(gain)<<36
 		}
 		cd.score = score
 		x := k
@@ -337,8 +337,10 @@ func (w *worker) node(b engine.Board, s, alpha, beta, depth int, slot tt.Slot, e
 				alpha = v
 				if v >= beta {
 					w.st.CutSearch++
-					if h := &w.hist[cd.pit][b.Pit(int(cd.pit))]; *h < 1<<22 {
+					if h := &w.hist[cd.pit][b.Pit(int(cd.pit))]; *h < 1<<23 {
 						*h += int32(s)
+					} else {
+						w.ageHistory()
 					}
 					break
 				}
@@ -393,4 +395,14 @@ func (w *worker) peek(cd *candidate, gain, depth int) (lo, hi int) {
 		return gain + clo, gain + chi
 	}
 	return gain - chi, gain - clo
+}
+
+// ageHistory halves every history counter, so that the counters follow the
+// part of the tree being searched and never saturate.
+func (w *worker) ageHistory() {
+	for i := range w.hist {
+		for j := range w.hist[i] {
+			w.hist[i][j] >>= 1
+		}
+	}
 }

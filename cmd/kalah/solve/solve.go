@@ -87,7 +87,7 @@ SIGTERM stops the solve, prints the bounds proven so far and exits 130.`,
 	}
 	cmdutil.AddGameFlags(cmd, &opts.Game, true)
 	f := cmd.Flags()
-	f.StringVar(&opts.TTMem, "tt-mem", "", fmt.Sprintf("transposition table size, e.g. 512MiB or 2GiB (default %s: a quarter of memory, at most 4 GiB)", formatBytes(solver.DefaultTTBytes())))
+	f.StringVar(&opts.TTMem, "tt-mem", "", fmt.Sprintf("transposition table size, e.g. 512MiB or 2GiB (default: a quarter of memory, at most 4 GiB (%s here), less for small games)", formatBytes(solver.DefaultTTBytes())))
 	f.IntVar(&opts.Threads, "threads", 0, fmt.Sprintf("search threads (default all cores, %d)", runtime.GOMAXPROCS(0)))
 	f.StringVar(&opts.EGDB, "egdb", "", "endgame-database directory (default: $XDG_DATA_HOME/kalah/egdb or ~/.local/share/kalah/egdb)")
 	f.BoolVar(&opts.NoEGDB, "no-egdb", false, "use no endgame database")
@@ -118,17 +118,22 @@ func run(ctx context.Context, opts *Options) error {
 	if opts.Threads < 0 {
 		return cmdutil.BadInputf("--threads must be at least 1, got %d", opts.Threads)
 	}
-	ttBytes := solver.DefaultTTBytes()
+	jobs, batch, err := readJobs(opts)
+	if err != nil {
+		return err
+	}
+	// The default table is sized by the largest game to solve, so that a
+	// small game does not map and zero gigabytes it never touches.
+	var ttBytes int64
+	for _, j := range jobs {
+		ttBytes = max(ttBytes, solver.DefaultTTBytesFor(j.rules.Pits, j.pos.Board.Seeds()))
+	}
 	if opts.TTMem != "" {
 		b, err := parseBytes(opts.TTMem)
 		if err != nil {
 			return cmdutil.BadInputf("--tt-mem: %v", err)
 		}
 		ttBytes = b
-	}
-	jobs, batch, err := readJobs(opts)
-	if err != nil {
-		return err
 	}
 	if ctx == nil {
 		ctx = context.Background()

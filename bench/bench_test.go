@@ -58,6 +58,14 @@ func TestSuites(t *testing.T) {
 			}
 		}
 	}
+	for _, c := range full[:4] {
+		if !c.Start() || c.TTBytes != StartTTBytes || (Config{}).ttBytes(c) != StartTTBytes || (Config{TTBytes: 1 << 20}).ttBytes(c) != 1<<20 {
+			t.Errorf("%s: table %d, want StartTTBytes unless the run sets one", c.Name, c.TTBytes)
+		}
+	}
+	if got := (Config{}).ttBytes(quick[0]); got != DefaultTTBytes {
+		t.Errorf("a mid-game case gets a table of %d bytes, want DefaultTTBytes", got)
+	}
 	if _, err := Suite("slow"); err == nil || !strings.Contains(err.Error(), "quick or full") {
 		t.Errorf("Suite(slow) = %v", err)
 	}

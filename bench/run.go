@@ -13,7 +13,8 @@ import (
 type Config struct {
 	// Threads is the number of search workers; 0 means 1.
 	Threads int
-	// TTBytes is the table size of every solver; 0 means DefaultTTBytes.
+	// TTBytes, if positive, is the table size of every solver; 0 means
+	// each case's own (Case.TTBytes, else DefaultTTBytes).
 	TTBytes int64
 	// DB, if not nil, returns the endgame database to use for a rule set
 	// (nil for none). It is called once per case.
@@ -26,11 +27,15 @@ type Config struct {
 
 func (c Config) threads() int { return max(c.Threads, 1) }
 
-func (c Config) ttBytes() int64 {
-	if c.TTBytes <= 0 {
-		return DefaultTTBytes
+// ttBytes is the table size for case k.
+func (c Config) ttBytes(k Case) int64 {
+	switch {
+	case c.TTBytes > 0:
+		return c.TTBytes
+	case k.TTBytes > 0:
+		return k.TTBytes
 	}
-	return c.TTBytes
+	return DefaultTTBytes
 }
 
 // Result is what one case cost.
@@ -49,6 +54,7 @@ type Result struct {
 	TTProbes       int64    `json:"tt_probes"`
 	TTHits         int64    `json:"tt_hits"`
 	DBHits         int64    `json:"egdb_hits"`
+	TTBytes        int64    `json:"tt_bytes"`
 	EGDBSeeds      int      `json:"egdb_seeds"`  // the database's largest seed count, -1 for none
 	Seconds        float64  `json:"seconds"`     // wall-clock time of the solve only, not the table's allocation
 	CPUSeconds     float64  `json:"cpu_seconds"` // CPU time of the process during the solve (0 where unknown)
@@ -59,7 +65,7 @@ type Result struct {
 // Report is one run of a suite.
 type Report struct {
 	Threads   int   `json:"threads"`
-	TTBytes   int64 `json:"tt_bytes"`
+	TTBytes   int64 `json:"tt_bytes"` // of the mid-game cases; see each case's
 	EGDB      bool  `json:"egdb"`
 	EGDBSeeds int   `json:"egdb_seeds"` // the largest seed count any case's database answers, -1 for none
 	// Deterministic is true when the node counts are a signature of the
@@ -96,7 +102,7 @@ func (r *Report) Signature() string {
 // not nil, is called after every case, for progress output. A cancelled
 // ctx stops the run with the cases finished so far and an error.
 func Run(ctx context.Context, cases []Case, cfg Config, each func(Result)) (*Report, error) {
-	rep := &Report{Threads: cfg.threads(), TTBytes: cfg.ttBytes(), EGDB: cfg.DB != nil}
+	rep := &Report{Threads: cfg.threads(), TTBytes: cfg.ttBytes(Case{}), EGDB: cfg.DB != nil}
 	rep.Deterministic = rep.Threads == 1 && !rep.EGDB
 	for _, c := range cases {
 		res, err := RunCase(ctx, c, cfg)
@@ -132,7 +138,7 @@ func RunCase(ctx context.Context, c Case, cfg Config) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	opts := solver.Options{TTBytes: cfg.ttBytes(), Threads: cfg.threads(), ProgressEvery: cfg.ProgressEvery}
+	opts := solver.Options{TTBytes: cfg.ttBytes(c), Threads: cfg.threads(), ProgressEvery: cfg.ProgressEvery}
 	if cfg.Progress != nil {
 		opts.Progress = func(p solver.Progress) { cfg.Progress(c.Name, p) }
 	}
@@ -158,7 +164,7 @@ func RunCase(ctx context.Context, c Case, cfg Config) (Result, error) {
 		Moves: c.Moves, Position: p.String(), ToMove: p.ToMove.String(), Value: sol.Value,
 		Best:  []string{},
 		Nodes: st.Nodes, TTProbes: st.TTProbes, TTHits: st.TTHits, DBHits: st.DBHits,
-		Seconds: sol.Elapsed.Seconds(), CPUSeconds: cpu.Seconds(), EGDBSeeds: s.EGDBSeeds(),
+		Seconds: sol.Elapsed.Seconds(), CPUSeconds: cpu.Seconds(), EGDBSeeds: s.EGDBSeeds(), TTBytes: opts.TTBytes,
 	}
 	for _, i := range sol.Best {
 		res.Best = append(res.Best, engine.MoveLetter(p.ToMove, i))

@@ -69,7 +69,11 @@ func (p *printer) header() {
 	if p.opts.EGDB != "" {
 		db = "endgame databases in " + p.opts.EGDB
 	}
-	fmt.Fprintf(p.w, "kalah bench: suite %s, %d positions, table %s, %s\n", p.opts.Suite, p.n, formatBytes(p.ttBytes), db)
+	table := formatBytes(p.ttBytes)
+	if p.ttBytes == 0 {
+		table = formatBytes(bench.DefaultTTBytes) + " (" + formatBytes(bench.StartTTBytes) + " for start positions)"
+	}
+	fmt.Fprintf(p.w, "kalah bench: suite %s, %d positions, table %s, %s\n", p.opts.Suite, p.n, table, db)
 	fmt.Fprintf(p.w, "each position: a fresh solver; %s\n", method)
 }
 

@@ -80,7 +80,7 @@ func writePlots(dir string, reps []*bench.Report, growth []bench.Cell, limit tim
 func casesPlot(reps []*bench.Report, label string, get func(bench.Result) float64, format func(float64) string) (*plot.Plot, error) {
 	p := plot.New()
 	first := reps[0]
-	p.Title.Text = fmt.Sprintf("kalah bench: %s per position (fresh %s table each)", label[:len(label)-len(" (log scale)")], formatBytes(first.TTBytes))
+	p.Title.Text = fmt.Sprintf("kalah bench: %s per position (a fresh solver each)", label[:len(label)-len(" (log scale)")])
 	p.Y.Label.Text = label
 	p.Y.Scale = plot.LogScale{}
 	p.Y.Tick.Marker = logTicks{format}

@@ -3,6 +3,8 @@ package verifylinecmd
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -41,60 +43,65 @@ func quick(g results.PublishedGame) bool {
 // Every perfect game of the paper's Table 9 replays legally under
 // empty-capture and every move in it is optimal, except the 4(6) game,
 // which is illegal as given (results.Table9 records why): there the legal
-// part is checked and its two known mistakes are pinned down.
+// part is checked and its two known mistakes are pinned down. Endgame
+// databases come from $KALAH_TEST_EGDB or the default directory, when
+// there is one for the game's pits and rule.
 func TestTable9PerfectGames(t *testing.T) {
 	for _, g := range results.Table9 {
-		if testing.Short() && !quick(g) {
-			continue
-		}
-		rules := engine.Rules{Pits: g.Pits, Capture: engine.EmptyCapture}
-		p, _ := rules.StartPosition(g.Seeds)
-		line, perr := results.ParsePaper(rules, p, g.Line)
-		if (perr != nil) != (g.Defect != "") {
-			t.Errorf("Kalah(%d,%d): parse error %v, known defect %q", g.Pits, g.Seeds, perr, g.Defect)
-			continue
-		}
-		var db solver.Oracle
-		if g.Pits == 6 {
-			if d, err := results.OpenEGDB("", rules); err == nil && d != nil {
-				defer d.Close()
-				db = d
+		t.Run(fmt.Sprintf("%d(%d)", g.Pits, g.Seeds), func(t *testing.T) {
+			if testing.Short() && !quick(g) {
+				t.Skip("a deep solve")
 			}
+			checkTable9Game(t, g)
+		})
+	}
+}
+
+func checkTable9Game(t *testing.T, g results.PublishedGame) {
+	rules := engine.Rules{Pits: g.Pits, Capture: engine.EmptyCapture}
+	p, _ := rules.StartPosition(g.Seeds)
+	line, perr := results.ParsePaper(rules, p, g.Line)
+	if (perr != nil) != (g.Defect != "") {
+		t.Fatalf("parse error %v, known defect %q", perr, g.Defect)
+	}
+	var db solver.Oracle
+	if d, err := results.OpenEGDB(os.Getenv("KALAH_TEST_EGDB"), rules); err == nil && d != nil {
+		defer d.Close()
+		db = d
+	}
+	s, err := solver.New(rules, solver.Options{TTBytes: min(results.TTBytesFor(g.Pits, g.Seeds), 1<<30), DB: db})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	t0 := time.Now()
+	checks, err := results.VerifyLine(context.Background(), s, line)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d moves checked in %v", len(checks), time.Since(t0))
+	if checks[0].Before != g.Value {
+		t.Errorf("start value %+d, Table 9 says %+d", checks[0].Before, g.Value)
+	}
+	var bad []int
+	for _, c := range checks {
+		if !c.Optimal {
+			bad = append(bad, c.Ply)
 		}
-		s, err := solver.New(rules, solver.Options{TTBytes: min(results.TTBytesFor(g.Pits, g.Seeds), 256<<20), DB: db})
-		if err != nil {
-			t.Fatal(err)
+	}
+	if g.Defect != "" {
+		// The legal part of 4(6) leaves perfect play at plies 12 (North's
+		// C, where A keeps the draw) and 14 (South's b, where a keeps +4).
+		if len(bad) != 2 || bad[0] != 12 || bad[1] != 14 {
+			t.Errorf("non-optimal plies %v, want [12 14]", bad)
 		}
-		t0 := time.Now()
-		checks, err := results.VerifyLine(context.Background(), s, line)
-		t.Logf("Kalah(%d,%d): %v", g.Pits, g.Seeds, time.Since(t0))
-		s.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if checks[0].Before != g.Value {
-			t.Errorf("Kalah(%d,%d): start value %+d, Table 9 says %+d", g.Pits, g.Seeds, checks[0].Before, g.Value)
-		}
-		var bad []int
-		for _, c := range checks {
-			if !c.Optimal {
-				bad = append(bad, c.Ply)
-			}
-		}
-		if g.Defect != "" {
-			// The legal part of 4(6) leaves perfect play at plies 12 (North's
-			// C, where A keeps the draw) and 14 (South's b, where a keeps +4).
-			if len(bad) != 2 || bad[0] != 12 || bad[1] != 14 {
-				t.Errorf("Kalah(%d,%d): non-optimal plies %v, want [12 14]", g.Pits, g.Seeds, bad)
-			}
-			continue
-		}
-		if len(bad) > 0 {
-			t.Errorf("Kalah(%d,%d): plies %v are not optimal", g.Pits, g.Seeds, bad)
-		}
-		if end := line.End(); !end.Board.Over() || end.SouthDiff() != g.Value {
-			t.Errorf("Kalah(%d,%d): ends %+d", g.Pits, g.Seeds, end.SouthDiff())
-		}
+		return
+	}
+	if len(bad) > 0 {
+		t.Errorf("plies %v are not optimal", bad)
+	}
+	if end := line.End(); !end.Board.Over() || end.SouthDiff() != g.Value {
+		t.Errorf("ends %+d", end.SouthDiff())
 	}
 }
 

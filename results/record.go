@@ -106,8 +106,8 @@ func FormatChain(pits []int) string {
 // any solver: the fields are in range, the result matches the value, every
 // opening chain is a legal first turn and the chains are exactly all first
 // turns, the best opening's value is the value, and the principal variation
-// replays legally in both notations to a final store difference equal to
-// the value.
+// replays legally, the same line in both notations, to a final store
+// difference equal to the value.
 func (r *Record) Check() error {
 	rules, err := r.Rules()
 	if err != nil {
@@ -147,6 +147,9 @@ func (r *Record) Check() error {
 		}
 		if err != nil {
 			return fmt.Errorf("%s: %s: %w", r.Name(), pv.name, err)
+		}
+		if line.FormatPaper() != r.PV {
+			return fmt.Errorf("%s: pv_letters %q is not the line of pv %q", r.Name(), r.PVLetters, r.PV)
 		}
 		end := line.End()
 		if !end.Board.Over() {

@@ -2,8 +2,10 @@ package solver
 
 import (
 	"context"
+	"errors"
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"github.com/kalah-solver/kalah/engine"
 )
@@ -167,5 +169,29 @@ func TestDefaultTTBytesFor(t *testing.T) {
 	}
 	if got := DefaultTTBytesFor(6, 72); got != DefaultTTBytes() {
 		t.Errorf("Kalah(6,6): %d bytes, want the machine's default %d", got, DefaultTTBytes())
+	}
+}
+
+// TestInterruptedSolveBounds: a solve cancelled part-way returns bounds that
+// hold the true value, never a guessed value.
+func TestInterruptedSolveBounds(t *testing.T) {
+	r := engine.Rules{Pits: 6, Capture: engine.EmptyCapture}
+	p, _ := r.StartPosition(3)
+	for _, wait := range []time.Duration{0, 20 * time.Millisecond, 80 * time.Millisecond} {
+		s := newTestSolver(t, r, 1)
+		ctx, cancel := context.WithTimeout(context.Background(), wait)
+		res, err := s.Solve(ctx, p)
+		cancel()
+		s.Close()
+		if err == nil {
+			continue // finished before the deadline: nothing to check
+		}
+		if !errors.Is(err, ErrInterrupted) || res.Solved {
+			t.Fatalf("err %v, solved %v", err, res.Solved)
+		}
+		// Kalah(6,3) is +2 under empty-capture (Irving et al. 2000, Table 9).
+		if res.Lower > 2 || res.Upper < 2 || res.Lower < -36 || res.Upper > 36 {
+			t.Fatalf("interrupted after %v: bounds [%d, %d] miss the value +2", wait, res.Lower, res.Upper)
+		}
 	}
 }

@@ -3,6 +3,7 @@ package solver
 import (
 	"context"
 	"fmt"
+	"math/bits"
 	"sync/atomic"
 	"time"
 
@@ -66,8 +67,7 @@ func (s *Solver) Solve(ctx context.Context, p engine.Position) (*Result, error) 
 
 	seeds := b.Seeds()
 	res.Lower, res.Upper = base-seeds, base+seeds
-	bestLo := -inf
-	guess := 0
+	guess, bestLo := 0, -inf
 	for _, i := range orderRoot(s.rules, b) {
 		c, r := s.rules.Sow(b, i)
 		gain := int(c.OwnStore - b.OwnStore)
@@ -89,8 +89,7 @@ func (s *Solver) Solve(ctx context.Context, p engine.Position) (*Result, error) 
 		mv.Value = mv.Lower
 		res.Moves = append(res.Moves, mv)
 		if lo > bestLo {
-			bestLo = lo
-			guess = lo
+			bestLo, guess = lo, lo
 		}
 		if !ok {
 			break
@@ -102,16 +101,7 @@ func (s *Solver) Solve(ctx context.Context, p engine.Position) (*Result, error) 
 	sortMoves(res.Moves)
 	if len(res.Moves) < b.NumMoves() || !allSolved(res.Moves) {
 		res.Solved = false
-		res.Lower, res.Upper = base+bestLo, base+seeds
-		for _, m := range res.Moves {
-			res.Upper = max(res.Upper, m.Upper)
-		}
-		if len(res.Moves) == b.NumMoves() {
-			res.Upper = -inf
-			for _, m := range res.Moves {
-				res.Upper = max(res.Upper, m.Upper)
-			}
-		}
+		res.Lower, res.Upper = s.interruptedBounds(b, res.Moves)
 		res.Value = res.Lower
 		return res, fmt.Errorf("%w: value in [%+d, %+d]", ErrInterrupted, res.Lower, res.Upper)
 	}
@@ -131,6 +121,36 @@ func (s *Solver) Solve(ctx context.Context, p engine.Position) (*Result, error) 
 	res.Stats.sub(before)
 	res.Elapsed = time.Since(start)
 	return res, err
+}
+
+// interruptedBounds bounds the value of b (absolute, for its mover) after an
+// interrupted solve: at least the best lower bound proven for any move, at
+// most the largest upper bound over every legal move, where a move not
+// reached is bounded by the seeds it leaves.
+func (s *Solver) interruptedBounds(b engine.Board, done []MoveValue) (lo, hi int) {
+	base := b.StoreDiff()
+	lo, hi = -inf, -inf
+	for mv := b.Moves(); mv != 0; mv &= mv - 1 {
+		i := bits.TrailingZeros8(mv)
+		mlo, mhi := -inf, inf
+		for _, m := range done {
+			if m.Pit == i+1 {
+				mlo, mhi = m.Lower, m.Upper
+			}
+		}
+		if mlo == -inf {
+			c, r := s.rules.Sow(b, i)
+			gain := int(c.OwnStore - b.OwnStore)
+			if r.Over() {
+				mlo = base + gain - int(c.OppStore-b.OppStore)
+				mhi = mlo
+			} else {
+				mlo, mhi = base+gain-c.Seeds(), base+gain+c.Seeds()
+			}
+		}
+		lo, hi = max(lo, mlo), max(hi, mhi)
+	}
+	return lo, hi
 }
 
 // reporter returns an MTD(f) callback that publishes the stage's bounds

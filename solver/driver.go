@@ -40,6 +40,7 @@ func (s *Solver) test(b engine.Board, gamma, depth int) (v int, ok bool) {
 		var stop atomic.Bool
 		w.reset(&stop)
 		v = w.search(b, gamma-1, gamma, depth)
+		w.publish()
 		s.stats.Add(w.st)
 		w.total += w.st.Nodes
 		return v, !w.aborted
@@ -68,10 +69,17 @@ func (s *Solver) test(b engine.Board, gamma, depth int) (v int, ok bool) {
 	}
 	wg.Wait()
 	for _, w := range s.workers {
+		w.publish()
 		s.stats.Add(w.st)
 		w.total += w.st.Nodes
 	}
 	return v, done
+}
+
+// publish adds the nodes not yet published to the shared progress count.
+func (w *worker) publish() {
+	w.shared.Add(w.st.Nodes - w.published)
+	w.published = w.st.Nodes
 }
 
 // reset prepares a worker for a new test.

@@ -92,6 +92,7 @@ type Solver struct {
 	workers []*worker
 	cancel  atomic.Bool
 	nodes   atomic.Int64 // published by the workers for progress
+	nodes0  int64        // s.nodes when the current solve began
 	stats   Stats
 }
 
@@ -170,6 +171,7 @@ var ErrInterrupted = errors.New("solve interrupted")
 // solve, and returns a function that stops them.
 func (s *Solver) run(ctx context.Context, stage *atomic.Pointer[Progress], start time.Time) func() {
 	s.cancel.Store(false)
+	s.nodes0 = s.nodes.Load()
 	done := make(chan struct{})
 	go func() {
 		t := time.NewTicker(s.opts.ProgressEvery)
@@ -185,7 +187,7 @@ func (s *Solver) run(ctx context.Context, stage *atomic.Pointer[Progress], start
 			case <-t.C:
 				if s.opts.Progress != nil {
 					p := *stage.Load()
-					p.Nodes = s.nodes.Load()
+					p.Nodes = s.nodes.Load() - s.nodes0
 					p.Elapsed = time.Since(start)
 					s.opts.Progress(p)
 				}

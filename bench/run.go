@@ -56,7 +56,7 @@ type Result struct {
 	DBHits         int64    `json:"egdb_hits"`
 	TTBytes        int64    `json:"tt_bytes"`
 	EGDBSeeds      int      `json:"egdb_seeds"`  // the database's largest seed count, -1 for none
-	Seconds        float64  `json:"seconds"`     // wall-clock time of the solve only, not the table's allocation
+	Seconds        float64  `json:"seconds"`     // wall-clock time of the solve only, not the table's allocation and first touch
 	CPUSeconds     float64  `json:"cpu_seconds"` // CPU time of the process during the solve (0 where unknown)
 	NodesPerSecond float64  `json:"nodes_per_second"`
 	HitRate        float64  `json:"tt_hit_rate"` // TTHits / TTProbes
@@ -152,6 +152,11 @@ func RunCase(ctx context.Context, c Case, cfg Config) (Result, error) {
 		return Result{}, err
 	}
 	defer s.Close()
+	// Touch the whole table before the clock starts, as Stockfish's bench
+	// clears its hash first: a fresh table's page faults (and the kernel's
+	// huge-page work) would otherwise land on the first nodes, costing up
+	// to seconds on a 1 GiB table whatever the position.
+	s.Table().Clear()
 	cpu0 := processCPU()
 	sol, err := s.Solve(ctx, p)
 	cpu := processCPU() - cpu0

@@ -35,6 +35,7 @@ type Options struct {
 	Data     string
 	EGDB     string
 	NoEGDB   bool
+	Store    string // persistent store directory; "" for none
 	Quiet    bool
 	DryRun   bool            // list the cells and what would be done; solve nothing
 	ctx      context.Context // tests may set it; nil means Ctrl-C and SIGTERM end the run
@@ -85,12 +86,13 @@ error (-q turns it off).`,
 	f.BoolVar(&opts.Force, "force", false, "solve cells that are already in the store again")
 	f.DurationVar(&opts.MaxTime, "max-time", 0, "time limit per cell, e.g. 30s or 2h (default: none)")
 	f.IntVar(&opts.Threads, "threads", 0, "search threads (default: all cores)")
-	f.StringVar(&opts.TTMem, "tt-mem", "", "transposition table size per cell, e.g. 512MiB or 2GiB (default: grows with 2mn, at most a quarter of memory or 4 GiB)")
+	f.StringVar(&opts.TTMem, "tt-mem", "", "transposition table size per cell, e.g. 512MiB or 2GiB (default: grows with 2mn, at most a quarter of memory or 1 GiB)")
 	f.BoolVar(&opts.JSON, "json", false, "print one JSON object instead of text")
 	f.BoolVar(&opts.CSV, "csv", false, "print CSV, one row per cell, instead of text")
 	f.StringVar(&opts.Data, "data", results.DefaultDir, "results directory, one <rule>.jsonl file per rule")
 	f.StringVar(&opts.EGDB, "egdb", "", "endgame-database directory (default: $XDG_DATA_HOME/kalah/egdb or ~/.local/share/kalah/egdb, used when it holds a database)")
 	f.BoolVar(&opts.NoEGDB, "no-egdb", false, "use no endgame database")
+	f.StringVar(&opts.Store, "store", "", "persistent store of proven entries (see 'kalah store'): solves read and write it, so a rerun after an interruption resumes (default: none)")
 	f.BoolVarP(&opts.Quiet, "quiet", "q", false, "no progress bar")
 	f.BoolVar(&opts.DryRun, "dry-run", false, "list the cells and whether each would be solved, without solving")
 	return cmd

@@ -33,7 +33,10 @@ type Record struct {
 	Threads   int     `json:"threads"`    // search workers
 	TTBytes   int64   `json:"tt_bytes"`   // transposition-table size
 	EGDBSeeds int     `json:"egdb_seeds"` // largest seed count the endgame database answered; -1 for none
-	Date      string  `json:"date"`       // UTC day the record was made, YYYY-MM-DD
+	// StoreHits counts the entries a persistent store (tt.Store, from
+	// earlier solves) answered; absent when none was used or none found.
+	StoreHits int64  `json:"store_hits,omitempty"`
+	Date      string `json:"date"` // UTC day the record was made, YYYY-MM-DD
 	Provenance
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/kalah-solver/kalah/engine"
 	"github.com/kalah-solver/kalah/results"
 	"github.com/kalah-solver/kalah/solver"
+	"github.com/kalah-solver/kalah/tt"
 	"github.com/schollz/progressbar/v3"
 )
 
@@ -28,6 +29,8 @@ type solverSet struct {
 	ttBytes int64
 	bar     *bar
 	dbs     map[engine.Rules]*egdb.DB
+	store   *tt.Store // open for storeOf; one rule set at a time
+	storeOf engine.Rules
 }
 
 func newSolverSet(opts *Options, ttBytes int64, b *bar) *solverSet {
@@ -35,6 +38,9 @@ func newSolverSet(opts *Options, ttBytes int64, b *bar) *solverSet {
 }
 
 func (s *solverSet) close() {
+	if s.store != nil {
+		s.store.Close()
+	}
 	for _, db := range s.dbs {
 		if db != nil {
 			db.Close()
@@ -76,6 +82,22 @@ func (s *solverSet) solve(ctx context.Context, r engine.Rules, seeds int) (*resu
 	name := fmt.Sprintf("Kalah(%d,%d) %s", r.Pits, seeds, r.Capture)
 	o.Progress = func(p solver.Progress) {
 		s.bar.describe(fmt.Sprintf("%s: %s in [%s, %s], %s nodes", name, p.Stage, cmdutil.Signed(p.Lower), cmdutil.Signed(p.Upper), short(p.Nodes)))
+	}
+	if s.opts.Store != "" {
+		if s.store != nil && s.storeOf != r {
+			if err := s.store.Close(); err != nil {
+				return nil, err
+			}
+			s.store = nil
+		}
+		if s.store == nil {
+			st, err := tt.OpenStore(s.opts.Store, r, tt.StoreOptions{})
+			if err != nil {
+				return nil, err
+			}
+			s.store, s.storeOf = st, r
+		}
+		o.Store = s.store
 	}
 	sv, err := solver.New(r, o)
 	if err != nil {

@@ -463,7 +463,10 @@ func (rp *report) runs() {
 	rp.p("are wall-clock on a machine shared with other jobs, so they are\n")
 	rp.p("upper bounds. For scale, the paper solved Kalah(6,4) in %.0f s and Kalah(6,5)\n", PublishedTimes[[2]int{6, 4}])
 	rp.p("in %.1f hours on an 800 MHz Athlon with 256 MB (section 4).\n\n", PublishedTimes[[2]int{6, 5}]/3600)
-	rp.p("| rule | m,n | seconds | nodes | threads | table | egdb seeds | date | revision |\n|---|---|---|---|---|---|---|---|---|\n")
+	rp.p("A cell solved over several runs with a persistent store (`kalah table --store`)\n")
+	rp.p("counts the nodes and seconds of its last run and the entries the store\n")
+	rp.p("answered from the earlier ones (store hits).\n\n")
+	rp.p("| rule | m,n | seconds | nodes | store hits | threads | table | egdb seeds | date | revision |\n|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, rule := range Rules {
 		for _, c := range TargetCells() {
 			r := rp.find(rule, c[0], c[1])
@@ -481,7 +484,11 @@ func (rp *report) runs() {
 			if rev == "" {
 				rev = "-"
 			}
-			rp.p("| %s | %d,%d | %.3f | %s | %d | %s | %d | %s | %s |\n", rule, c[0], c[1], r.Seconds, group(r.Nodes),
+			hits := "-"
+			if r.StoreHits > 0 {
+				hits = group(r.StoreHits)
+			}
+			rp.p("| %s | %d,%d | %.3f | %s | %s | %d | %s | %d | %s | %s |\n", rule, c[0], c[1], r.Seconds, group(r.Nodes), hits,
 				r.Threads, bytesText(r.TTBytes), r.EGDBSeeds, r.Date, rev)
 		}
 	}

@@ -5,7 +5,6 @@ package benchcmd
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -16,7 +15,6 @@ import (
 	"github.com/kalah-solver/kalah/bench"
 	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
 	"github.com/kalah-solver/kalah/results"
-	"github.com/kalah-solver/kalah/solver"
 	"github.com/spf13/cobra"
 )
 
@@ -106,13 +104,15 @@ type record struct {
 	Deterministic bool         `json:"deterministic"`
 	Growth        []bench.Cell `json:"growth,omitempty"`
 	Plots         []string     `json:"plots,omitempty"`
+	Interrupted   bool         `json:"interrupted,omitempty"` // Ctrl-C: the figures cover what was solved before
 	results.Provenance
 }
 
 // runRecord is one thread count's run with its speed-up over the first.
 type runRecord struct {
 	*bench.Report
-	Speedup float64 `json:"speedup"`
+	Speedup  float64 `json:"speedup"`  // 0 when the run is not complete
+	Complete bool    `json:"complete"` // false: interrupted, the totals cover the cases solved
 }
 
 const method = "Solve: the exact value of every legal move and a principal variation"
@@ -138,41 +138,76 @@ func run(opts *Options) error {
 	out := newPrinter(opts, len(cases), ttBytes)
 	cfg.Progress, cfg.ProgressEvery = out.progress, time.Second
 	out.header()
+	// Ctrl-C stops the run; what finished is still reported (exit 130).
 	var reps []*bench.Report
+	stopped := false
 	for _, th := range opts.Threads {
 		cfg.Threads = th
 		out.runStart(th)
 		rep, err := bench.Run(ctx, cases, cfg, out.caseDone)
-		if err != nil {
-			return interrupted(ctx, err)
+		if err != nil && ctx.Err() == nil {
+			return err
 		}
-		reps = append(reps, rep)
+		if len(rep.Cases) > 0 {
+			reps = append(reps, rep)
+		}
+		if err != nil {
+			stopped = true
+			break
+		}
 		out.runDone(rep, bench.Speedups(reps)[len(reps)-1], opts.Threads[0])
+	}
+	if len(reps) == 0 {
+		return fmt.Errorf("%w: benchmark stopped before a position was solved", cmdutil.ErrInterrupted)
 	}
 	rec := record{
 		Suite: opts.Suite, Positions: len(cases), Method: method, TTBytes: ttBytes, EGDB: opts.EGDB,
 		Signature: reps[0].Nodes, Bench: reps[0].Signature(), Deterministic: reps[0].Deterministic,
-		Provenance: results.Current(),
+		Interrupted: stopped, Provenance: results.Current(),
 	}
 	for i, sp := range bench.Speedups(reps) {
-		rec.Runs = append(rec.Runs, runRecord{Report: reps[i], Speedup: sp})
+		complete := len(reps[i].Cases) == len(cases)
+		if !complete {
+			sp = 0
+		}
+		rec.Runs = append(rec.Runs, runRecord{Report: reps[i], Speedup: sp, Complete: complete})
 	}
-	if opts.Plot != "" {
+	if opts.Plot != "" && !stopped {
 		cfg.Threads = opts.Threads[0]
 		out.growthStart(opts.PlotSeeds, opts.PlotMaxTime, cfg.Threads)
 		rec.Growth, err = bench.Growth(ctx, 6, opts.PlotSeeds, cfg, opts.PlotMaxTime, out.cellDone)
-		if err != nil {
-			return interrupted(ctx, err)
+		if err != nil && ctx.Err() == nil {
+			return err
 		}
-		if rec.Plots, err = writePlots(opts.Plot, reps, rec.Growth, opts.PlotMaxTime); err != nil {
+		stopped = err != nil
+		rec.Interrupted = stopped
+	}
+	if opts.Plot != "" {
+		if rec.Plots, err = writePlots(opts.Plot, completeRuns(rec.Runs), rec.Growth, opts.PlotMaxTime); err != nil {
 			return err
 		}
 	}
 	if opts.JSON {
-		return cmdutil.PrintJSON(opts.IO.Out, rec)
+		err = cmdutil.PrintJSON(opts.IO.Out, rec)
+	} else {
+		out.footer(rec, reps)
 	}
-	out.footer(rec, reps)
-	return nil
+	if err == nil && stopped {
+		err = fmt.Errorf("%w: benchmark stopped; the figures printed cover the positions solved before", cmdutil.ErrInterrupted)
+	}
+	return err
+}
+
+// completeRuns are the runs that solved every case, and the first run in
+// any case (the plots need one).
+func completeRuns(runs []runRecord) []*bench.Report {
+	var out []*bench.Report
+	for i, r := range runs {
+		if r.Complete || i == 0 {
+			out = append(out, r.Report)
+		}
+	}
+	return out
 }
 
 // validate checks the flags and returns the cases and the table size.
@@ -216,12 +251,4 @@ func (opts *Options) validate() ([]bench.Case, int64, error) {
 		}
 	}
 	return cases, ttBytes, nil
-}
-
-// interrupted maps a cancelled run to cmdutil.ErrInterrupted (exit 130).
-func interrupted(ctx context.Context, err error) error {
-	if ctx.Err() != nil || errors.Is(err, solver.ErrInterrupted) {
-		return fmt.Errorf("%w: benchmark stopped, nothing saved", cmdutil.ErrInterrupted)
-	}
-	return err
 }

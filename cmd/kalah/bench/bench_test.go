@@ -265,3 +265,46 @@ func TestBenchEGDB(t *testing.T) {
 		t.Errorf("an empty --egdb directory: %v", err)
 	}
 }
+
+func TestBenchInterrupted(t *testing.T) {
+	run := func(ctx context.Context, args ...string) (string, error) {
+		io, out, _ := cmdutil.Test()
+		cmd := newCmdBench(io, func(o *Options) error {
+			o.Cases, o.Context = small(t), ctx
+			return run(o)
+		})
+		cmd.SetArgs(args)
+		cmd.SilenceUsage, cmd.SilenceErrors = true, true
+		err := cmd.Execute()
+		return out.String(), err
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if out, err := run(ctx, "-q"); cmdutil.ExitCode(err) != 130 || out == "" || strings.Contains(out, "Bench:") {
+		t.Errorf("cancelled before the start: %v, output %q", err, out)
+	}
+	// Stop the growth series of --plot in Kalah(6,3) or (6,4): the suite's
+	// figures are still printed.
+	ctx, cancel = context.WithTimeout(context.Background(), 1500*time.Millisecond)
+	defer cancel()
+	out, err := run(ctx, "-q", "--json", "--tt-mem", "16MiB", "--plot", t.TempDir(), "--plot-max-time", "10m")
+	if cmdutil.ExitCode(err) != 130 {
+		t.Fatalf("%v, want exit code 130", err)
+	}
+	if out == "" {
+		t.Skip("the machine is too busy: stopped before the first position was solved")
+	}
+	var rec struct {
+		Interrupted bool `json:"interrupted"`
+		Runs        []struct {
+			Complete bool             `json:"complete"`
+			Cases    []map[string]any `json:"cases"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal([]byte(out), &rec); err != nil {
+		t.Fatalf("%v in %q", err, out)
+	}
+	if !rec.Interrupted || len(rec.Runs) != 1 || len(rec.Runs[0].Cases) == 0 {
+		t.Errorf("record %+v", rec)
+	}
+}

@@ -130,6 +130,9 @@ func (p *printer) footer(rec record, reps []*bench.Report) {
 	}
 	fmt.Fprintf(w, "build %s %s, %s, %s\n", rec.Version, revision(rec.VCSRevision), rec.Go, rec.CPU)
 	first := reps[0]
+	if rec.Interrupted {
+		fmt.Fprintln(w, "interrupted: the figures cover the positions solved before; not comparable with a complete run")
+	}
 	switch {
 	case first.Deterministic:
 		fmt.Fprintln(w, "one thread, no endgame database: the node count is deterministic, a signature of the search")

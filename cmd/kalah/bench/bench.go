@@ -135,7 +135,7 @@ func run(opts *Options) error {
 		cfg.DB = dbs.open
 	}
 
-	out := newPrinter(opts, len(cases), ttBytes)
+	out := newPrinter(opts, cases, ttBytes)
 	cfg.Progress, cfg.ProgressEvery = out.progress, time.Second
 	out.header()
 	// Ctrl-C stops the run; what finished is still reported (exit 130).

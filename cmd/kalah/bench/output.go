@@ -21,6 +21,7 @@ type printer struct {
 	opts    *Options
 	n       int
 	ttBytes int64
+	starts  bool // the suite has start positions
 
 	mu       sync.Mutex // progress comes from the solver's goroutines
 	lastCase string
@@ -56,12 +57,16 @@ func (p *printer) progress(name string, pr solver.Progress) {
 	fmt.Fprintf(p.opts.IO.ErrOut, "  %s: %s, %.0f s, %s nodes%s\n", name, pr.Stage, pr.Elapsed.Seconds(), group(pr.Nodes), bounds)
 }
 
-func newPrinter(opts *Options, n int, ttBytes int64) *printer {
+func newPrinter(opts *Options, cases []bench.Case, ttBytes int64) *printer {
 	w := opts.IO.Out
 	if opts.JSON {
 		w = io.Discard
 	}
-	return &printer{w: w, opts: opts, n: n, ttBytes: ttBytes}
+	p := &printer{w: w, opts: opts, n: len(cases), ttBytes: ttBytes}
+	for _, c := range cases {
+		p.starts = p.starts || c.Start()
+	}
+	return p
 }
 
 func (p *printer) header() {
@@ -71,7 +76,10 @@ func (p *printer) header() {
 	}
 	table := formatBytes(p.ttBytes)
 	if p.ttBytes == 0 {
-		table = formatBytes(bench.DefaultTTBytes) + " (" + formatBytes(bench.StartTTBytes) + " for start positions)"
+		table = formatBytes(bench.DefaultTTBytes)
+		if p.starts || p.opts.Plot != "" {
+			table += " (" + formatBytes(bench.StartTTBytes) + " for start positions)"
+		}
 	}
 	fmt.Fprintf(p.w, "kalah bench: suite %s, %d positions, table %s, %s\n", p.opts.Suite, p.n, table, db)
 	fmt.Fprintf(p.w, "each position: a fresh solver; %s\n", method)

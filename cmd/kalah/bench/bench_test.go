@@ -308,3 +308,11 @@ func TestBenchInterrupted(t *testing.T) {
 		t.Errorf("record %+v", rec)
 	}
 }
+
+func TestShortDuration(t *testing.T) {
+	for d, want := range map[time.Duration]string{10 * time.Minute: "10m", 90 * time.Second: "1m30s", time.Hour: "1h", 2*time.Hour + 5*time.Minute: "2h5m", 60 * time.Second: "1m", time.Millisecond: "1ms"} {
+		if got := shortDuration(d); got != want {
+			t.Errorf("shortDuration(%v) = %q, want %q", d, got, want)
+		}
+	}
+}

@@ -109,13 +109,13 @@ func (p *printer) runDone(r *bench.Report, speedup float64, first int) {
 }
 
 func (p *printer) growthStart(seeds int, limit time.Duration, threads int) {
-	fmt.Fprintf(p.w, "\ngrowth series: start positions of Kalah(6,1..%d), %s, at most %v each\n", seeds, plural(threads, "thread"), limit)
+	fmt.Fprintf(p.w, "\ngrowth series: start positions of Kalah(6,1..%d), %s, at most %s each\n", seeds, plural(threads, "thread"), shortDuration(limit))
 	fmt.Fprintf(p.w, rowFormat, "case", "game", "rule", "value", "nodes", "seconds", "Mnodes/s", "hit %")
 }
 
 func (p *printer) cellDone(c bench.Cell) {
 	if c.Result == nil {
-		fmt.Fprintf(p.w, "%-16s %-11s %-17s skipped: over %v\n", "start", c.Game, c.Rule, p.opts.PlotMaxTime)
+		fmt.Fprintf(p.w, "%-16s %-11s %-17s skipped: over %s\n", "start", c.Game, c.Rule, shortDuration(p.opts.PlotMaxTime))
 		return
 	}
 	r := *c.Result

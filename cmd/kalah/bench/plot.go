@@ -179,7 +179,7 @@ func growthPlot(cells []bench.Cell, rep *bench.Report, limit time.Duration, labe
 		}
 		name := rule
 		if skipped > 0 {
-			name += fmt.Sprintf(" (n >= %d skipped: over %v)", skipped, limit)
+			name += fmt.Sprintf(" (n >= %d skipped: over %s)", skipped, shortDuration(limit))
 		}
 		if len(xys) > 0 {
 			args = append(args, name, xys)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // parseBytes reads a size such as 64MiB, 1.5GiB or 1048576 (bytes).
@@ -41,4 +42,16 @@ func formatBytes(b int64) string {
 		return fmt.Sprintf("%d %s", int64(v), units[u])
 	}
 	return fmt.Sprintf("%.1f %s", v, units[u])
+}
+
+// shortDuration writes d without zero units: "10m", "1m30s", "90ms".
+func shortDuration(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
 }

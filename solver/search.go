@@ -62,6 +62,12 @@ type worker struct {
 	published int64
 	sink      uint64 // keeps the table touches of step 3 alive
 
+	// horizon is set by every node on return: whether its result depends
+	// on the depth limit (a horizon leaf or a depth-limited entry somewhere
+	// below). A depth-limited search whose result does not is a proof, and
+	// is stored as one (Irving's result depth, reduced to a flag).
+	horizon bool
+
 	hist [engine.MaxPits][engine.MaxSeeds + 1]int32 // cut-offs by pit and seeds in it
 
 	// busy is shared by all workers when there are several (nil for one):
@@ -107,6 +113,7 @@ type candidate struct {
 	slot  tt.Slot
 	entry tt.Entry
 	hit   bool
+	dep   bool // the peeked bound came from a depth-limited entry
 	gain  int8 // seeds the move banked for the mover
 	pit   int8
 	res   engine.Result
@@ -120,7 +127,11 @@ type candidate struct {
 //	v >= beta         the true value is at least v (fail high)
 //	alpha < v < beta  v is the true value
 //
-// Values are full-depth: every bound it returns or stores holds forever.
+// With depth = tt.DepthSolved values are full-depth: every bound it
+// returns or stores holds forever. With a smaller depth, leaves at the
+// horizon score 0 (no further gain) and the result is a heuristic, unless
+// w.horizon is false on return: then no horizon leaf or depth-limited
+// entry was used and the result is a proven bound like any other.
 // After a sowing that earns an extra turn the same player moves again, so
 // the child is searched with the same sign and the window shifted by the
 // seeds banked; after a normal move the window is negated.
@@ -130,6 +141,7 @@ func (w *worker) search(b engine.Board, alpha, beta, depth int) int {
 	if s <= w.dbMax {
 		if g, ok := w.db.Probe(b); ok {
 			w.st.DBHits++
+			w.horizon = false
 			return 2*g - s
 		}
 	}
@@ -171,6 +183,7 @@ func (w *worker) node(b engine.Board, s, alpha, beta, depth int, slot tt.Slot, e
 	// Step 1. Bounds from the seeds (the paper's futility pruning, exact in
 	// Kalah): the mover can gain at most the s seeds left and lose at most
 	// s. A window outside [-s, s] is decided without a move.
+	w.horizon = false
 	if alpha >= s {
 		w.st.CutSeeds++
 		return s
@@ -184,6 +197,7 @@ func (w *worker) node(b engine.Board, s, alpha, beta, depth int, slot tt.Slot, e
 	// fill the table with good moves) scores its horizon as "no further
 	// gain": the current store difference.
 	if depth == 0 {
+		w.horizon = true
 		return 0
 	}
 	childDepth := depth - 1
@@ -202,10 +216,12 @@ func (w *worker) node(b engine.Board, s, alpha, beta, depth int, slot tt.Slot, e
 		if e.Depth() >= depth {
 			if lo := e.Lower(); lo >= beta {
 				w.st.CutTT++
+				w.horizon = !e.Solved()
 				return lo
 			}
 			if hi := e.Upper(); hi <= alpha {
 				w.st.CutTT++
+				w.horizon = !e.Solved()
 				return hi
 			}
 		}
@@ -248,6 +264,7 @@ func (w *worker) node(b engine.Board, s, alpha, beta, depth int, slot tt.Slot, e
 	// beat alpha is dropped, its upper bound kept for the fail-soft value.
 	origAlpha := alpha
 	best, bestMove := -inf, -1
+	dep := false // some bound used below depends on the horizon
 	k := 0
 	for j := 0; j < n; j++ {
 		cd := list[j]
@@ -261,10 +278,16 @@ func (w *worker) node(b engine.Board, s, alpha, beta, depth int, slot tt.Slot, e
 		}
 		if lo >= beta {
 			w.st.CutPeek++
-			w.tab.Store(slot, tt.MakeEntry(lo, tt.BoundLower, int(cd.pit), depth, 0))
+			d := depth
+			if !cd.dep {
+				d = tt.DepthSolved
+			}
+			w.tab.Store(slot, tt.MakeEntry(lo, tt.NoUpper, int(cd.pit), d, 0))
+			w.horizon = cd.dep
 			return lo
 		}
 		if lo == hi || hi <= alpha {
+			dep = dep || cd.dep
 			if hi > best {
 				best, bestMove = hi, int(cd.pit)
 				if hi > alpha {
@@ -331,6 +354,7 @@ func (w *worker) node(b engine.Board, s, alpha, beta, depth int, slot tt.Slot, e
 		if w.aborted {
 			return 0
 		}
+		dep = dep || w.horizon
 		if v > best {
 			best, bestMove = v, int(cd.pit)
 			if v > alpha {
@@ -349,20 +373,29 @@ func (w *worker) node(b engine.Board, s, alpha, beta, depth int, slot tt.Slot, e
 	}
 
 	// Step 7. Store the bound: lower on a cut-off, upper on a fail low,
-	// exact in between.
-	bound := tt.BoundExact
+	// exact in between, merged with the bound the entry already held (an
+	// MTD(f) test that fails the other way keeps the earlier one).
+	lower, upper := best, best
 	switch {
 	case best >= beta:
-		bound = tt.BoundLower
+		upper = tt.NoUpper
 	case best <= origAlpha:
-		bound = tt.BoundUpper
+		lower = tt.NoLower
 	}
 	work := bits.Len64(uint64(w.st.Nodes - nodes0))
-	ent := tt.MakeEntry(best, bound, max(bestMove, 0), depth, work)
+	stored := depth
+	if !dep {
+		stored = tt.DepthSolved
+	}
+	ent := tt.MakeEntry(lower, upper, max(bestMove, 0), stored, work)
+	if hit {
+		ent = tt.Merge(e, ent)
+	}
 	w.tab.Store(slot, ent)
-	if w.store != nil && depth == tt.DepthSolved && work >= w.storeWork {
+	if w.store != nil && ent.Solved() && work >= w.storeWork {
 		w.store.Put(b.Key(), ent)
 	}
+	w.horizon = dep
 	return best
 }
 
@@ -388,6 +421,7 @@ func (w *worker) peek(cd *candidate, gain, depth int) (lo, hi int) {
 			if e.Depth() >= depth {
 				clo = max(clo, e.Lower())
 				chi = min(chi, e.Upper())
+				cd.dep = !e.Solved()
 			}
 		}
 	}

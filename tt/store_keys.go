@@ -16,7 +16,7 @@ import (
 //
 //	header  [0x00] "kalah-store"                          value [storeFormat]
 //	entry   [0x01][rule][pits][Own, 8 bytes BE][Opp, 8 bytes BE]
-//	        value: [value int16 BE][bound][move][work]    (entryLen bytes)
+//	        value: [lower int16 BE][upper int16 BE][move][work] (entryLen bytes)
 //	root    [0x02][rule][pits][Own][Opp][OwnStore][OppStore][side to move]
 //	        value: a JSON document, the whole answer of a solved position
 //
@@ -28,11 +28,11 @@ const (
 	kindEntry  = 0x01
 	kindRoot   = 0x02
 
-	storeFormat = 1
+	storeFormat = 2
 
 	entryKeyLen = 19
 	rootKeyLen  = 22
-	entryLen    = 5
+	entryLen    = 6
 )
 
 var headerKey = append([]byte{kindHeader}, "kalah-store"...)
@@ -61,8 +61,9 @@ func parseEntryKey(b []byte) (r engine.Rules, k engine.Key, ok bool) {
 
 func encodeEntry(e Entry) [entryLen]byte {
 	var b [entryLen]byte
-	binary.BigEndian.PutUint16(b[0:], uint16(int16(e.Value())))
-	b[2], b[3], b[4] = byte(e.Bound()), byte(e.Move()), byte(e.Work())
+	binary.BigEndian.PutUint16(b[0:], uint16(int16(e.Lower())))
+	binary.BigEndian.PutUint16(b[2:], uint16(int16(e.Upper())))
+	b[4], b[5] = byte(e.Move()), byte(e.Work())
 	return b
 }
 
@@ -71,12 +72,15 @@ func decodeEntry(v []byte, pits int) (Entry, bool) {
 	if len(v) != entryLen {
 		return 0, false
 	}
-	val := int(int16(binary.BigEndian.Uint16(v)))
-	bound, move, work := int(v[2]), int(v[3]), int(v[4])
-	if val < -engine.MaxSeeds || val > engine.MaxSeeds || bound < BoundLower || bound > BoundExact || move >= pits || work > 31 {
+	lo := int(int16(binary.BigEndian.Uint16(v)))
+	hi := int(int16(binary.BigEndian.Uint16(v[2:])))
+	move, work := int(v[4]), int(v[5])
+	okLo := lo == NoLower || (lo >= -engine.MaxSeeds && lo <= engine.MaxSeeds)
+	okHi := hi == NoUpper || (hi >= -engine.MaxSeeds && hi <= engine.MaxSeeds)
+	if !okLo || !okHi || (lo == NoLower && hi == NoUpper) || lo > hi || move >= pits || work > 31 {
 		return 0, false
 	}
-	return MakeEntry(val, bound, move, DepthSolved, work), true
+	return MakeEntry(lo, hi, move, DepthSolved, work), true
 }
 
 func rootKey(r engine.Rules, p engine.Position) [rootKeyLen]byte {

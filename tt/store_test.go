@@ -27,24 +27,25 @@ func openStore(t *testing.T, dir string, r engine.Rules, opts tt.StoreOptions) *
 
 // sameEntry compares the fields a store keeps.
 func sameEntry(a, b tt.Entry) bool {
-	return a.Value() == b.Value() && a.Bound() == b.Bound() && a.Move() == b.Move() && a.Work() == b.Work() && a.Solved() && b.Solved()
+	return a.Lower() == b.Lower() && a.Upper() == b.Upper() && a.Move() == b.Move() && a.Work() == b.Work() && a.Solved() && b.Solved()
 }
 
 func TestStoreRoundTrip(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "store")
 	r6 := engine.Rules{Pits: 6, Capture: engine.NoEmptyCapture}
 	r6e := engine.Rules{Pits: 6, Capture: engine.EmptyCapture}
-	keys := []engine.Key{{Own: 0x040404040404, Opp: 0x040404040404}, {Own: 1, Opp: 0x0100000000}, {Own: 0x0a0000000000, Opp: 0x30}}
+	keys := []engine.Key{{Own: 0x040404040404, Opp: 0x040404040404}, {Own: 1, Opp: 0x0100000000}, {Own: 0x0a0000000000, Opp: 0x30}, {Own: 0x0202, Opp: 0x0101}}
 	ents := []tt.Entry{
-		tt.MakeEntry(10, tt.BoundExact, 5, tt.DepthSolved, 20),
-		tt.MakeEntry(-7, tt.BoundLower, 0, tt.DepthSolved, 31),
-		tt.MakeEntry(255, tt.BoundUpper, 3, tt.DepthSolved, 0),
+		tt.MakeEntry(10, 10, 5, tt.DepthSolved, 20),
+		tt.MakeEntry(-7, tt.NoUpper, 0, tt.DepthSolved, 31),
+		tt.MakeEntry(tt.NoLower, 255, 3, tt.DepthSolved, 0),
+		tt.MakeEntry(-3, 5, 2, tt.DepthSolved, 7),
 	}
 	s := openStore(t, dir, r6, tt.StoreOptions{})
 	for i := range keys {
 		s.Put(keys[i], ents[i])
 	}
-	s.Put(engine.Key{Own: 9, Opp: 9}, tt.MakeEntry(1, tt.BoundExact, 0, 12, 20)) // not proven: ignored
+	s.Put(engine.Key{Own: 9, Opp: 9}, tt.MakeEntry(1, 1, 0, 12, 20)) // not proven: ignored
 	if err := s.Flush(); err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +67,7 @@ func TestStoreRoundTrip(t *testing.T) {
 	defer s.Close()
 	for i := range keys {
 		if e, ok := s.Get(keys[i]); !ok || !sameEntry(e, ents[i]) {
-			t.Errorf("key %v: got %v %v, want %v", keys[i], e.Value(), ok, ents[i].Value())
+			t.Errorf("key %v: got %d..%d %v, want %d..%d", keys[i], e.Lower(), e.Upper(), ok, ents[i].Lower(), ents[i].Upper())
 		}
 	}
 	if _, ok := s.Get(engine.Key{Own: 9, Opp: 9}); ok {
@@ -82,7 +83,7 @@ func TestStoreRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(st.Counts) != 1 || st.Counts[0].Entries != 3 || st.Counts[0].Roots != 1 || st.Counts[0].Rules != r6 || st.DiskBytes == 0 {
+	if len(st.Counts) != 1 || st.Counts[0].Entries != int64(len(keys)) || st.Counts[0].Roots != 1 || st.Counts[0].Rules != r6 || st.DiskBytes == 0 {
 		t.Errorf("stats %+v", st)
 	}
 	n := 0
@@ -93,7 +94,7 @@ func TestStoreRoundTrip(t *testing.T) {
 		}
 		return nil
 	})
-	if err != nil || n != 3 {
+	if err != nil || n != len(keys) {
 		t.Errorf("range: %d entries, %v", n, err)
 	}
 	if _, err := s.GC(); err != nil {
@@ -115,7 +116,7 @@ func TestStorePutNeverBlocks(t *testing.T) {
 	defer s.Close()
 	t0 := time.Now()
 	for i := 0; i < 100000; i++ {
-		s.Put(engine.Key{Own: uint64(i % 200), Opp: 1}, tt.MakeEntry(0, tt.BoundExact, 0, tt.DepthSolved, 20))
+		s.Put(engine.Key{Own: uint64(i % 200), Opp: 1}, tt.MakeEntry(0, 0, 0, tt.DepthSolved, 20))
 	}
 	if d := time.Since(t0); d > 2*time.Second {
 		t.Errorf("100000 puts took %v", d)
@@ -169,7 +170,7 @@ func TestStoreCorrupt(t *testing.T) {
 		dir := t.TempDir()
 		s := openStore(t, dir, r, tt.StoreOptions{})
 		for i := 0; i < 1000; i++ {
-			s.Put(engine.Key{Own: uint64(i), Opp: 7}, tt.MakeEntry(2, tt.BoundExact, 1, tt.DepthSolved, 15))
+			s.Put(engine.Key{Own: uint64(i), Opp: 7}, tt.MakeEntry(2, 2, 1, tt.DepthSolved, 15))
 		}
 		if _, err := s.GC(); err != nil { // writes the tables out
 			t.Fatal(err)

@@ -125,8 +125,9 @@ func priority(e Entry) int {
 	return p
 }
 
-// Store writes e for s: over the same position's entry when there is one,
-// else over the bucket's least valuable entry.
+// Store writes e for s: merged into the same position's entry when there
+// is one (Merge: the bounds of equal depths are intersected, a deeper entry
+// is kept), else over the bucket's least valuable entry.
 func (t *Table) Store(s Slot, e Entry) {
 	if !s.ok {
 		return
@@ -137,11 +138,9 @@ func (t *Table) Store(s Slot, e Entry) {
 	for i := range b {
 		old := Entry(atomic.LoadUint64(&b[i]))
 		if old != 0 && old.tag() == s.tag {
-			// A depth-limited result never overwrites a proven one.
-			if old.Solved() && !e.Solved() {
-				return
+			if m := Merge(old, e); m != old {
+				atomic.StoreUint64(&b[i], uint64(m))
 			}
-			atomic.StoreUint64(&b[i], uint64(e))
 			return
 		}
 		if p := priority(old); p < vp {

@@ -83,15 +83,15 @@ func TestNoFalsePositives(t *testing.T) {
 			v = old
 		}
 		values[k] = v
-		tab.Store(tab.SlotOf(k, seeds), MakeEntry(v, BoundExact, 0, DepthSolved, rng.IntN(20)))
+		tab.Store(tab.SlotOf(k, seeds), MakeEntry(v, v, 0, DepthSolved, rng.IntN(20)))
 	}
 	hits := 0
 	for k, v := range values {
 		e, ok := tab.Probe(tab.SlotOf(k, laneTotal(k)))
 		if ok {
 			hits++
-			if e.Value() != v {
-				t.Fatalf("false positive: %x stored %d, probed %d", k, v, e.Value())
+			if e.Lower() != v || e.Upper() != v {
+				t.Fatalf("false positive: %x stored %d, probed %d..%d", k, v, e.Lower(), e.Upper())
 			}
 		}
 	}
@@ -101,8 +101,8 @@ func TestNoFalsePositives(t *testing.T) {
 	n := 0
 	tab.Range(func(k engine.Key, e Entry) {
 		n++
-		if values[k] != e.Value() {
-			t.Fatalf("slot decodes to %x with value %d, stored %d", k, e.Value(), values[k])
+		if values[k] != e.Lower() {
+			t.Fatalf("slot decodes to %x with value %d, stored %d", k, e.Lower(), values[k])
 		}
 	})
 	if n != hits {
@@ -116,13 +116,59 @@ func laneTotal(k engine.Key) int {
 
 func TestEntryFields(t *testing.T) {
 	for _, v := range []int{-255, -3, 0, 7, 255} {
-		e := MakeEntry(v, BoundUpper, 5, 17, 40).withTag(1<<TagBits - 1)
-		if e.Value() != v || e.Bound() != BoundUpper || e.Move() != 5 || e.Depth() != 17 || e.Work() != 31 || e.tag() != 1<<TagBits-1 {
+		e := MakeEntry(NoLower, v, 5, 17, 40).withTag(1<<TagBits - 1)
+		if e.Upper() != v || e.Lower() != NoLower || e.Bound() != BoundUpper || e.Move() != 5 || e.Depth() != 17 || e.Work() != 31 || e.tag() != 1<<TagBits-1 {
 			t.Fatalf("entry %x does not round-trip", e)
 		}
-		if e.Upper() != v || e.Lower() != -1000 {
-			t.Fatal("bounds")
+		if e = MakeEntry(v, NoUpper, 0, 0, 0); e == 0 || e.Lower() != v || e.Upper() != NoUpper || e.Bound() != BoundLower {
+			t.Fatalf("lower bound %d does not round-trip: %x", v, e)
 		}
+		if e = MakeEntry(v, v, 0, 0, 0); e.Lower() != v || e.Upper() != v || e.Bound() != BoundExact {
+			t.Fatalf("exact %d does not round-trip", v)
+		}
+		for w := v; w <= 255; w += 37 {
+			e = MakeEntry(v, w, 7, DepthSolved, 0)
+			if e.Lower() != v || e.Upper() != w || e.Move() != 7 || !e.Solved() {
+				t.Fatalf("interval %d..%d does not round-trip: %d..%d", v, w, e.Lower(), e.Upper())
+			}
+		}
+	}
+}
+
+func TestMerge(t *testing.T) {
+	cases := []struct {
+		old, n   Entry
+		lo, hi   int
+		move, dp int
+	}{
+		// Same depth: the intervals intersect; a fail low keeps the old move.
+		{MakeEntry(2, NoUpper, 3, DepthSolved, 5), MakeEntry(NoLower, 6, 1, DepthSolved, 9), 2, 6, 3, DepthSolved},
+		{MakeEntry(NoLower, 6, 1, DepthSolved, 9), MakeEntry(4, NoUpper, 2, DepthSolved, 5), 4, 6, 2, DepthSolved},
+		{MakeEntry(-4, 8, 1, 12, 9), MakeEntry(-2, 10, 2, 12, 5), -2, 8, 2, 12},
+		// Different depths: the deeper one, a proven one over all.
+		{MakeEntry(2, NoUpper, 3, DepthSolved, 5), MakeEntry(NoLower, 0, 1, 9, 9), 2, NoUpper, 3, DepthSolved},
+		{MakeEntry(NoLower, 0, 1, 9, 9), MakeEntry(2, NoUpper, 3, DepthSolved, 5), 2, NoUpper, 3, DepthSolved},
+		{MakeEntry(NoLower, 0, 1, 9, 9), MakeEntry(2, NoUpper, 3, 6, 5), NoLower, 0, 1, 9},
+		// Inconsistent depth-limited bounds: the new one.
+		{MakeEntry(5, NoUpper, 1, 6, 9), MakeEntry(NoLower, 3, 2, 6, 5), NoLower, 3, 2, 6},
+		// Nothing to merge with.
+		{0, MakeEntry(-1, -1, 4, DepthSolved, 0), -1, -1, 4, DepthSolved},
+	}
+	for i, c := range cases {
+		m := Merge(c.old, c.n)
+		if m.Lower() != c.lo || m.Upper() != c.hi || m.Move() != c.move || m.Depth() != c.dp {
+			t.Errorf("case %d: merged %d..%d move %d depth %d, want %d..%d move %d depth %d",
+				i, m.Lower(), m.Upper(), m.Move(), m.Depth(), c.lo, c.hi, c.move, c.dp)
+		}
+	}
+	// The table merges what it stores for one position.
+	tab, _ := New(4, 1<<12)
+	k := engine.Key{Own: 0x0102, Opp: 0x0301}
+	s := tab.SlotOf(k, laneTotal(k))
+	tab.Store(s, MakeEntry(-1, NoUpper, 0, DepthSolved, 3))
+	tab.Store(s, MakeEntry(NoLower, 3, 1, DepthSolved, 3))
+	if e, ok := tab.Probe(s); !ok || e.Lower() != -1 || e.Upper() != 3 {
+		t.Errorf("table kept %d..%d, want -1..3", e.Lower(), e.Upper())
 	}
 }
 
@@ -141,11 +187,11 @@ func TestConcurrent(t *testing.T) {
 				s := tab.SlotOf(k, seeds)
 				// Every goroutine stores the same value for a key: the
 				// seed count, so that a hit can be checked.
-				if e, ok := tab.Probe(s); ok && e.Value() != seeds {
-					t.Errorf("torn or false entry for %x: %d", k, e.Value())
+				if e, ok := tab.Probe(s); ok && e.Lower() != seeds {
+					t.Errorf("torn or false entry for %x: %d", k, e.Lower())
 					return
 				}
-				tab.Store(s, MakeEntry(seeds, BoundLower, 1, DepthSolved, 3))
+				tab.Store(s, MakeEntry(seeds, NoUpper, 1, DepthSolved, 3))
 			}
 		}(g)
 	}
@@ -164,7 +210,7 @@ func BenchmarkProbeStore(b *testing.B) {
 		k := keys[i&4095]
 		s := tab.SlotOf(k, 48)
 		if _, ok := tab.Probe(s); !ok {
-			tab.Store(s, MakeEntry(2, BoundExact, 1, DepthSolved, 4))
+			tab.Store(s, MakeEntry(2, 2, 1, DepthSolved, 4))
 		}
 		i++
 	}

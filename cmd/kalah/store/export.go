@@ -64,12 +64,10 @@ type exportRow struct {
 	Pits     int32  `parquet:"pits"`
 	Position string `parquet:"position"`
 	ToMove   string `parquet:"to_move,dict"`
-	Value    int32  `parquet:"value"`
-	Bound    string `parquet:"bound,dict"`
+	Lower    int32  `parquet:"lower"`
+	Upper    int32  `parquet:"upper"`
 	Move     string `parquet:"move,dict"`
 }
-
-var boundNames = [4]string{"none", "lower", "upper", "exact"}
 
 func runExport(opts *ExportOptions) (err error) {
 	switch opts.Format {
@@ -119,8 +117,17 @@ func runExport(opts *ExportOptions) (err error) {
 	}
 	row := func(r engine.Rules, k engine.Key, e tt.Entry) exportRow {
 		p := engine.Position{Pits: r.Pits, Board: engine.Board{Own: k.Own, Opp: k.Opp}, ToMove: engine.South}
+		// A missing bound is the one the seeds on the board give.
+		s := p.Board.Seeds()
+		lo, hi := e.Lower(), e.Upper()
+		if lo == tt.NoLower {
+			lo = -s
+		}
+		if hi == tt.NoUpper {
+			hi = s
+		}
 		return exportRow{Rule: r.Capture.String(), Pits: int32(r.Pits), Position: p.String(), ToMove: "south",
-			Value: int32(e.Value()), Bound: boundNames[e.Bound()], Move: engine.MoveLetter(engine.South, e.Move())}
+			Lower: int32(lo), Upper: int32(hi), Move: engine.MoveLetter(engine.South, e.Move())}
 	}
 	if opts.Format == "parquet" {
 		w := parquet.NewGenericWriter[exportRow](out, parquet.Compression(&zstd.Codec{}), parquet.KeyValueMetadata("kalah.store", st.Dir()))
@@ -161,11 +168,11 @@ func runExport(opts *ExportOptions) (err error) {
 		line = strconv.AppendInt(line, int64(x.Pits), 10)
 		line = append(line, `,"position":"`...)
 		line = append(line, x.Position...)
-		line = append(line, `","to_move":"south","value":`...)
-		line = strconv.AppendInt(line, int64(x.Value), 10)
-		line = append(line, `,"bound":"`...)
-		line = append(line, x.Bound...)
-		line = append(line, `","move":"`...)
+		line = append(line, `","to_move":"south","lower":`...)
+		line = strconv.AppendInt(line, int64(x.Lower), 10)
+		line = append(line, `,"upper":`...)
+		line = strconv.AppendInt(line, int64(x.Upper), 10)
+		line = append(line, `,"move":"`...)
 		line = append(line, x.Move...)
 		line = append(line, "\"}\n"...)
 		_, err := bw.Write(line)

@@ -2,8 +2,6 @@ package results
 
 import (
 	"fmt"
-	"strconv"
-	"strings"
 
 	"github.com/kalah-solver/kalah/egdb"
 	"github.com/kalah-solver/kalah/engine"
@@ -56,33 +54,4 @@ func OpenEGDB(dir string, r engine.Rules) (*egdb.DB, error) {
 		return nil, fmt.Errorf("endgame database: %w (go without it with --no-egdb)", err)
 	}
 	return db, nil
-}
-
-// ParseBytes reads a memory size: a number with an optional unit B, KiB, MiB,
-// GiB, TiB (or K, M, G, T, KB, MB, GB, TB, all powers of 1024). Empty is
-// 0: the solver's default.
-func ParseBytes(s string) (int64, error) {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return 0, nil
-	}
-	i := 0
-	for i < len(s) && (s[i] >= '0' && s[i] <= '9' || s[i] == '.') {
-		i++
-	}
-	v, err := strconv.ParseFloat(s[:i], 64)
-	if err != nil {
-		return 0, fmt.Errorf("%q is not a size like 512MiB or 2GiB", s)
-	}
-	unit := strings.ToUpper(strings.TrimSpace(s[i:]))
-	unit = strings.TrimSuffix(strings.TrimSuffix(unit, "B"), "I")
-	mult := map[string]float64{"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}[unit]
-	if mult == 0 {
-		return 0, fmt.Errorf("%q: unknown unit %q (want B, KiB, MiB, GiB or TiB)", s, s[i:])
-	}
-	b := int64(v * mult)
-	if b < 1<<20 {
-		return 0, fmt.Errorf("%q is less than 1 MiB", s)
-	}
-	return b, nil
 }

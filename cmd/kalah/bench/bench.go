@@ -230,7 +230,7 @@ func (opts *Options) validate() ([]bench.Case, int64, error) {
 	var ttBytes int64 // 0: each case's own
 	if opts.TTMem != "" {
 		var err error
-		if ttBytes, err = parseBytes(opts.TTMem); err != nil {
+		if ttBytes, err = cmdutil.ParseBytes(opts.TTMem); err != nil {
 			return nil, 0, cmdutil.BadInputf("--tt-mem: %v", err)
 		}
 	}

@@ -210,14 +210,6 @@ func TestBenchBadInput(t *testing.T) {
 	}
 }
 
-func TestParseBytes(t *testing.T) {
-	for in, want := range map[string]int64{"64MiB": 64 << 20, "1GiB": 1 << 30, "1.5g": 3 << 29, "2097152": 2 << 20, " 16 mb ": 16 << 20} {
-		if got, err := parseBytes(in); err != nil || got != want {
-			t.Errorf("parseBytes(%q) = %d, %v; want %d", in, got, err, want)
-		}
-	}
-}
-
 func TestBenchEGDB(t *testing.T) {
 	dir := t.TempDir()
 	for _, c := range engine.Captures {

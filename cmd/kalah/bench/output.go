@@ -74,11 +74,11 @@ func (p *printer) header() {
 	if p.opts.EGDB != "" {
 		db = "endgame databases in " + p.opts.EGDB
 	}
-	table := formatBytes(p.ttBytes)
+	table := cmdutil.FormatBytes(p.ttBytes)
 	if p.ttBytes == 0 {
-		table = formatBytes(bench.DefaultTTBytes)
+		table = cmdutil.FormatBytes(bench.DefaultTTBytes)
 		if p.starts || p.opts.Plot != "" {
-			table += " (" + formatBytes(bench.StartTTBytes) + " for start positions)"
+			table += " (" + cmdutil.FormatBytes(bench.StartTTBytes) + " for start positions)"
 		}
 	}
 	fmt.Fprintf(p.w, "kalah bench: suite %s, %d positions, table %s, %s\n", p.opts.Suite, p.n, table, db)

@@ -187,7 +187,7 @@ func printReport(w io.Writer, rec *record) error {
 		cost = "solved originally with: nodes"
 	}
 	_, err := fmt.Fprintf(w, "%s %s in %.3f s, %.1f M nodes/s, %d threads, table %s, egdb %s, store %s\n",
-		cost, group(rec.Nodes), rec.Seconds, rec.NPS/1e6, rec.Threads, formatBytes(rec.TTBytes), egdb, store)
+		cost, group(rec.Nodes), rec.Seconds, rec.NPS/1e6, rec.Threads, cmdutil.FormatBytes(rec.TTBytes), egdb, store)
 	return err
 }
 

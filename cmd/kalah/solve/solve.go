@@ -87,7 +87,7 @@ SIGTERM stops the solve, prints the bounds proven so far and exits 130.`,
 	}
 	cmdutil.AddGameFlags(cmd, &opts.Game, true)
 	f := cmd.Flags()
-	f.StringVar(&opts.TTMem, "tt-mem", "", fmt.Sprintf("transposition table size, e.g. 512MiB or 2GiB (default: a quarter of memory, at most 1 GiB (%s here), less for small games)", formatBytes(solver.DefaultTTBytes())))
+	f.StringVar(&opts.TTMem, "tt-mem", "", fmt.Sprintf("transposition table size, e.g. 512MiB or 2GiB (default: a quarter of memory, at most 1 GiB (%s here), less for small games)", cmdutil.FormatBytes(solver.DefaultTTBytes())))
 	f.IntVar(&opts.Threads, "threads", 0, fmt.Sprintf("search threads (default all cores, %d)", runtime.GOMAXPROCS(0)))
 	f.StringVar(&opts.EGDB, "egdb", "", "endgame-database directory (default: $XDG_DATA_HOME/kalah/egdb or ~/.local/share/kalah/egdb)")
 	f.BoolVar(&opts.NoEGDB, "no-egdb", false, "use no endgame database")
@@ -129,7 +129,7 @@ func run(ctx context.Context, opts *Options) error {
 		ttBytes = max(ttBytes, solver.DefaultTTBytesFor(j.rules.Pits, j.pos.Board.Seeds()))
 	}
 	if opts.TTMem != "" {
-		b, err := parseBytes(opts.TTMem)
+		b, err := cmdutil.ParseBytes(opts.TTMem)
 		if err != nil {
 			return cmdutil.BadInputf("--tt-mem: %v", err)
 		}

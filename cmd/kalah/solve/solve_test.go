@@ -270,22 +270,6 @@ func TestSolveGameOver(t *testing.T) {
 	}
 }
 
-func TestParseBytes(t *testing.T) {
-	for s, want := range map[string]int64{"512MiB": 512 << 20, "2GiB": 2 << 30, "2G": 2 << 30, "1.5GiB": 3 << 29, "64 mb": 64 << 20, "1048576": 1 << 20} {
-		if got, err := parseBytes(s); err != nil || got != want {
-			t.Errorf("parseBytes(%q) = %d, %v; want %d", s, got, err, want)
-		}
-	}
-	for _, s := range []string{"", "GiB", "5XB", "-1GiB", "100"} {
-		if _, err := parseBytes(s); err == nil {
-			t.Errorf("parseBytes(%q) accepted", s)
-		}
-	}
-	if formatBytes(4<<30) != "4 GiB" || formatBytes(3<<29) != "1.5 GiB" {
-		t.Error(formatBytes(4<<30), formatBytes(3<<29))
-	}
-}
-
 func itoa(n int) string { return strconv.Itoa(n) }
 
 func TestSolveStore(t *testing.T) {

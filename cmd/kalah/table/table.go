@@ -126,7 +126,7 @@ func run(opts *Options) error {
 	if opts.Threads < 0 {
 		return cmdutil.BadInputf("--threads must not be negative, got %d", opts.Threads)
 	}
-	ttBytes, err := results.ParseBytes(opts.TTMem)
+	ttBytes, err := cmdutil.ParseBytes(opts.TTMem)
 	if err != nil {
 		return cmdutil.BadInputf("--tt-mem: %v", err)
 	}

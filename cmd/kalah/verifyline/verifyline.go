@@ -66,7 +66,7 @@ checked and shown. A line may end before the game does.`,
 			if opts.NoEGDB && cmd.Flags().Changed("egdb") {
 				return cmdutil.BadInputf("--egdb and --no-egdb contradict each other")
 			}
-			b, err := results.ParseBytes(ttMem)
+			b, err := cmdutil.ParseBytes(ttMem)
 			if err != nil {
 				return cmdutil.BadInputf("--tt-mem: %v", err)
 			}

@@ -90,9 +90,33 @@ func checkSolve(t *testing.T, s *Solver, br *brute, p engine.Position) {
 			t.Fatalf("%v at %v move %s: value %d, reference %d", s.rules, p, mv.Move, mv.Value, w)
 		}
 	}
-	// The PV plays out to the value.
+	checkPV(t, s, p, res.PV, want)
+}
+
+// checkSolveValue checks SolveValue's value, best move and PV against the
+// reference.
+func checkSolveValue(t *testing.T, s *Solver, br *brute, p engine.Position) {
+	t.Helper()
+	res, err := s.SolveValue(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := br.value(p.Board)
+	if res.Value != want || res.Lower != want || res.Upper != want || !res.Solved || len(res.Moves) != 0 {
+		t.Fatalf("%v %s to move at %v: SolveValue %d [%d, %d] solved %v, %d moves; reference %d",
+			s.rules, p.ToMove, p, res.Value, res.Lower, res.Upper, res.Solved, len(res.Moves), want)
+	}
+	if len(res.Best) != 1 || br.move(p.Board, res.Best[0]) != want {
+		t.Fatalf("%v at %v: SolveValue's best move %v is not optimal", s.rules, p, res.Best)
+	}
+	checkPV(t, s, p, res.PV, want)
+}
+
+// checkPV checks that a principal variation plays out to the value.
+func checkPV(t *testing.T, s *Solver, p engine.Position, pv []Step, want int) {
+	t.Helper()
 	q := p
-	for _, st := range res.PV {
+	for _, st := range pv {
 		if st.Side != q.ToMove {
 			t.Fatalf("PV step for %v while %v is to move", st.Side, q.ToMove)
 		}
@@ -116,7 +140,9 @@ func TestStartPositionsMatchBruteForce(t *testing.T) {
 			for _, c := range engine.Captures {
 				r := engine.Rules{Pits: m, Capture: c}
 				p, _ := r.StartPosition(n)
-				checkSolve(t, newTestSolver(t, r, 1), newBrute(r), p)
+				br := newBrute(r)
+				checkSolve(t, newTestSolver(t, r, 1), br, p)
+				checkSolveValue(t, newTestSolver(t, r, 1), br, p)
 			}
 		}
 	}
@@ -157,6 +183,7 @@ func TestRandomPositionsMatchBruteForce(t *testing.T) {
 			continue
 		}
 		checkSolve(t, newTestSolver(t, r, 1), refs.get(r), p)
+		checkSolveValue(t, newTestSolver(t, r, 1), refs.get(r), p)
 	}
 }
 

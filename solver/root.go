@@ -123,6 +123,52 @@ func (s *Solver) Solve(ctx context.Context, p engine.Position) (*Result, error) 
 	return res, err
 }
 
+// SolveValue computes the exact value of p, one best move and a principal
+// variation, but not the value of every move: MTD(f) on p itself after a
+// depth-limited deepening, then the line. It costs a fraction of Solve
+// (proving a losing move's exact value is most of Solve's work), and
+// Result.Moves is empty. When ctx ends first it returns the bounds proven
+// so far with an error wrapping ErrInterrupted.
+func (s *Solver) SolveValue(ctx context.Context, p engine.Position) (*Result, error) {
+	if p.Pits != s.rules.Pits {
+		return nil, fmt.Errorf("position has %d pits, solver is for %d", p.Pits, s.rules.Pits)
+	}
+	start := time.Now()
+	before := s.stats
+	b := p.Board
+	base := b.StoreDiff()
+	res := &Result{Position: p, Rules: s.rules, Value: base, Lower: base, Upper: base, Solved: true}
+	if b.Over() {
+		return res, nil
+	}
+	var stage atomic.Pointer[Progress]
+	stage.Store(&Progress{Stage: "deepening", Lower: base - b.Seeds(), Upper: base + b.Seeds()})
+	stopRun := s.run(ctx, &stage, start)
+	defer stopRun()
+	guess := s.deepen(ctx, b, 0, s.opts.Deepen)
+	lo, hi, ok := s.mtdf(ctx, b, guess, tt.DepthSolved, s.reporter(&stage, start, "value", base, 1))
+	finish := func() {
+		res.Stats = s.stats
+		res.Stats.sub(before)
+		res.Elapsed = time.Since(start)
+	}
+	if !ok {
+		res.Solved = false
+		res.Lower, res.Upper = base+max(lo, -b.Seeds()), base+min(hi, b.Seeds())
+		res.Value = res.Lower
+		finish()
+		return res, fmt.Errorf("%w: value in [%+d, %+d]", ErrInterrupted, res.Lower, res.Upper)
+	}
+	res.Value, res.Lower, res.Upper = base+lo, base+lo, base+lo
+	pv, err := s.PV(ctx, p, lo)
+	res.PV = pv
+	if len(pv) > 0 {
+		res.Best = []int{pv[0].Pit}
+	}
+	finish()
+	return res, err
+}
+
 // interruptedBounds bounds the value of b (absolute, for its mover) after an
 // interrupted solve: at least the best lower bound proven for any move, at
 // most the largest upper bound over every legal move, where a move not

@@ -34,6 +34,7 @@ type record struct {
 	Lower       int          `json:"lower"`                 // proven bounds, equal to value when solved
 	Upper       int          `json:"upper"`                 //
 	Result      string       `json:"result"`                // win, draw or loss for the side to move ("" when interrupted)
+	ValueOnly   bool         `json:"value_only"`            // --value-only: moves is empty and best holds one best move
 	Moves       []moveRecord `json:"moves"`                 // pit order
 	Best        []string     `json:"best"`                  // letters of the moves reaching the value
 	PV          string       `json:"pv"`                    // principal variation, letters
@@ -62,6 +63,7 @@ func (s *session) record(j job, res *solver.Result, err error) *record {
 		ToMove:      p.ToMove.String(),
 		Solved:      res.Solved,
 		Interrupted: err != nil,
+		ValueOnly:   s.opts.ValueOnly,
 		Value:       res.Value,
 		Lower:       res.Lower,
 		Upper:       res.Upper,
@@ -166,7 +168,11 @@ func printReport(w io.Writer, rec *record) error {
 		fmt.Fprintf(w, "%4s %4d %6s%s\n", m.Move, m.Pit, v, extra)
 	}
 	if rec.Solved {
-		fmt.Fprintf(w, "best %s\n", strings.Join(rec.Best, " "))
+		if rec.ValueOnly && len(rec.Moves) == 0 {
+			fmt.Fprintf(w, "best %s (one best move; --value-only computes no other move's value)\n", orNone(strings.Join(rec.Best, " ")))
+		} else {
+			fmt.Fprintf(w, "best %s\n", strings.Join(rec.Best, " "))
+		}
 		cut := ""
 		if rec.Interrupted {
 			cut = " (interrupted, cut short)"

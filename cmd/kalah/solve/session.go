@@ -240,12 +240,18 @@ func (s *session) solve(ctx context.Context, j job) error {
 	s.lo, s.hi = b.StoreDiff()-b.Seeds(), b.StoreDiff()+b.Seeds()
 	s.last = 0
 	s.mu.Unlock()
-	res, err := sv.Solve(ctx, j.pos)
+	solve := sv.Solve
+	if s.opts.ValueOnly {
+		solve = sv.SolveValue
+	}
+	res, err := solve(ctx, j.pos)
 	if err != nil && !errors.Is(err, solver.ErrInterrupted) {
 		return err
 	}
 	rec := s.record(j, res, err)
-	if err == nil && s.store != nil {
+	// A root record holds every move's value; a --value-only answer is
+	// not one (a stored full record still answers --value-only).
+	if err == nil && s.store != nil && !s.opts.ValueOnly {
 		if perr := s.saveRoot(j, rec); perr != nil {
 			return perr
 		}

@@ -28,6 +28,9 @@ type Options struct {
 	NoStore bool
 	Force   bool
 	JSON    bool
+	// ValueOnly computes the value, one best move and a principal
+	// variation, not every move's value.
+	ValueOnly bool
 	Quiet   bool
 	Verbose bool
 
@@ -62,6 +65,10 @@ database depth.
 gives one result line (one JSON object with --json). Every line is checked
 before anything is solved.
 
+--value-only skips the values of the other moves: it prints the value, one
+best move and a principal variation, at a fraction of the cost (proving
+exactly how much a losing move loses is most of a full solve's work).
+
 The endgame database of the pit count and rule installed in the default
 directory (see 'kalah egdb path') or in --egdb DIR is used when there is
 one. Long solves report progress on standard error every 2 s (not with
@@ -69,6 +76,7 @@ one. Long solves report progress on standard error every 2 s (not with
 SIGTERM stops the solve, prints the bounds proven so far and exits 130.`,
 		Example: `  kalah solve
   kalah solve --pits 4 --seeds 3 --rule empty-capture --json
+  kalah solve --pits 6 --seeds 4 --rule empty-capture --value-only
   kalah solve --position 0,0,13,0,0,0,0,1,1,1,1,1,1,0 --tt-mem 512MiB
   printf '4,4,4,4,4,4,0,4,4,4,4,4,4,0\n1,0,2,0,3,0,20,0,0,0,2,0,1,19 north\n' | kalah solve --position - --json`,
 		Args: cmdutil.NoArgs,
@@ -95,6 +103,7 @@ SIGTERM stops the solve, prints the bounds proven so far and exits 130.`,
 	f.BoolVar(&opts.NoStore, "no-store", false, "neither read nor write the persistent store")
 	f.BoolVar(&opts.Force, "force", false, "solve again even when the store holds the answer")
 	f.BoolVar(&opts.JSON, "json", false, "print one JSON object per position instead of text")
+	f.BoolVar(&opts.ValueOnly, "value-only", false, "compute the value, one best move and a principal variation, not every move's value (faster)")
 	f.BoolVarP(&opts.Quiet, "quiet", "q", false, "no progress reports on standard error")
 	f.BoolVarP(&opts.Verbose, "verbose", "v", false, "log the endgame database and store opened, and the store's options, on standard error")
 	f.IntVar(&opts.StoreMinSeeds, "store-min-seeds", 0, "ask the store only at boards with at least this many seeds (default tt.DefaultStoreMinSeeds)")

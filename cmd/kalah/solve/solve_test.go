@@ -320,3 +320,49 @@ func TestSolveInterruptedStore(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestSolveValueOnly: --value-only gives the reference value, one optimal
+// move and a PV, no per-move values, and saves no root record.
+func TestSolveValueOnly(t *testing.T) {
+	for _, c := range engine.Captures {
+		r := engine.Rules{Pits: 4, Capture: c}
+		br := &brute{r: r, memo: map[engine.Board]int{}}
+		for n := 1; n <= 3; n++ {
+			p, _ := r.StartPosition(n)
+			out, _, err := execute(t, context.Background(), "", "--pits", "4", "--seeds", itoa(n), "--rule", c.String(), "--json", "--no-store", "--value-only")
+			if err != nil {
+				t.Fatal(err)
+			}
+			rec := decode(t, out)[0]
+			want := br.value(p.Board)
+			best, _ := rec["best"].([]any)
+			if rec["value"] != float64(want) || rec["value_only"] != true || len(rec["moves"].([]any)) != 0 || len(best) != 1 {
+				t.Fatalf("%v n=%d: %v, reference value %d", r, n, rec, want)
+			}
+			pit, err := engine.ParseMove(p, best[0].(string))
+			if err != nil || br.move(p.Board, pit) != want {
+				t.Errorf("%v n=%d: best move %v is not optimal (%v)", r, n, best[0], err)
+			}
+			line, err := r.ParseLetters(p, rec["pv"].(string))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if end, err := r.PlayLine(p, line); err != nil || !end.Board.Over() || end.SouthDiff() != want {
+				t.Errorf("%v n=%d: pv %v does not reach %d (%v)", r, n, rec["pv"], want, err)
+			}
+		}
+	}
+	// With a store: the answer is not saved as a root record, so a full
+	// solve afterwards searches and prints every move.
+	dir := t.TempDir()
+	if _, _, err := execute(t, context.Background(), "", "--pits", "4", "--seeds", "2", "--rule", "empty-capture", "--json", "--store", dir, "--value-only"); err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := execute(t, context.Background(), "", "--pits", "4", "--seeds", "2", "--rule", "empty-capture", "--json", "--store", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec := decode(t, out)[0]; rec["from_store"] != false || len(rec["moves"].([]any)) != 4 {
+		t.Errorf("full solve after --value-only: %v", rec)
+	}
+}

@@ -297,16 +297,16 @@ func (w *worker) node(b engine.Board, s, alpha, beta, depth int, slot tt.Slot, e
 			continue
 		}
 		// Step 5. Order: table move, extra turns (nearest the store
-		// first), captures, then by the peeked interval. Insertion sort
-		// into the front of the same array.
-		score := int64(lo+hi+2*inf)<<24 + int64(w.hist[cd.pit][b.Pit(int(cd.pit))])
+		// first), then by the seeds the move banks (so captures by their
+		// size), ties broken by history. Insertion sort into the front of
+		// the same array. (Ordering by the peeked interval, or captures
+		// before every other move, cost nodes: docs/algorithms.md.)
+		score := int64(gain+256)<<24 + int64(w.hist[cd.pit][b.Pit(int(cd.pit))])
 		switch {
 		case int(cd.pit) == ttMove:
 			score += 1 << 50
 		case cd.res.Extra():
 			score += 1<<48 + int64(cd.pit)<<40
-		case cd.res.Capture():
-			score += 1<<44 + int64(gain)<<36
 		}
 		cd.score = score
 		x := k

@@ -43,10 +43,15 @@ type Result struct {
 	Elapsed  time.Duration
 }
 
+// solveDeepenSeeds is the fewest seeds on the board for which Solve
+// deepens before the moves' searches.
+const solveDeepenSeeds = 40
+
 // Solve computes the exact value of p, the exact value of every legal move
-// and a principal variation. Each move's value is pinned down by MTD(f) on
-// the position it leads to, the best value so far serving as the next
-// move's first guess. When ctx ends first, Solve returns the bounds proven
+// and a principal variation. After a depth-limited deepening on p (to
+// Options.Deepen, on boards of at least solveDeepenSeeds seeds), each move's value is pinned down by MTD(f) on the
+// position it leads to, the deepening's value serving as the first move's
+// guess and the best value so far as each later move's. When ctx ends first, Solve returns the bounds proven
 // so far with an error wrapping ErrInterrupted.
 func (s *Solver) Solve(ctx context.Context, p engine.Position) (*Result, error) {
 	if p.Pits != s.rules.Pits {
@@ -67,7 +72,18 @@ func (s *Solver) Solve(ctx context.Context, p engine.Position) (*Result, error) 
 
 	seeds := b.Seeds()
 	res.Lower, res.Upper = base-seeds, base+seeds
+	// On a big board, depth-limited deepening on the position itself
+	// first: it fills the table with good moves for every move's search,
+	// and its heuristic value is the first move's guess (Kalah(6,4): -5 %
+	// nodes under empty-capture, -9 % under no-empty-capture). On smaller
+	// boards it costs more than it saves: +26 % on the bench suite's
+	// mid-game positions (13-31 seeds), +21 % and +24 % on the start of
+	// Kalah(6,3) (36 seeds).
 	guess, bestLo := 0, -inf
+	if seeds >= solveDeepenSeeds {
+		stage.Store(&Progress{Stage: "deepening", Lower: res.Lower, Upper: res.Upper})
+		guess = s.deepen(ctx, b, 0, s.opts.Deepen)
+	}
 	for _, i := range orderRoot(s.rules, b) {
 		c, r := s.rules.Sow(b, i)
 		gain := int(c.OwnStore - b.OwnStore)

@@ -31,8 +31,8 @@ type Options struct {
 	// ValueOnly computes the value, one best move and a principal
 	// variation, not every move's value.
 	ValueOnly bool
-	Quiet   bool
-	Verbose bool
+	Quiet     bool
+	Verbose   bool
 
 	// StoreMinSeeds and StoreMinWork override the store's thresholds
 	// (hidden flags, for measuring them; 0 keeps the defaults).

@@ -47,31 +47,62 @@ type Result struct {
 // deepens before the moves' searches.
 const solveDeepenSeeds = 40
 
+// rootRun is one solve of a root position, as Solve and SolveValue run
+// it: the result being filled in, the stage that progress reports show,
+// and what the cost is counted from.
+type rootRun struct {
+	res    *Result
+	stage  atomic.Pointer[Progress]
+	start  time.Time
+	before Stats
+	stop   func() // ends the progress reports
+}
+
+// begin checks p and starts a root solve. When the game is already over
+// it returns the exact result and a nil run; otherwise the result's bounds
+// are those of the seeds on the board, and progress reports run, showing
+// stage, until run.stop is called.
+func (s *Solver) begin(ctx context.Context, p engine.Position, stage string) (*Result, *rootRun, error) {
+	if p.Pits != s.rules.Pits {
+		return nil, nil, fmt.Errorf("position has %d pits, solver is for %d", p.Pits, s.rules.Pits)
+	}
+	base := p.Board.StoreDiff()
+	res := &Result{Position: p, Rules: s.rules, Value: base, Lower: base, Upper: base, Solved: true}
+	if p.Board.Over() {
+		return res, nil, nil
+	}
+	seeds := p.Board.Seeds()
+	res.Lower, res.Upper = base-seeds, base+seeds
+	run := &rootRun{res: res, start: time.Now(), before: s.stats}
+	run.stage.Store(&Progress{Stage: stage, Lower: res.Lower, Upper: res.Upper})
+	run.stop = s.run(ctx, &run.stage, run.start)
+	return res, run, nil
+}
+
+// account stamps the result with what the solve has cost so far.
+func (r *rootRun) account(s *Solver) {
+	r.res.Stats = s.stats
+	r.res.Stats.sub(r.before)
+	r.res.Elapsed = time.Since(r.start)
+}
+
 // Solve computes the exact value of p, the exact value of every legal move
 // and a principal variation. After a depth-limited deepening on p (to
-// Options.Deepen, on boards of at least solveDeepenSeeds seeds), each move's value is pinned down by MTD(f) on the
-// position it leads to, the deepening's value serving as the first move's
-// guess and the best value so far as each later move's. When ctx ends first, Solve returns the bounds proven
-// so far with an error wrapping ErrInterrupted.
+// Options.Deepen, on boards of at least solveDeepenSeeds seeds), each
+// move's value is pinned down by MTD(f) on the position it leads to, the
+// deepening's value serving as the first move's guess and the best value
+// so far as each later move's. When ctx ends first, Solve returns the
+// bounds proven so far with an error wrapping ErrInterrupted.
 func (s *Solver) Solve(ctx context.Context, p engine.Position) (*Result, error) {
-	if p.Pits != s.rules.Pits {
-		return nil, fmt.Errorf("position has %d pits, solver is for %d", p.Pits, s.rules.Pits)
+	res, run, err := s.begin(ctx, p, "start")
+	if run == nil {
+		return res, err
 	}
-	start := time.Now()
-	before := s.stats
+	defer run.stop()
 	b := p.Board
 	base := b.StoreDiff()
-	res := &Result{Position: p, Rules: s.rules, Value: base, Lower: base, Upper: base, Solved: true}
-	if b.Over() {
-		return res, nil
-	}
-	var stage atomic.Pointer[Progress]
-	stage.Store(&Progress{Stage: "start"})
-	stopRun := s.run(ctx, &stage, start)
-	defer stopRun()
-
 	seeds := b.Seeds()
-	res.Lower, res.Upper = base-seeds, base+seeds
+	stage, start := &run.stage, run.start
 	// On a big board, depth-limited deepening on the position itself
 	// first: it fills the table with good moves for every move's search,
 	// and its heuristic value is the first move's guess (Kalah(6,4): -5 %
@@ -95,10 +126,10 @@ func (s *Solver) Solve(ctx context.Context, p engine.Position) (*Result, error) 
 			lo = gain - int(c.OppStore-b.OppStore)
 			hi = lo
 		case r.Extra():
-			clo, chi, done := s.mtdf(ctx, c, guess-gain, tt.DepthSolved, s.reporter(&stage, start, "move "+mv.Move, base+gain, 1))
+			clo, chi, done := s.mtdf(ctx, c, guess-gain, tt.DepthSolved, s.reporter(stage, start, "move "+mv.Move, base+gain, 1))
 			lo, hi, ok = gain+clo, gain+chi, done
 		default:
-			clo, chi, done := s.mtdf(ctx, c.Flip(), gain-guess, tt.DepthSolved, s.reporter(&stage, start, "move "+mv.Move, base+gain, -1))
+			clo, chi, done := s.mtdf(ctx, c.Flip(), gain-guess, tt.DepthSolved, s.reporter(stage, start, "move "+mv.Move, base+gain, -1))
 			lo, hi, ok = gain-chi, gain-clo, done
 		}
 		mv.Lower, mv.Upper, mv.Solved = base+lo, base+hi, ok && lo == hi
@@ -111,9 +142,7 @@ func (s *Solver) Solve(ctx context.Context, p engine.Position) (*Result, error) 
 			break
 		}
 	}
-	res.Stats = s.stats
-	res.Stats.sub(before)
-	res.Elapsed = time.Since(start)
+	run.account(s)
 	sortMoves(res.Moves)
 	if len(res.Moves) < b.NumMoves() || !allSolved(res.Moves) {
 		res.Solved = false
@@ -131,11 +160,8 @@ func (s *Solver) Solve(ctx context.Context, p engine.Position) (*Result, error) 
 			res.Best = append(res.Best, m.Pit-1)
 		}
 	}
-	pv, err := s.PV(ctx, p, res.Value-base)
-	res.PV = pv
-	res.Stats = s.stats
-	res.Stats.sub(before)
-	res.Elapsed = time.Since(start)
+	res.PV, err = s.PV(ctx, p, res.Value-base)
+	run.account(s)
 	return res, err
 }
 
@@ -146,42 +172,27 @@ func (s *Solver) Solve(ctx context.Context, p engine.Position) (*Result, error) 
 // Result.Moves is empty. When ctx ends first it returns the bounds proven
 // so far with an error wrapping ErrInterrupted.
 func (s *Solver) SolveValue(ctx context.Context, p engine.Position) (*Result, error) {
-	if p.Pits != s.rules.Pits {
-		return nil, fmt.Errorf("position has %d pits, solver is for %d", p.Pits, s.rules.Pits)
+	res, run, err := s.begin(ctx, p, "deepening")
+	if run == nil {
+		return res, err
 	}
-	start := time.Now()
-	before := s.stats
+	defer run.stop()
 	b := p.Board
 	base := b.StoreDiff()
-	res := &Result{Position: p, Rules: s.rules, Value: base, Lower: base, Upper: base, Solved: true}
-	if b.Over() {
-		return res, nil
-	}
-	var stage atomic.Pointer[Progress]
-	stage.Store(&Progress{Stage: "deepening", Lower: base - b.Seeds(), Upper: base + b.Seeds()})
-	stopRun := s.run(ctx, &stage, start)
-	defer stopRun()
 	guess := s.deepen(ctx, b, 0, s.opts.Deepen)
-	lo, hi, ok := s.mtdf(ctx, b, guess, tt.DepthSolved, s.reporter(&stage, start, "value", base, 1))
-	finish := func() {
-		res.Stats = s.stats
-		res.Stats.sub(before)
-		res.Elapsed = time.Since(start)
-	}
+	// mtdf's bounds start from the seeds', so they are proven either way.
+	lo, hi, ok := s.mtdf(ctx, b, guess, tt.DepthSolved, s.reporter(&run.stage, run.start, "value", base, 1))
+	res.Lower, res.Upper, res.Value = base+lo, base+hi, base+lo
 	if !ok {
 		res.Solved = false
-		res.Lower, res.Upper = base+max(lo, -b.Seeds()), base+min(hi, b.Seeds())
-		res.Value = res.Lower
-		finish()
+		run.account(s)
 		return res, fmt.Errorf("%w: value in [%+d, %+d]", ErrInterrupted, res.Lower, res.Upper)
 	}
-	res.Value, res.Lower, res.Upper = base+lo, base+lo, base+lo
-	pv, err := s.PV(ctx, p, lo)
-	res.PV = pv
-	if len(pv) > 0 {
-		res.Best = []int{pv[0].Pit}
+	res.PV, err = s.PV(ctx, p, lo)
+	if len(res.PV) > 0 {
+		res.Best = []int{res.PV[0].Pit}
 	}
-	finish()
+	run.account(s)
 	return res, err
 }
 

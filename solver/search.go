@@ -387,11 +387,7 @@ func (w *worker) node(b engine.Board, s, alpha, beta, depth int, slot tt.Slot, e
 	if !dep {
 		stored = tt.DepthSolved
 	}
-	ent := tt.MakeEntry(lower, upper, max(bestMove, 0), stored, work)
-	if hit {
-		ent = tt.Merge(e, ent)
-	}
-	w.tab.Store(slot, ent)
+	ent := w.tab.Store(slot, tt.MakeEntry(lower, upper, max(bestMove, 0), stored, work))
 	if w.store != nil && ent.Solved() && work >= w.storeWork {
 		w.store.Put(b.Key(), ent)
 	}

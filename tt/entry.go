@@ -141,7 +141,7 @@ func Merge(old, n Entry) Entry {
 		return n
 	}
 	if old.Depth() != n.Depth() {
-		if old.Depth() > n.Depth() && (old.Solved() || !n.Solved()) {
+		if old.Depth() > n.Depth() { // DepthSolved is the deepest
 			return old
 		}
 		return n

@@ -127,10 +127,11 @@ func priority(e Entry) int {
 
 // Store writes e for s: merged into the same position's entry when there
 // is one (Merge: the bounds of equal depths are intersected, a deeper entry
-// is kept), else over the bucket's least valuable entry.
-func (t *Table) Store(s Slot, e Entry) {
+// is kept), else over the bucket's least valuable entry. It returns the
+// entry the slot holds now (e itself for a position without a slot).
+func (t *Table) Store(s Slot, e Entry) Entry {
 	if !s.ok {
-		return
+		return e
 	}
 	e = e.withTag(s.tag)
 	b := t.slots[s.bucket : s.bucket+BucketSize : s.bucket+BucketSize]
@@ -138,16 +139,18 @@ func (t *Table) Store(s Slot, e Entry) {
 	for i := range b {
 		old := Entry(atomic.LoadUint64(&b[i]))
 		if old != 0 && old.tag() == s.tag {
-			if m := Merge(old, e); m != old {
+			m := Merge(old, e)
+			if m != old {
 				atomic.StoreUint64(&b[i], uint64(m))
 			}
-			return
+			return m
 		}
 		if p := priority(old); p < vp {
 			victim, vp = i, p
 		}
 	}
 	atomic.StoreUint64(&b[victim], uint64(e))
+	return e
 }
 
 // Clear empties the table.

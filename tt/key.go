@@ -6,7 +6,19 @@ import (
 	"github.com/kalah-solver/kalah/engine"
 )
 
-// Exact keys. A position's pits (2m counts, the mover's side first) are
+// Exact keys. A table codes each position as a number, mixes the number
+// and splits it into bucket and tag.
+//
+// The nibble code, used when every pit holds at most 15 seeds (nearly every
+// position of a game with up to six seeds a pit) and the table's code width
+// has room for it: the 2m counts packed four bits each, the mover's side in
+// the low 4m bits. Eight shifts and masks, against twelve table look-ups
+// for the rank below.
+//
+// The rank code, for every other position: 2^(8m) (above every nibble code)
+// plus the rank below.
+//
+// A position's pits (2m counts, the mover's side first) are
 // ranked in the combinatorial number system: with prefix sums P_i = c_0 +
 // ... + c_i, the points p_i = P_i + i are strictly increasing, and
 //
@@ -55,6 +67,55 @@ func Rank(m int, k engine.Key) uint64 {
 		r += binom[base+int(ps>>(8*uint(i))&0xff)+m+i][m+i+1]
 	}
 	return r
+}
+
+// highNibbles has the high half of every lane: a key whose lanes all miss
+// it has at most 15 seeds in every pit.
+const highNibbles = 0xf0f0f0f0f0f0f0f0
+
+// packNibbles gathers the low nibble of each of w's eight lanes: lane i to
+// bits 4i..4i+3.
+func packNibbles(w uint64) uint64 {
+	w = (w | w>>4) & 0x00ff00ff00ff00ff
+	w = (w | w>>8) & 0x0000ffff0000ffff
+	return (w | w>>16) & 0xffffffff
+}
+
+// unpackNibbles inverts packNibbles.
+func unpackNibbles(w uint64) uint64 {
+	w = (w | w<<16) & 0x0000ffff0000ffff
+	w = (w | w<<8) & 0x00ff00ff00ff00ff
+	return (w | w<<4) & 0x0f0f0f0f0f0f0f0f
+}
+
+// coder turns keys of m pits a side into exact codes and back: nibble
+// codes (if nibbles) below rankBase, rank codes from rankBase on.
+type coder struct {
+	m        int
+	nibbles  bool
+	rankBase uint64 // 2^(8m) with nibble codes, else 0
+}
+
+func newCoder(m int, width uint) coder {
+	if uint(8*m) < width {
+		return coder{m: m, nibbles: true, rankBase: 1 << (8 * uint(m))}
+	}
+	return coder{m: m}
+}
+
+func (c coder) code(k engine.Key) uint64 {
+	if c.nibbles && (k.Own|k.Opp)&highNibbles == 0 {
+		return packNibbles(k.Own) | packNibbles(k.Opp)<<(4*uint(c.m))
+	}
+	return c.rankBase + Rank(c.m, k)
+}
+
+func (c coder) key(code uint64) engine.Key {
+	if code < c.rankBase {
+		half := 4 * uint(c.m)
+		return engine.Key{Own: unpackNibbles(code & (1<<half - 1)), Opp: unpackNibbles(code >> half)}
+	}
+	return Unrank(c.m, code-c.rankBase)
 }
 
 // Unrank inverts Rank for m pits a side.

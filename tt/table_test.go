@@ -68,14 +68,28 @@ func TestMixIsBijection(t *testing.T) {
 	}
 }
 
-// TestNoFalsePositives fills a small table far beyond its size and checks
-// that every hit is the position that was stored, and that every entry's
-// slot decodes back to its position.
+// TestNoFalsePositives fills a table beyond its size and checks that every
+// hit is the position that was stored, and that every entry's slot decodes
+// back to its position: with rank codes only (the smallest table) and with
+// nibble codes too (positions with up to 72 seeds, so both kinds).
 func TestNoFalsePositives(t *testing.T) {
+	for _, c := range []struct {
+		bytes   int64
+		inserts int
+		nibbles bool
+	}{{1 << 15, 200000, false}, {4 << 20, 600000, true}} {
+		tab, _ := New(6, c.bytes)
+		if tab.code.nibbles != c.nibbles {
+			t.Fatalf("%d bytes: nibble codes %v, want %v", c.bytes, tab.code.nibbles, c.nibbles)
+		}
+		checkNoFalsePositives(t, tab, c.inserts)
+	}
+}
+
+func checkNoFalsePositives(t *testing.T, tab *Table, inserts int) {
 	rng := rand.New(rand.NewPCG(9, 10))
-	tab, _ := New(6, 1<<15)
 	values := map[engine.Key]int{}
-	for n := 0; n < 200000; n++ {
+	for n := 0; n < inserts; n++ {
 		seeds := rng.IntN(72)
 		k := randomKey(rng, 6, seeds)
 		v := rng.IntN(2*seeds+1) - seeds
@@ -107,6 +121,36 @@ func TestNoFalsePositives(t *testing.T) {
 	})
 	if n != hits {
 		t.Fatalf("Range saw %d entries, probes hit %d", n, hits)
+	}
+}
+
+// TestCodes checks that both codes invert, that the nibble code is used
+// exactly when every pit holds at most 15 seeds, and that the two kinds of
+// code never meet.
+func TestCodes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for m := 1; m <= engine.MaxPits; m++ {
+		for _, w := range []uint{42, 49, 57, 64} {
+			c := newCoder(m, w)
+			if c.nibbles != (8*m < int(w)) {
+				t.Fatalf("m=%d w=%d: nibbles %v", m, w, c.nibbles)
+			}
+			for n := 0; n < 3000; n++ {
+				k := randomKey(rng, m, rng.IntN(min(16*m, 60))) // ranks fit in 64 bits
+				if n%3 == 0 { // a pit at the border: 15 or 16 seeds
+					i := rng.IntN(m)
+					k.Own = k.Own&^(0xff<<(8*uint(i))) | uint64(15+rng.IntN(2))<<(8*uint(i))
+				}
+				code := c.code(k)
+				small := (k.Own|k.Opp)&highNibbles == 0
+				if c.nibbles && small != (code < c.rankBase) {
+					t.Fatalf("m=%d w=%d: %x coded %x, base %x", m, w, k, code, c.rankBase)
+				}
+				if got := c.key(code); got != k {
+					t.Fatalf("m=%d w=%d: %x coded %x decodes to %x", m, w, k, code, got)
+				}
+			}
+		}
 	}
 }
 

@@ -234,12 +234,12 @@ func (w *worker) node(b engine.Board, s, alpha, beta, depth int, slot tt.Slot, e
 	// child's bucket overlaps the sowing and ranking of the next ones
 	// (unless the caller expanded b ahead, below).
 	var own expansion
-	x := pre
-	if x == nil {
-		x = &own
-		w.expand(b, x)
+	ex := pre
+	if ex == nil {
+		ex = &own
+		w.expand(b, ex)
 	}
-	list, n := &x.list, x.n
+	list, n := &ex.list, ex.n
 
 	// Speculation: while the children's buckets come in, expand the child
 	// most likely to be searched first (the table move, else the first in

@@ -137,7 +137,7 @@ func TestCodes(t *testing.T) {
 			}
 			for n := 0; n < 3000; n++ {
 				k := randomKey(rng, m, rng.IntN(min(16*m, 60))) // ranks fit in 64 bits
-				if n%3 == 0 { // a pit at the border: 15 or 16 seeds
+				if n%3 == 0 {                                   // a pit at the border: 15 or 16 seeds
 					i := rng.IntN(m)
 					k.Own = k.Own&^(0xff<<(8*uint(i))) | uint64(15+rng.IntN(2))<<(8*uint(i))
 				}

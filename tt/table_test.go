@@ -136,8 +136,10 @@ func TestCodes(t *testing.T) {
 				t.Fatalf("m=%d w=%d: nibbles %v", m, w, c.nibbles)
 			}
 			for n := 0; n < 3000; n++ {
-				k := randomKey(rng, m, rng.IntN(min(16*m, 60))) // ranks fit in 64 bits
-				if n%3 == 0 {                                   // a pit at the border: 15 or 16 seeds
+				// At most 60 seeds, so that ranks fit in 64 bits; every
+				// third key has a pit at the border, 15 or 16 seeds.
+				k := randomKey(rng, m, rng.IntN(min(16*m, 60)))
+				if n%3 == 0 {
 					i := rng.IntN(m)
 					k.Own = k.Own&^(0xff<<(8*uint(i))) | uint64(15+rng.IntN(2))<<(8*uint(i))
 				}

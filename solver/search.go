@@ -250,7 +250,7 @@ func (w *worker) node(b engine.Board, s, alpha, beta, depth int, slot tt.Slot, e
 	// same either way.
 	var ahead expansion
 	aheadPit := -1
-	if sj := w.likelyFirst(b, list[:n], ttMove); sj >= 0 && list[sj].child.Seeds() > w.dbMax {
+	if sj := w.scoreMoves(b, list[:n], ttMove); sj >= 0 && list[sj].child.Seeds() > w.dbMax {
 		aheadPit = int(list[sj].pit)
 		w.expand(list[sj].child, &ahead)
 	}
@@ -300,11 +300,8 @@ func (w *worker) node(b engine.Board, s, alpha, beta, depth int, slot tt.Slot, e
 		// size), ties broken by history. Insertion sort into the front of
 		// the same array. (Ordering by the peeked interval, or captures
 		// before every other move, cost nodes: docs/algorithms.md.)
-		score := w.staticScore(b, &cd)
-		if int(cd.pit) == ttMove {
-			score += 1 << 50
-		}
-		cd.score = score
+		// The scores are set by scoreMoves, before the peeks.
+		score := cd.score
 		x := k
 		for ; x > 0 && list[x-1].score < score; x-- {
 			list[x] = list[x-1]
@@ -426,32 +423,28 @@ func (w *worker) expand(b engine.Board, x *expansion) {
 	x.n = n
 }
 
-// staticScore is a move's place in the order of step 5 without the table
-// move: extra turns (nearest the store first), then by the seeds the move
-// banks, ties broken by history.
-func (w *worker) staticScore(b engine.Board, cd *candidate) int64 {
-	score := int64(int(cd.gain)+256)<<24 + int64(w.hist[cd.pit][b.Pit(int(cd.pit))])
-	if cd.res.Extra() {
-		score += 1<<48 + int64(cd.pit)<<40
-	}
-	return score
-}
-
-// likelyFirst is the index of the move step 5 would put first if the peeks
-// settle nothing: the table move, else the best static score; -1 when every
-// move ends the game.
-func (w *worker) likelyFirst(b engine.Board, list []candidate, ttMove int) int {
+// scoreMoves sets each move's place in the order of step 5 (the table
+// move, then extra turns nearest the store first, then by the seeds the
+// move banks, ties broken by history) and returns the index of the move
+// that step 5 puts first if the peeks settle nothing; -1 when every move
+// ends the game (moves that do are not scored: the peeks settle them).
+func (w *worker) scoreMoves(b engine.Board, list []candidate, ttMove int) int {
 	sj, best := -1, int64(-1<<62)
 	for j := range list {
 		cd := &list[j]
 		if cd.res.Over() {
 			continue
 		}
-		if int(cd.pit) == ttMove {
-			return j
+		score := int64(int(cd.gain)+256)<<24 + int64(w.hist[cd.pit][b.Pit(int(cd.pit))])
+		switch {
+		case int(cd.pit) == ttMove:
+			score += 1 << 50
+		case cd.res.Extra():
+			score += 1<<48 + int64(cd.pit)<<40
 		}
-		if sc := w.staticScore(b, cd); sc > best {
-			best, sj = sc, j
+		cd.score = score
+		if score > best {
+			best, sj = score, j
 		}
 	}
 	return sj

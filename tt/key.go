@@ -92,19 +92,21 @@ func unpackNibbles(w uint64) uint64 {
 // codes (if nibbles) below rankBase, rank codes from rankBase on.
 type coder struct {
 	m        int
-	nibbles  bool
 	rankBase uint64 // 2^(8m) with nibble codes, else 0
 }
 
 func newCoder(m int, width uint) coder {
 	if uint(8*m) < width {
-		return coder{m: m, nibbles: true, rankBase: 1 << (8 * uint(m))}
+		return coder{m: m, rankBase: 1 << (8 * uint(m))}
 	}
 	return coder{m: m}
 }
 
+// nibbles reports whether the coder uses nibble codes.
+func (c coder) nibbles() bool { return c.rankBase != 0 }
+
 func (c coder) code(k engine.Key) uint64 {
-	if c.nibbles && (k.Own|k.Opp)&highNibbles == 0 {
+	if c.nibbles() && (k.Own|k.Opp)&highNibbles == 0 {
 		return packNibbles(k.Own) | packNibbles(k.Opp)<<(4*uint(c.m))
 	}
 	return c.rankBase + Rank(c.m, k)

@@ -79,8 +79,8 @@ func TestNoFalsePositives(t *testing.T) {
 		nibbles bool
 	}{{1 << 15, 200000, false}, {4 << 20, 600000, true}} {
 		tab, _ := New(6, c.bytes)
-		if tab.code.nibbles != c.nibbles {
-			t.Fatalf("%d bytes: nibble codes %v, want %v", c.bytes, tab.code.nibbles, c.nibbles)
+		if tab.code.nibbles() != c.nibbles {
+			t.Fatalf("%d bytes: nibble codes %v, want %v", c.bytes, tab.code.nibbles(), c.nibbles)
 		}
 		checkNoFalsePositives(t, tab, c.inserts)
 	}
@@ -132,8 +132,8 @@ func TestCodes(t *testing.T) {
 	for m := 1; m <= engine.MaxPits; m++ {
 		for _, w := range []uint{42, 49, 57, 64} {
 			c := newCoder(m, w)
-			if c.nibbles != (8*m < int(w)) {
-				t.Fatalf("m=%d w=%d: nibbles %v", m, w, c.nibbles)
+			if c.nibbles() != (8*m < int(w)) {
+				t.Fatalf("m=%d w=%d: nibbles %v", m, w, c.nibbles())
 			}
 			for n := 0; n < 3000; n++ {
 				// At most 60 seeds, so that ranks fit in 64 bits; every
@@ -145,7 +145,7 @@ func TestCodes(t *testing.T) {
 				}
 				code := c.code(k)
 				small := (k.Own|k.Opp)&highNibbles == 0
-				if c.nibbles && small != (code < c.rankBase) {
+				if c.nibbles() && small != (code < c.rankBase) {
 					t.Fatalf("m=%d w=%d: %x coded %x, base %x", m, w, k, code, c.rankBase)
 				}
 				if got := c.key(code); got != k {

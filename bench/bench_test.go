@@ -178,7 +178,7 @@ func BenchmarkSolveSmall(b *testing.B) {
 		}
 		s.Table().Clear()
 		b.StartTimer()
-		res, err := s.Solve(context.Background(), p)
+		res, err := s.SolveEveryMove(context.Background(), p)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -158,7 +158,7 @@ func RunCase(ctx context.Context, c Case, cfg Config) (Result, error) {
 	// to seconds on a 1 GiB table whatever the position.
 	s.Table().Clear()
 	cpu0 := processCPU()
-	sol, err := s.Solve(ctx, p)
+	sol, err := s.SolveEveryMove(ctx, p)
 	cpu := processCPU() - cpu0
 	if err != nil {
 		return Result{}, fmt.Errorf("%s: %w", c.Name, err)

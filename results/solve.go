@@ -68,7 +68,7 @@ func SolveStart(ctx context.Context, s *solver.Solver, seeds int) (*Cell, error)
 		return cell, err
 	}
 
-	res, err := s.Solve(ctx, start)
+	res, err := s.SolveEveryMove(ctx, start)
 	if res != nil {
 		cell.Lower, cell.Upper = res.Lower, res.Upper
 	}
@@ -157,7 +157,7 @@ func chainValue(ctx context.Context, s *solver.Solver, rules engine.Rules, start
 	if end.ToMove == start.ToMove {
 		return 0, errors.New("internal error: opening chain does not end the turn")
 	}
-	v, err := s.Value(ctx, end.Board) // relative, for North to move
+	v, err := s.BoardValue(ctx, end.Board) // relative, for North to move
 	if err != nil {
 		return 0, err
 	}

@@ -28,7 +28,7 @@ func PositionValue(ctx context.Context, s *solver.Solver, p engine.Position) (in
 	if p.Board.Over() {
 		return p.SouthDiff(), nil
 	}
-	v, err := s.Value(ctx, p.Board)
+	v, err := s.BoardValue(ctx, p.Board)
 	if err != nil {
 		return 0, err
 	}

@@ -77,7 +77,7 @@ func newTestSolver(t testing.TB, r engine.Rules, threads int) *Solver {
 // checkSolve compares every move's value and the PV with the reference.
 func checkSolve(t *testing.T, s *Solver, br *brute, p engine.Position) {
 	t.Helper()
-	res, err := s.Solve(context.Background(), p)
+	res, err := s.SolveEveryMove(context.Background(), p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,27 +93,27 @@ func checkSolve(t *testing.T, s *Solver, br *brute, p engine.Position) {
 	checkPV(t, s, p, res.PV, want)
 }
 
-// checkSolveValue checks SolveValue's value, best move and PV against the
+// checkSolveValue checks SolveBestMove's value, best move and PV against the
 // reference.
 func checkSolveValue(t *testing.T, s *Solver, br *brute, p engine.Position) {
 	t.Helper()
-	res, err := s.SolveValue(context.Background(), p)
+	res, err := s.SolveBestMove(context.Background(), p)
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := br.value(p.Board)
 	if res.Value != want || res.Lower != want || res.Upper != want || !res.Solved || len(res.Moves) != 0 {
-		t.Fatalf("%v %s to move at %v: SolveValue %d [%d, %d] solved %v, %d moves; reference %d",
+		t.Fatalf("%v %s to move at %v: SolveBestMove %d [%d, %d] solved %v, %d moves; reference %d",
 			s.rules, p.ToMove, p, res.Value, res.Lower, res.Upper, res.Solved, len(res.Moves), want)
 	}
 	if len(res.Best) != 1 || br.move(p.Board, res.Best[0]) != want {
-		t.Fatalf("%v at %v: SolveValue's best move %v is not optimal", s.rules, p, res.Best)
+		t.Fatalf("%v at %v: SolveBestMove's best move %v is not optimal", s.rules, p, res.Best)
 	}
 	checkPV(t, s, p, res.PV, want)
 }
 
 // checkPV checks that a principal variation plays out to the value.
-func checkPV(t *testing.T, s *Solver, p engine.Position, pv []Step, want int) {
+func checkPV(t *testing.T, s *Solver, p engine.Position, pv []engine.Ply, want int) {
 	t.Helper()
 	q := p
 	for _, st := range pv {
@@ -207,7 +207,7 @@ func TestInterruptedSolveBounds(t *testing.T) {
 	for _, wait := range []time.Duration{0, 20 * time.Millisecond, 80 * time.Millisecond} {
 		s := newTestSolver(t, r, 1)
 		ctx, cancel := context.WithTimeout(context.Background(), wait)
-		res, err := s.Solve(ctx, p)
+		res, err := s.SolveEveryMove(ctx, p)
 		cancel()
 		s.Close()
 		if err == nil {

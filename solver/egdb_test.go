@@ -37,8 +37,8 @@ func TestSameValuesWithDatabase(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				a, err1 := plain.Solve(context.Background(), p)
-				b, err2 := with.Solve(context.Background(), p)
+				a, err1 := plain.SolveEveryMove(context.Background(), p)
+				b, err2 := with.SolveEveryMove(context.Background(), p)
 				plain.Close()
 				with.Close()
 				if err1 != nil || err2 != nil {

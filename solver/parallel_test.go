@@ -42,7 +42,7 @@ func TestThreadsAgree(t *testing.T) {
 		var first []MoveValue
 		for _, threads := range []int{1, 2, 4} {
 			s := newTestSolver(t, r, threads)
-			res, err := s.Solve(context.Background(), p)
+			res, err := s.SolveEveryMove(context.Background(), p)
 			s.Close()
 			if err != nil {
 				t.Fatal(err)

@@ -22,12 +22,6 @@ type MoveValue struct {
 	Upper  int    `json:"upper"`
 }
 
-// Step is one sowing of a principal variation.
-type Step struct {
-	Side engine.Side
-	Pit  int // 0-based
-}
-
 // Result is the answer for one position.
 type Result struct {
 	Position engine.Position
@@ -37,17 +31,17 @@ type Result struct {
 	Upper    int
 	Solved   bool
 	Moves    []MoveValue
-	Best     []int  // 0-based pits of the best moves
-	PV       []Step // a principal variation to the end of the game
+	Best     []int        // 0-based pits of the best moves
+	PV       []engine.Ply // a principal variation to the end of the game
 	Stats    Stats
 	Elapsed  time.Duration
 }
 
-// solveDeepenSeeds is the fewest seeds on the board for which Solve
+// solveDeepenSeeds is the fewest seeds on the board for which SolveEveryMove
 // deepens before the moves' searches.
 const solveDeepenSeeds = 40
 
-// rootRun is one solve of a root position, as Solve and SolveValue run
+// rootRun is one solve of a root position, as SolveEveryMove and SolveBestMove run
 // it: the result being filled in, the stage that progress reports show,
 // and what the cost is counted from.
 type rootRun struct {
@@ -86,14 +80,14 @@ func (r *rootRun) account(s *Solver) {
 	r.res.Elapsed = time.Since(r.start)
 }
 
-// Solve computes the exact value of p, the exact value of every legal move
+// SolveEveryMove computes the exact value of p, the exact value of every legal move
 // and a principal variation. After a depth-limited deepening on p (to
 // Options.Deepen, on boards of at least solveDeepenSeeds seeds), each
 // move's value is pinned down by MTD(f) on the position it leads to, the
 // deepening's value serving as the first move's guess and the best value
-// so far as each later move's. When ctx ends first, Solve returns the
+// so far as each later move's. When ctx ends first, SolveEveryMove returns the
 // bounds proven so far with an error wrapping ErrInterrupted.
-func (s *Solver) Solve(ctx context.Context, p engine.Position) (*Result, error) {
+func (s *Solver) SolveEveryMove(ctx context.Context, p engine.Position) (*Result, error) {
 	res, run, err := s.begin(ctx, p, "start")
 	if run == nil {
 		return res, err
@@ -165,13 +159,13 @@ func (s *Solver) Solve(ctx context.Context, p engine.Position) (*Result, error) 
 	return res, err
 }
 
-// SolveValue computes the exact value of p, one best move and a principal
+// SolveBestMove computes the exact value of p, one best move and a principal
 // variation, but not the value of every move: MTD(f) on p itself after a
-// depth-limited deepening, then the line. It costs a fraction of Solve
-// (proving a losing move's exact value is most of Solve's work), and
+// depth-limited deepening, then the line. It costs a fraction of SolveEveryMove
+// (proving a losing move's exact value is most of SolveEveryMove's work), and
 // Result.Moves is empty. When ctx ends first it returns the bounds proven
 // so far with an error wrapping ErrInterrupted.
-func (s *Solver) SolveValue(ctx context.Context, p engine.Position) (*Result, error) {
+func (s *Solver) SolveBestMove(ctx context.Context, p engine.Position) (*Result, error) {
 	res, run, err := s.begin(ctx, p, "deepening")
 	if run == nil {
 		return res, err
@@ -249,8 +243,8 @@ func (s *Solver) reporter(stage *atomic.Pointer[Progress], start time.Time, name
 // stores) is v, to the end of the game. At each step the first move, in
 // root order, whose value reaches v is played: one null-window test each,
 // nearly all answered by the table.
-func (s *Solver) PV(ctx context.Context, p engine.Position, v int) ([]Step, error) {
-	var line []Step
+func (s *Solver) PV(ctx context.Context, p engine.Position, v int) ([]engine.Ply, error) {
+	var line []engine.Ply
 	for !p.Board.Over() {
 		b := p.Board
 		found := false
@@ -276,7 +270,7 @@ func (s *Solver) PV(ctx context.Context, p engine.Position, v int) ([]Step, erro
 				reach, next = t < gain-v+1, gain-v
 			}
 			if reach {
-				line = append(line, Step{Side: p.ToMove, Pit: i})
+				line = append(line, engine.Ply{Side: p.ToMove, Pit: i})
 				p, _ = s.rules.PlayPosition(p, i)
 				v = next
 				found = true

@@ -200,9 +200,9 @@ func (s *Solver) run(ctx context.Context, stage *atomic.Pointer[Progress], start
 	return func() { close(done) }
 }
 
-// Value returns the exact value of b relative to its stores (the mover's
+// BoardValue returns the exact value of b relative to its stores (the mover's
 // final store difference minus the current one).
-func (s *Solver) Value(ctx context.Context, b engine.Board) (int, error) {
+func (s *Solver) BoardValue(ctx context.Context, b engine.Board) (int, error) {
 	if b.Over() {
 		return 0, nil
 	}

@@ -234,7 +234,7 @@ func TestStoreResume(t *testing.T) {
 	var calls atomic.Int64
 	count := func(solver.Progress) { calls.Add(1) }
 	sv := newSolver(nil, count)
-	full, err := sv.Solve(context.Background(), p)
+	full, err := sv.SolveEveryMove(context.Background(), p)
 	sv.Close()
 	if err != nil {
 		t.Fatal(err)
@@ -251,7 +251,7 @@ func TestStoreResume(t *testing.T) {
 			cancel()
 		}
 	})
-	part, err := sv.Solve(ctx, p)
+	part, err := sv.SolveEveryMove(ctx, p)
 	sv.Close()
 	if !errors.Is(err, solver.ErrInterrupted) {
 		t.Fatalf("first solve not interrupted (%v); the test needs a longer solve", err)
@@ -266,7 +266,7 @@ func TestStoreResume(t *testing.T) {
 	st = openStore(t, dir, r, opts)
 	defer st.Close()
 	sv = newSolver(st, nil)
-	again, err := sv.Solve(context.Background(), p)
+	again, err := sv.SolveEveryMove(context.Background(), p)
 	sv.Close()
 	if err != nil {
 		t.Fatal(err)

@@ -94,11 +94,7 @@ func (s *session) record(j job, res *solver.Result, err error) *record {
 	for _, i := range res.Best {
 		rec.Best = append(rec.Best, engine.MoveLetter(p.ToMove, i))
 	}
-	line := make([]engine.Ply, len(res.PV))
-	for k, st := range res.PV {
-		line[k] = engine.Ply{Side: st.Side, Pit: st.Pit}
-	}
-	rec.PV, rec.PVPaper = engine.FormatLetters(line), engine.FormatPaper(line)
+	rec.PV, rec.PVPaper = engine.FormatLetters(res.PV), engine.FormatPaper(res.PV)
 	if rec.Seconds > 0 {
 		rec.NPS = float64(rec.Nodes) / rec.Seconds
 	}

@@ -240,9 +240,9 @@ func (s *session) solve(ctx context.Context, j job) error {
 	s.lo, s.hi = b.StoreDiff()-b.Seeds(), b.StoreDiff()+b.Seeds()
 	s.last = 0
 	s.mu.Unlock()
-	solve := sv.Solve
+	solve := sv.SolveEveryMove
 	if s.opts.ValueOnly {
-		solve = sv.SolveValue
+		solve = sv.SolveBestMove
 	}
 	res, err := solve(ctx, j.pos)
 	if err != nil && !errors.Is(err, solver.ErrInterrupted) {

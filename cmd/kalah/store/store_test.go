@@ -48,7 +48,7 @@ func fill(t *testing.T, dir string) int64 {
 		t.Fatal(err)
 	}
 	p, _ := r.StartPosition(3)
-	if _, err := sv.Solve(context.Background(), p); err != nil {
+	if _, err := sv.SolveEveryMove(context.Background(), p); err != nil {
 		t.Fatal(err)
 	}
 	sv.Close()

@@ -17,7 +17,7 @@ var Unsolved = map[string][][2]int{}
 // best chain = value); the W/L/D and margins agree with every published
 // value of their rule; and the game graphs agree with the records.
 func TestCommittedRecords(t *testing.T) {
-	s := Store{Dir: DefaultDir[len("results/"):]}
+	s := Archive{Dir: DefaultDir[len("results/"):]}
 	for _, rule := range Rules {
 		recs, err := s.Load(rule)
 		if err != nil {

@@ -11,7 +11,7 @@ import (
 // Record is one solved start position of Kalah(m,n) under one capture rule:
 // its exact value, the value of every opening chain, a principal variation,
 // what the solve cost and the build that made it. One record is one line of
-// a results file (see Store).
+// a results file (see Archive).
 type Record struct {
 	Rule   string `json:"rule"`   // capture convention, "empty-capture" or "no-empty-capture"
 	Pits   int    `json:"pits"`   // m
@@ -33,9 +33,9 @@ type Record struct {
 	Threads   int     `json:"threads"`    // search workers
 	TTBytes   int64   `json:"tt_bytes"`   // transposition-table size
 	EGDBSeeds int     `json:"egdb_seeds"` // largest seed count the endgame database answered; -1 for none
-	// StoreHits counts the entries a persistent store (tt.Store, from
+	// CacheHits counts the entries a persistent store (persist.Cache, from
 	// earlier solves) answered; absent when none was used or none found.
-	StoreHits int64  `json:"store_hits,omitempty"`
+	CacheHits int64  `json:"store_hits,omitempty"`
 	Date      string `json:"date"` // UTC day the record was made, YYYY-MM-DD
 	Provenance
 }

@@ -14,7 +14,7 @@ import (
 // published values of this package. It depends on nothing else (no clock,
 // no solver, no map order), so the same records always give the same
 // bytes; a test holds the committed document to that.
-func Report(s Store) ([]byte, error) {
+func Report(s Archive) ([]byte, error) {
 	rp := &report{}
 	for _, rule := range Rules {
 		recs, err := s.Load(rule)
@@ -485,8 +485,8 @@ func (rp *report) runs() {
 				rev = "-"
 			}
 			hits := "-"
-			if r.StoreHits > 0 {
-				hits = group(r.StoreHits)
+			if r.CacheHits > 0 {
+				hits = group(r.CacheHits)
 			}
 			rp.p("| %s | %d,%d | %.3f | %s | %s | %d | %s | %d | %s | %s |\n", rule, c[0], c[1], r.Seconds, group(r.Nodes), hits,
 				r.Threads, bytesText(r.TTBytes), r.EGDBSeeds, r.Date, rev)

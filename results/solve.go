@@ -61,7 +61,7 @@ func SolveStart(ctx context.Context, s *solver.Solver, seeds int) (*Cell, error)
 	total := 2 * rules.Pits * seeds
 	cell := &Cell{Rule: rules.Capture.String(), Pits: rules.Pits, Seeds: seeds, Lower: -total, Upper: total, Stage: "value"}
 	t0 := time.Now()
-	nodes0, hits0 := s.Stats().Nodes, s.Stats().StoreHits
+	nodes0, hits0 := s.Stats().Nodes, s.Stats().CacheHits
 	finish := func(err error) (*Cell, error) {
 		cell.Nodes = s.Stats().Nodes - nodes0
 		cell.Elapsed = time.Since(t0)
@@ -133,7 +133,7 @@ func SolveStart(ctx context.Context, s *solver.Solver, seeds int) (*Cell, error)
 		Threads:    s.Threads(),
 		TTBytes:    s.Table().Bytes(),
 		EGDBSeeds:  s.EGDBSeeds(),
-		StoreHits:  s.Stats().StoreHits - hits0,
+		CacheHits:  s.Stats().CacheHits - hits0,
 		Date:       time.Now().UTC().Format("2006-01-02"),
 		Provenance: Current(),
 	}

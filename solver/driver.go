@@ -2,10 +2,11 @@ package solver
 
 import (
 	"context"
-	"github.com/kalah-solver/kalah/engine"
-	"github.com/kalah-solver/kalah/tt"
 	"sync"
 	"sync/atomic"
+
+	"github.com/kalah-solver/kalah/engine"
+	"github.com/kalah-solver/kalah/tt"
 )
 
 // This file holds the drivers: the MTD(f) loop that pins a value down with

@@ -333,5 +333,5 @@ func (s *Stats) sub(o Stats) {
 	s.CutPeek -= o.CutPeek
 	s.CutSearch -= o.CutSearch
 	s.Passes -= o.Passes
-	s.StoreHits -= o.StoreHits
+	s.CacheHits -= o.CacheHits
 }

@@ -21,11 +21,11 @@ type Oracle interface {
 }
 
 // Store is a persistent second level under the table, holding proven
-// entries only (tt.Store implements it with BadgerDB). The search asks it
+// entries only (persist.Cache implements it with BadgerDB). The search asks it
 // only where the table misses at a board with at least MinSeeds seeds, and
 // hands it entries whose subtree cost at least 2^MinWork nodes. Put must
 // not block: the store queues writes for its own writer goroutine.
-type Store interface {
+type Cache interface {
 	Get(k engine.Key) (tt.Entry, bool)
 	Put(k engine.Key, e tt.Entry)
 	MinSeeds() int
@@ -48,9 +48,9 @@ type worker struct {
 	dbMax int
 	id    int
 
-	store     Store // nil for none
-	storeSeed int   // ask the store only at boards with this many seeds
-	storeWork int   // give the store entries whose work is at least this
+	cache      Cache // nil for none
+	cacheSeeds int   // ask the store only at boards with this many seeds
+	cacheWork  int   // give the store entries whose work is at least this
 
 	stop    *atomic.Bool  // set when this test is answered elsewhere
 	cancel  *atomic.Bool  // set when the whole solve is cancelled
@@ -86,7 +86,7 @@ type Stats struct {
 	CutPeek   int64 `json:"cut_peek"`   // nodes cut by a child's bound (ETC, game end, database)
 	CutSearch int64 `json:"cut_search"` // beta cut-offs after recursing
 	Passes    int64 `json:"passes"`     // null-window tests run by the drivers
-	StoreHits int64 `json:"store_hits"` // entries found in the persistent store
+	CacheHits int64 `json:"store_hits"` // entries found in the persistent store
 }
 
 // Add accumulates o into s.
@@ -101,7 +101,7 @@ func (s *Stats) Add(o Stats) {
 	s.CutPeek += o.CutPeek
 	s.CutSearch += o.CutSearch
 	s.Passes += o.Passes
-	s.StoreHits += o.StoreHits
+	s.CacheHits += o.CacheHits
 }
 
 // candidate is a move waiting to be searched, with what the peek learned:
@@ -153,13 +153,13 @@ func (w *worker) search(b engine.Board, alpha, beta, depth int) int {
 	return w.node(b, s, alpha, beta, depth, slot, e, hit, nil)
 }
 
-// fromStore looks b up in the persistent store after a table miss, and
+// fromCache looks b up in the persistent store after a table miss, and
 // copies a find into the table.
-func (w *worker) fromStore(b engine.Board, slot tt.Slot) (tt.Entry, bool) {
-	e, ok := w.store.Get(b.Key())
+func (w *worker) fromCache(b engine.Board, slot tt.Slot) (tt.Entry, bool) {
+	e, ok := w.cache.Get(b.Key())
 	if ok {
-		w.st.StoreHits++
-		w.tab.Store(slot, e)
+		w.st.CacheHits++
+		w.tab.Put(slot, e)
 	}
 	return e, ok
 }
@@ -208,8 +208,8 @@ func (w *worker) node(b engine.Board, s, alpha, beta, depth int, slot tt.Slot, e
 	// Step 2. Own table entry (or, on a miss at a big board, the
 	// persistent store's): a proven bound that decides the window ends the
 	// node; otherwise its move is tried first.
-	if !hit && w.store != nil && s >= w.storeSeed {
-		e, hit = w.fromStore(b, slot)
+	if !hit && w.cache != nil && s >= w.cacheSeeds {
+		e, hit = w.fromCache(b, slot)
 	}
 	ttMove := -1
 	if hit {
@@ -281,7 +281,7 @@ func (w *worker) node(b engine.Board, s, alpha, beta, depth int, slot tt.Slot, e
 			if !cd.dep {
 				d = tt.DepthSolved
 			}
-			w.tab.Store(slot, tt.MakeEntry(lo, tt.NoUpper, int(cd.pit), d, 0))
+			w.tab.Put(slot, tt.MakeEntry(lo, tt.NoUpper, int(cd.pit), d, 0))
 			w.horizon = cd.dep
 			return lo
 		}
@@ -384,9 +384,9 @@ func (w *worker) node(b engine.Board, s, alpha, beta, depth int, slot tt.Slot, e
 	if !dep {
 		stored = tt.DepthSolved
 	}
-	ent := w.tab.Store(slot, tt.MakeEntry(lower, upper, max(bestMove, 0), stored, work))
-	if w.store != nil && ent.Solved() && work >= w.storeWork {
-		w.store.Put(b.Key(), ent)
+	ent := w.tab.Put(slot, tt.MakeEntry(lower, upper, max(bestMove, 0), stored, work))
+	if w.cache != nil && ent.Solved() && work >= w.cacheWork {
+		w.cache.Put(b.Key(), ent)
 	}
 	w.horizon = dep
 	return best

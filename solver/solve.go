@@ -21,7 +21,7 @@ type Options struct {
 	// DB, if not nil, answers positions with at most DB.MaxSeeds() seeds.
 	DB Oracle
 	// Store, if not nil, is the persistent second level under the table.
-	Store Store
+	Cache Cache
 	// Progress, if not nil, is called from a separate goroutine every
 	// ProgressEvery (default 2s) while a solve runs, and after every pass.
 	Progress      func(Progress)
@@ -131,8 +131,8 @@ func New(rules engine.Rules, opts Options) (*Solver, error) {
 	}
 	for i := 0; i < opts.Threads; i++ {
 		w := &worker{busy: busy, rules: rules, tab: tab, db: opts.DB, dbMax: dbMax, id: i, shared: &s.nodes, cancel: &s.cancel}
-		if opts.Store != nil {
-			w.store, w.storeSeed, w.storeWork = opts.Store, opts.Store.MinSeeds(), opts.Store.MinWork()
+		if opts.Cache != nil {
+			w.cache, w.cacheSeeds, w.cacheWork = opts.Cache, opts.Cache.MinSeeds(), opts.Cache.MinWork()
 		}
 		s.workers = append(s.workers, w)
 	}

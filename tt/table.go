@@ -132,11 +132,11 @@ func priority(e Entry) int {
 	return p
 }
 
-// Store writes e for s: merged into the same position's entry when there
+// Put writes e for s: merged into the same position's entry when there
 // is one (Merge: the bounds of equal depths are intersected, a deeper entry
 // is kept), else over the bucket's least valuable entry. It returns the
 // entry the slot holds now (e itself for a position without a slot).
-func (t *Table) Store(s Slot, e Entry) Entry {
+func (t *Table) Put(s Slot, e Entry) Entry {
 	if !s.ok {
 		return e
 	}

@@ -97,7 +97,7 @@ func checkNoFalsePositives(t *testing.T, tab *Table, inserts int) {
 			v = old
 		}
 		values[k] = v
-		tab.Store(tab.SlotOf(k, seeds), MakeEntry(v, v, 0, DepthSolved, rng.IntN(20)))
+		tab.Put(tab.SlotOf(k, seeds), MakeEntry(v, v, 0, DepthSolved, rng.IntN(20)))
 	}
 	hits := 0
 	for k, v := range values {
@@ -211,8 +211,8 @@ func TestMerge(t *testing.T) {
 	tab, _ := New(4, 1<<12)
 	k := engine.Key{Own: 0x0102, Opp: 0x0301}
 	s := tab.SlotOf(k, laneTotal(k))
-	tab.Store(s, MakeEntry(-1, NoUpper, 0, DepthSolved, 3))
-	tab.Store(s, MakeEntry(NoLower, 3, 1, DepthSolved, 3))
+	tab.Put(s, MakeEntry(-1, NoUpper, 0, DepthSolved, 3))
+	tab.Put(s, MakeEntry(NoLower, 3, 1, DepthSolved, 3))
 	if e, ok := tab.Probe(s); !ok || e.Lower() != -1 || e.Upper() != 3 {
 		t.Errorf("table kept %d..%d, want -1..3", e.Lower(), e.Upper())
 	}
@@ -237,7 +237,7 @@ func TestConcurrent(t *testing.T) {
 					t.Errorf("torn or false entry for %x: %d", k, e.Lower())
 					return
 				}
-				tab.Store(s, MakeEntry(seeds, NoUpper, 1, DepthSolved, 3))
+				tab.Put(s, MakeEntry(seeds, NoUpper, 1, DepthSolved, 3))
 			}
 		}(g)
 	}
@@ -256,7 +256,7 @@ func BenchmarkProbeStore(b *testing.B) {
 		k := keys[i&4095]
 		s := tab.SlotOf(k, 48)
 		if _, ok := tab.Probe(s); !ok {
-			tab.Store(s, MakeEntry(2, 2, 1, DepthSolved, 4))
+			tab.Put(s, MakeEntry(2, 2, 1, DepthSolved, 4))
 		}
 		i++
 	}

@@ -106,7 +106,7 @@ func run(opts *Options) error {
 		return err
 	}
 	if opts.Save {
-		if err := (results.Store{Dir: opts.Data}).PutGraph(*g); err != nil {
+		if err := (results.Archive{Dir: opts.Data}).PutGraph(*g); err != nil {
 			return err
 		}
 	}
@@ -124,7 +124,7 @@ func run(opts *Options) error {
 	fmt.Fprintf(w, "start value    %s (South's store minus North's, perfect play)\n", cmdutil.Signed(g.StartValue))
 	fmt.Fprintf(w, "time           %.3f s\n", g.Seconds)
 	if opts.Save {
-		fmt.Fprintf(w, "saved to %s\n", (results.Store{Dir: opts.Data}).GraphPath())
+		fmt.Fprintf(w, "saved to %s\n", (results.Archive{Dir: opts.Data}).GraphPath())
 	}
 	return nil
 }

@@ -46,7 +46,7 @@ func TestGraphJSONSave(t *testing.T) {
 	if g.Rule != "no-empty-capture" || g.Pits != 2 || g.Seeds != 2 || g.Positions == 0 || g.StartValue != -2 || g.CPU == "" {
 		t.Errorf("%+v", g)
 	}
-	saved, err := results.Store{Dir: dir}.LoadGraphs()
+	saved, err := results.Archive{Dir: dir}.LoadGraphs()
 	if err != nil || len(saved) != 1 || saved[0].Positions != g.Positions {
 		t.Errorf("saved %+v, %v", saved, err)
 	}

@@ -56,7 +56,7 @@ writing and fails when the file differs. Run it from the repository root.`,
 }
 
 func run(opts *Options) error {
-	doc, err := results.Report(results.Store{Dir: opts.Data})
+	doc, err := results.Report(results.Archive{Dir: opts.Data})
 	if err != nil {
 		return err
 	}

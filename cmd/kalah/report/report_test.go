@@ -15,7 +15,7 @@ const repo = "../../.."
 // The committed docs/results.md is exactly what the generator makes of the
 // committed records: the document never drifts from the data.
 func TestCommittedReportUpToDate(t *testing.T) {
-	want, err := results.Report(results.Store{Dir: filepath.Join(repo, results.DefaultDir)})
+	want, err := results.Report(results.Archive{Dir: filepath.Join(repo, results.DefaultDir)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +56,7 @@ func TestReportWriteAndCheck(t *testing.T) {
 
 func TestReportBadRecord(t *testing.T) {
 	dir := t.TempDir()
-	s := results.Store{Dir: dir}
+	s := results.Archive{Dir: dir}
 	if err := os.WriteFile(s.Path("empty-capture"), []byte(`{"rule":"empty-capture","pits":4,"seeds":3,"value":6,"result":"W","openings":[],"pv":"","pv_letters":"","nodes":1,"seconds":0,"threads":1,"tt_bytes":1,"egdb_seeds":-1,"date":"x","version":"","vcs_revision":"","go":"","cpu":""}`+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -182,7 +182,7 @@ func printReport(w io.Writer, rec *record) error {
 	}
 	store := "none"
 	if rec.Store != "" {
-		store = fmt.Sprintf("%s hits", group(rec.Stats.StoreHits))
+		store = fmt.Sprintf("%s hits", group(rec.Stats.CacheHits))
 	}
 	cost := "nodes"
 	if rec.FromStore {

@@ -12,8 +12,8 @@ import (
 	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
 	"github.com/kalah-solver/kalah/egdb"
 	"github.com/kalah-solver/kalah/engine"
+	"github.com/kalah-solver/kalah/persist"
 	"github.com/kalah-solver/kalah/solver"
-	"github.com/kalah-solver/kalah/tt"
 	"golang.org/x/term"
 )
 
@@ -28,7 +28,7 @@ type session struct {
 
 	rules engine.Rules // of the resources below
 	ready bool         // prepare has run for rules
-	store *tt.Store
+	store *persist.Cache
 	sv    *solver.Solver
 	db    *egdb.DB
 
@@ -104,7 +104,7 @@ func (s *session) solver() (*solver.Solver, error) {
 	r := s.rules
 	so := solver.Options{TTBytes: s.ttBytes, Threads: s.opts.Threads, Progress: s.report}
 	if s.store != nil {
-		so.Store = s.store
+		so.Cache = s.store
 	}
 	if !s.opts.NoEGDB {
 		db, err := s.openEGDB(r)
@@ -125,10 +125,10 @@ func (s *session) solver() (*solver.Solver, error) {
 
 // openStore opens the persistent store (--store or the default directory)
 // for r.
-func (s *session) openStore(r engine.Rules) (*tt.Store, error) {
+func (s *session) openStore(r engine.Rules) (*persist.Cache, error) {
 	dir := s.opts.Store
 	if dir == "" {
-		d, err := tt.DefaultStoreDir()
+		d, err := persist.DefaultDir()
 		if err != nil {
 			return nil, err
 		}
@@ -138,7 +138,7 @@ func (s *session) openStore(r engine.Rules) (*tt.Store, error) {
 	if s.opts.Verbose {
 		lg = log.New(lockedWriter{s}, "kalah solve: ", 0)
 	}
-	return tt.OpenStore(dir, r, tt.StoreOptions{Log: lg, MinSeeds: s.opts.StoreMinSeeds, MinWork: s.opts.StoreMinWork})
+	return persist.Open(dir, r, persist.Options{Log: lg, MinSeeds: s.opts.StoreMinSeeds, MinWork: s.opts.StoreMinWork})
 }
 
 // lockedWriter writes to standard error under the session's lock.

@@ -106,8 +106,8 @@ SIGTERM stops the solve, prints the bounds proven so far and exits 130.`,
 	f.BoolVar(&opts.ValueOnly, "value-only", false, "compute the value, one best move and a principal variation, not every move's value (faster)")
 	f.BoolVarP(&opts.Quiet, "quiet", "q", false, "no progress reports on standard error")
 	f.BoolVarP(&opts.Verbose, "verbose", "v", false, "log the endgame database and store opened, and the store's options, on standard error")
-	f.IntVar(&opts.StoreMinSeeds, "store-min-seeds", 0, "ask the store only at boards with at least this many seeds (default tt.DefaultStoreMinSeeds)")
-	f.IntVar(&opts.StoreMinWork, "store-min-work", 0, "store only entries that cost at least 2^this many nodes (default tt.DefaultStoreMinWork)")
+	f.IntVar(&opts.StoreMinSeeds, "store-min-seeds", 0, "ask the store only at boards with at least this many seeds (default persist.DefaultMinSeeds)")
+	f.IntVar(&opts.StoreMinWork, "store-min-work", 0, "store only entries that cost at least 2^this many nodes (default persist.DefaultMinWork)")
 	f.MarkHidden("store-min-seeds")
 	f.MarkHidden("store-min-work")
 	return cmd

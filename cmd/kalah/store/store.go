@@ -10,8 +10,8 @@ import (
 
 	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
 	"github.com/kalah-solver/kalah/engine"
+	"github.com/kalah-solver/kalah/persist"
 	"github.com/kalah-solver/kalah/results"
-	"github.com/kalah-solver/kalah/tt"
 	"github.com/spf13/cobra"
 )
 
@@ -50,11 +50,11 @@ func (f *Flags) dir() (string, error) {
 	if f.Dir != "" {
 		return f.Dir, nil
 	}
-	return tt.DefaultStoreDir()
+	return persist.DefaultDir()
 }
 
 // open opens an existing store for maintenance (every rule).
-func (f *Flags) open(ios *cmdutil.IOStreams) (*tt.Store, error) {
+func (f *Flags) open(ios *cmdutil.IOStreams) (*persist.Cache, error) {
 	dir, err := f.dir()
 	if err != nil {
 		return nil, err
@@ -66,7 +66,7 @@ func (f *Flags) open(ios *cmdutil.IOStreams) (*tt.Store, error) {
 	if f.Verbose {
 		lg = log.New(ios.ErrOut, "kalah store: ", 0)
 	}
-	return tt.OpenStore(dir, engine.Rules{}, tt.StoreOptions{Log: lg})
+	return persist.Open(dir, engine.Rules{}, persist.Options{Log: lg})
 }
 
 // StatsOptions are the inputs of one "kalah store stats".

@@ -16,8 +16,8 @@ import (
 
 	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
 	"github.com/kalah-solver/kalah/engine"
+	"github.com/kalah-solver/kalah/persist"
 	"github.com/kalah-solver/kalah/solver"
-	"github.com/kalah-solver/kalah/tt"
 	"github.com/parquet-go/parquet-go"
 	"github.com/spf13/cobra"
 )
@@ -39,11 +39,11 @@ func execute(t *testing.T, newCmd func(*cmdutil.IOStreams) *cobra.Command, args 
 func fill(t *testing.T, dir string) int64 {
 	t.Helper()
 	r := engine.Rules{Pits: 4, Capture: engine.EmptyCapture}
-	st, err := tt.OpenStore(dir, r, tt.StoreOptions{MinSeeds: 1, MinWork: 1})
+	st, err := persist.Open(dir, r, persist.Options{MinSeeds: 1, MinWork: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	sv, err := solver.New(r, solver.Options{TTBytes: 1 << 22, Threads: 1, Store: st})
+	sv, err := solver.New(r, solver.Options{TTBytes: 1 << 22, Threads: 1, Cache: st})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,12 +161,12 @@ func TestGCAndPath(t *testing.T) {
 
 func TestInUse(t *testing.T) {
 	dir := t.TempDir()
-	st, err := tt.OpenStore(dir, engine.Rules{Pits: 6}, tt.StoreOptions{})
+	st, err := persist.Open(dir, engine.Rules{Pits: 6}, persist.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	if _, err := execute(t, NewCmdStats, "--store", dir); !errors.Is(err, tt.ErrStoreInUse) || cmdutil.ExitCode(err) != 1 {
+	if _, err := execute(t, NewCmdStats, "--store", dir); !errors.Is(err, persist.ErrInUse) || cmdutil.ExitCode(err) != 1 {
 		t.Errorf("store in use: %v", err)
 	}
 }
@@ -198,7 +198,7 @@ func TestSIGKILL(t *testing.T) {
 	if err == nil {
 		t.Skip("the solve finished before it was killed; the test needs a longer one")
 	}
-	st, err := tt.OpenStore(dir, engine.Rules{}, tt.StoreOptions{})
+	st, err := persist.Open(dir, engine.Rules{}, persist.Options{})
 	if err != nil {
 		t.Fatalf("store after SIGKILL: %v", err)
 	}

@@ -11,9 +11,9 @@ import (
 	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
 	"github.com/kalah-solver/kalah/egdb"
 	"github.com/kalah-solver/kalah/engine"
+	"github.com/kalah-solver/kalah/persist"
 	"github.com/kalah-solver/kalah/results"
 	"github.com/kalah-solver/kalah/solver"
-	"github.com/kalah-solver/kalah/tt"
 	"github.com/schollz/progressbar/v3"
 )
 
@@ -29,7 +29,7 @@ type solverSet struct {
 	ttBytes int64
 	bar     *bar
 	dbs     map[engine.Rules]*egdb.DB
-	store   *tt.Store // open for storeOf; one rule set at a time
+	store   *persist.Cache // open for storeOf; one rule set at a time
 	storeOf engine.Rules
 }
 
@@ -91,13 +91,13 @@ func (s *solverSet) solve(ctx context.Context, r engine.Rules, seeds int) (*resu
 			s.store = nil
 		}
 		if s.store == nil {
-			st, err := tt.OpenStore(s.opts.Store, r, tt.StoreOptions{})
+			st, err := persist.Open(s.opts.Store, r, persist.Options{})
 			if err != nil {
 				return nil, err
 			}
 			s.store, s.storeOf = st, r
 		}
-		o.Store = s.store
+		o.Cache = s.store
 	}
 	sv, err := solver.New(r, o)
 	if err != nil {

@@ -130,7 +130,7 @@ func run(opts *Options) error {
 	if err != nil {
 		return cmdutil.BadInputf("--tt-mem: %v", err)
 	}
-	store := results.Store{Dir: opts.Data}
+	store := results.Archive{Dir: opts.Data}
 
 	// The cells, small first: by seeds in play, then pits, then rule.
 	var cells []*cell
@@ -177,7 +177,7 @@ func run(opts *Options) error {
 // solveCells solves the cells still to do, in order, storing each record
 // as soon as it is made. Ctrl-C stops the run: the cells not reached are
 // "skipped" and the error wraps cmdutil.ErrInterrupted.
-func solveCells(opts *Options, store results.Store, order []*cell, ttBytes int64) error {
+func solveCells(opts *Options, store results.Archive, order []*cell, ttBytes int64) error {
 	ctx := opts.ctx
 	if ctx == nil {
 		var stop context.CancelFunc

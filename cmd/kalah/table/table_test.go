@@ -39,7 +39,7 @@ func TestTableSolvesAndStores(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-	store := results.Store{Dir: dir}
+	store := results.Archive{Dir: dir}
 	for _, rule := range []string{"empty-capture", "no-empty-capture"} {
 		recs, err := store.Load(rule)
 		if err != nil || len(recs) != 12 {
@@ -100,7 +100,7 @@ func TestTableUnfinished(t *testing.T) {
 	if !strings.Contains(out.String(), "    5  0 D  >= +4") || !strings.Contains(out.String(), "unfinished Kalah(5,2) empty-capture: value >= +4") {
 		t.Errorf("output:\n%s", out.String())
 	}
-	recs, _ := results.Store{Dir: dir}.Load("empty-capture")
+	recs, _ := results.Archive{Dir: dir}.Load("empty-capture")
 	if len(recs) != 1 || recs[0].Seeds != 1 {
 		t.Errorf("stored %+v, want only Kalah(5,1)", recs)
 	}
@@ -129,7 +129,7 @@ func TestTableInterrupted(t *testing.T) {
 	if !strings.Contains(out.String(), "    2  +2 W  ?  -") {
 		t.Errorf("output:\n%s", out.String())
 	}
-	if recs, _ := (results.Store{Dir: dir}).Load("empty-capture"); len(recs) != 1 {
+	if recs, _ := (results.Archive{Dir: dir}).Load("empty-capture"); len(recs) != 1 {
 		t.Errorf("%d records stored, want 1", len(recs))
 	}
 }

@@ -1,4 +1,4 @@
-package tt
+package persist
 
 import (
 	"errors"
@@ -15,6 +15,7 @@ import (
 	"github.com/dgraph-io/badger/v4"
 	"github.com/dgraph-io/badger/v4/options"
 	"github.com/kalah-solver/kalah/engine"
+	"github.com/kalah-solver/kalah/tt"
 )
 
 // Store is the persistent second level under the table: a BadgerDB
@@ -33,11 +34,11 @@ import (
 //
 // Store implements the solver's Store interface; the solver imports this
 // package, so the interface lives there and Store simply has its methods.
-type Store struct {
+type Cache struct {
 	db    *badger.DB
 	dir   string
 	rules engine.Rules
-	opts  StoreOptions
+	opts  Options
 	log   *log.Logger
 
 	filter  *filter // nil for a maintenance store
@@ -60,16 +61,16 @@ type Store struct {
 
 type queued struct {
 	k engine.Key
-	e Entry
+	e tt.Entry
 }
 
-// StoreOptions tune a Store; the zero value takes every default.
-type StoreOptions struct {
+// Options tune a Store; the zero value takes every default.
+type Options struct {
 	// MinSeeds: Get is worth a disk look-up only at boards with at least
-	// this many seeds (0: DefaultStoreMinSeeds).
+	// this many seeds (0: DefaultMinSeeds).
 	MinSeeds int
 	// MinWork: entries whose subtree cost fewer than 2^MinWork nodes are
-	// not worth storing (0: DefaultStoreMinWork).
+	// not worth storing (0: DefaultMinWork).
 	MinWork int
 	// Queue is the capacity of the write queue (0: 1<<16 entries).
 	Queue int
@@ -83,24 +84,24 @@ type StoreOptions struct {
 	Log *log.Logger
 }
 
-// Defaults of StoreOptions, measured (docs/benchmarks.md, "Persistent
+// Defaults of Options, measured (docs/benchmarks.md, "Persistent
 // store") so that a first solve with the store costs no measurable time.
 const (
-	DefaultStoreMinSeeds = 30
-	DefaultStoreMinWork  = 12
+	DefaultMinSeeds = 30
+	DefaultMinWork  = 12
 )
 
-// ErrStoreInUse is returned (wrapped) by OpenStore when another process
+// ErrInUse is returned (wrapped) by Open when another process
 // holds the store.
-var ErrStoreInUse = errors.New("in use by another kalah process")
+var ErrInUse = errors.New("in use by another kalah process")
 
-// ErrNotStore is returned (wrapped) by OpenStore for a directory that holds
+// ErrNotCache is returned (wrapped) by Open for a directory that holds
 // something other than a kalah store, or a damaged one.
-var ErrNotStore = errors.New("not a kalah store")
+var ErrNotCache = errors.New("not a kalah store")
 
-// DefaultStoreDir is $XDG_DATA_HOME/kalah/store, or
+// DefaultDir is $XDG_DATA_HOME/kalah/store, or
 // ~/.local/share/kalah/store when XDG_DATA_HOME is unset or not absolute.
-func DefaultStoreDir() (string, error) {
+func DefaultDir() (string, error) {
 	if d := os.Getenv("XDG_DATA_HOME"); d != "" && filepath.IsAbs(d) {
 		return filepath.Join(d, "kalah", "store"), nil
 	}
@@ -111,26 +112,26 @@ func DefaultStoreDir() (string, error) {
 	return filepath.Join(home, ".local", "share", "kalah", "store"), nil
 }
 
-// OpenStore opens (creating it when missing) the store in dir for rules:
+// Open opens (creating it when missing) the store in dir for rules:
 // Get and Put then read and write the entries of rules. Rules with Pits 0
 // open the store for maintenance only (Stats, Range, GC); Get and Put are
 // then no-ops. This is the one place a store is opened.
 //
-// Errors are clear about the cause: ErrStoreInUse when another process has
-// the directory, ErrNotStore for a foreign or damaged directory, and the
+// Errors are clear about the cause: ErrInUse when another process has
+// the directory, ErrNotCache for a foreign or damaged directory, and the
 // operating system's error for a directory that cannot be created or
 // written.
-func OpenStore(dir string, rules engine.Rules, opts StoreOptions) (*Store, error) {
+func Open(dir string, rules engine.Rules, opts Options) (*Cache, error) {
 	if rules.Pits != 0 {
 		if err := rules.Validate(); err != nil {
 			return nil, err
 		}
 	}
 	if opts.MinSeeds == 0 {
-		opts.MinSeeds = DefaultStoreMinSeeds
+		opts.MinSeeds = DefaultMinSeeds
 	}
 	if opts.MinWork == 0 {
-		opts.MinWork = DefaultStoreMinWork
+		opts.MinWork = DefaultMinWork
 	}
 	if opts.Queue == 0 {
 		opts.Queue = 1 << 16
@@ -179,14 +180,14 @@ func OpenStore(dir string, rules engine.Rules, opts StoreOptions) (*Store, error
 		t0 := time.Now()
 		if flt, entries, err = loadFilter(db, rules); err != nil {
 			db.Close()
-			return nil, fmt.Errorf("store %s cannot be read, %w or damaged: %v", dir, ErrNotStore, err)
+			return nil, fmt.Errorf("store %s cannot be read, %w or damaged: %v", dir, ErrNotCache, err)
 		}
 		lg.Printf("store %s: %d entries of %v, filter of %d MiB built in %.2f s", dir, entries, rules, len(flt.words)>>17, time.Since(t0).Seconds())
 	}
 	lg.Printf("store %s: rule %v, format %d; ask at boards with >= %d seeds, keep entries of >= 2^%d nodes; queue %d, batches of <= %d, flushed every %v; badger %d MiB memtables x %d, %d MiB block cache, %d MiB index cache, %v compression, sync writes %v",
 		dir, rulesName(rules), storeFormat, opts.MinSeeds, opts.MinWork, opts.Queue, opts.Batch, opts.FlushEvery,
 		bo.MemTableSize>>20, bo.NumMemtables, bo.BlockCacheSize>>20, bo.IndexCacheSize>>20, compressionName(bo.Compression), bo.SyncWrites)
-	s := &Store{
+	s := &Cache{
 		db: db, dir: dir, rules: rules, opts: opts, log: lg, filter: flt, entries: entries,
 		queue:    make(chan queued, opts.Queue),
 		flushReq: make(chan chan error),
@@ -229,7 +230,7 @@ func checkDir(dir string) error {
 	case err != nil:
 		return fmt.Errorf("store %s: %w", dir, err)
 	case !fi.IsDir():
-		return fmt.Errorf("store %s is a file, not a directory: %w", dir, ErrNotStore)
+		return fmt.Errorf("store %s is a file, not a directory: %w", dir, ErrNotCache)
 	}
 	ents, err := os.ReadDir(dir)
 	if err != nil {
@@ -237,7 +238,7 @@ func checkDir(dir string) error {
 	}
 	if len(ents) > 0 {
 		if _, err := os.Stat(filepath.Join(dir, "MANIFEST")); err != nil {
-			return fmt.Errorf("store %s holds other files (%s, ...) and no store: %w; give an empty or new directory", dir, ents[0].Name(), ErrNotStore)
+			return fmt.Errorf("store %s holds other files (%s, ...) and no store: %w; give an empty or new directory", dir, ents[0].Name(), ErrNotCache)
 		}
 	}
 	f, err := os.CreateTemp(dir, ".kalah-write-test-*")
@@ -266,11 +267,11 @@ func mapOpenError(dir string, err error) error {
 	msg := err.Error()
 	switch {
 	case strings.Contains(msg, "Cannot acquire directory lock"):
-		return fmt.Errorf("store %s is %w (or this one opened it twice); wait for it to finish or use another --store", dir, ErrStoreInUse)
+		return fmt.Errorf("store %s is %w (or this one opened it twice); wait for it to finish or use another --store", dir, ErrInUse)
 	case errors.Is(err, os.ErrPermission) || strings.Contains(msg, "permission denied") || strings.Contains(msg, "read-only file system"):
 		return fmt.Errorf("store %s is not writable: %v", dir, firstLine(msg))
 	}
-	return fmt.Errorf("store %s cannot be opened, %w or damaged: %v (move it away or delete it; it is only a cache)", dir, ErrNotStore, firstLine(msg))
+	return fmt.Errorf("store %s cannot be opened, %w or damaged: %v (move it away or delete it; it is only a cache)", dir, ErrNotCache, firstLine(msg))
 }
 
 func firstLine(s string) string {
@@ -295,27 +296,27 @@ func (b badgerLogger) Infof(string, ...any)  {}
 func (b badgerLogger) Debugf(string, ...any) {}
 
 // Dir is the store's directory.
-func (s *Store) Dir() string { return s.dir }
+func (s *Cache) Dir() string { return s.dir }
 
 // MinSeeds is the fewest seeds a board must hold for Get to be asked.
-func (s *Store) MinSeeds() int { return s.opts.MinSeeds }
+func (s *Cache) MinSeeds() int { return s.opts.MinSeeds }
 
 // MinWork is log2 of the fewest nodes an entry must have cost for Put.
-func (s *Store) MinWork() int { return s.opts.MinWork }
+func (s *Cache) MinWork() int { return s.opts.MinWork }
 
 // Dropped is the number of entries Put dropped because the queue was full.
-func (s *Store) Dropped() int64 { return s.dropped.Load() }
+func (s *Cache) Dropped() int64 { return s.dropped.Load() }
 
 // Written is the number of entries committed so far.
-func (s *Store) Written() int64 { return s.written.Load() }
+func (s *Cache) Written() int64 { return s.written.Load() }
 
 // Entries is the number of entries of the store's rules it held when
 // opened.
-func (s *Store) Entries() int64 { return s.entries }
+func (s *Cache) Entries() int64 { return s.entries }
 
 // Get returns the stored entry of k, if any. Its tag is zero; the depth is
-// DepthSolved.
-func (s *Store) Get(k engine.Key) (Entry, bool) {
+// tt.DepthSolved.
+func (s *Cache) Get(k engine.Key) (tt.Entry, bool) {
 	if s.rules.Pits == 0 || s.closed.Load() {
 		return 0, false
 	}
@@ -324,7 +325,7 @@ func (s *Store) Get(k engine.Key) (Entry, bool) {
 	}
 	s.gets.Add(1)
 	key := entryKey(s.rules, k)
-	var e Entry
+	var e tt.Entry
 	ok := false
 	defer func() {
 		if ok {
@@ -345,10 +346,10 @@ func (s *Store) Get(k engine.Key) (Entry, bool) {
 }
 
 // Put queues a proven entry for writing and returns at once; an entry that
-// is not proven (DepthSolved) is ignored, and when the queue is full the
+// is not proven (tt.DepthSolved) is ignored, and when the queue is full the
 // entry is dropped and counted.
-func (s *Store) Put(k engine.Key, e Entry) {
-	if s.rules.Pits == 0 || !e.Solved() || e.Bound() == BoundNone || s.closed.Load() {
+func (s *Cache) Put(k engine.Key, e tt.Entry) {
+	if s.rules.Pits == 0 || !e.Solved() || e.Bound() == tt.BoundNone || s.closed.Load() {
 		return
 	}
 	select {
@@ -362,7 +363,7 @@ func (s *Store) Put(k engine.Key, e Entry) {
 // writer is the one goroutine that writes entries: it commits the queue
 // in batches of at most opts.Batch, at least every opts.FlushEvery, and
 // on request.
-func (s *Store) writer() {
+func (s *Cache) writer() {
 	defer close(s.done)
 	wb := s.db.NewWriteBatch()
 	n := 0
@@ -422,7 +423,7 @@ func (s *Store) writer() {
 	}
 }
 
-func (s *Store) writeErr() error {
+func (s *Cache) writeErr() error {
 	if p := s.werr.Load(); p != nil {
 		return fmt.Errorf("store %s: %w", s.dir, *p)
 	}
@@ -431,7 +432,7 @@ func (s *Store) writeErr() error {
 
 // Flush commits every entry queued so far and returns the first write
 // error, if any.
-func (s *Store) Flush() error {
+func (s *Cache) Flush() error {
 	if s.closed.Load() {
 		return s.writeErr()
 	}
@@ -446,7 +447,7 @@ func (s *Store) Flush() error {
 
 // Close commits the queue and closes the database; the store must not be
 // used after. It is safe to call more than once.
-func (s *Store) Close() error {
+func (s *Cache) Close() error {
 	s.once.Do(func() {
 		s.closed.Store(true)
 		close(s.quit)

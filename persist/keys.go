@@ -1,4 +1,4 @@
-package tt
+package persist
 
 import (
 	"encoding/binary"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/dgraph-io/badger/v4"
 	"github.com/kalah-solver/kalah/engine"
+	"github.com/kalah-solver/kalah/tt"
 )
 
 // The store's key space (docs/formats.md, "Persistent store"). Every key
@@ -59,7 +60,7 @@ func parseEntryKey(b []byte) (r engine.Rules, k engine.Key, ok bool) {
 	return r, k, r.Validate() == nil
 }
 
-func encodeEntry(e Entry) [entryLen]byte {
+func encodeEntry(e tt.Entry) [entryLen]byte {
 	var b [entryLen]byte
 	binary.BigEndian.PutUint16(b[0:], uint16(int16(e.Lower())))
 	binary.BigEndian.PutUint16(b[2:], uint16(int16(e.Upper())))
@@ -68,19 +69,19 @@ func encodeEntry(e Entry) [entryLen]byte {
 }
 
 // decodeEntry reads an entry record, refusing one that no store writes.
-func decodeEntry(v []byte, pits int) (Entry, bool) {
+func decodeEntry(v []byte, pits int) (tt.Entry, bool) {
 	if len(v) != entryLen {
 		return 0, false
 	}
 	lo := int(int16(binary.BigEndian.Uint16(v)))
 	hi := int(int16(binary.BigEndian.Uint16(v[2:])))
 	move, work := int(v[4]), int(v[5])
-	okLo := lo == NoLower || (lo >= -engine.MaxSeeds && lo <= engine.MaxSeeds)
-	okHi := hi == NoUpper || (hi >= -engine.MaxSeeds && hi <= engine.MaxSeeds)
-	if !okLo || !okHi || (lo == NoLower && hi == NoUpper) || lo > hi || move >= pits || work > 31 {
+	okLo := lo == tt.NoLower || (lo >= -engine.MaxSeeds && lo <= engine.MaxSeeds)
+	okHi := hi == tt.NoUpper || (hi >= -engine.MaxSeeds && hi <= engine.MaxSeeds)
+	if !okLo || !okHi || (lo == tt.NoLower && hi == tt.NoUpper) || lo > hi || move >= pits || work > 31 {
 		return 0, false
 	}
-	return MakeEntry(lo, hi, move, DepthSolved, work), true
+	return tt.MakeEntry(lo, hi, move, tt.DepthSolved, work), true
 }
 
 func rootKey(r engine.Rules, p engine.Position) [rootKeyLen]byte {
@@ -114,21 +115,21 @@ func checkHeader(db *badger.DB, dir string) error {
 	})
 	switch {
 	case err != nil:
-		return fmt.Errorf("store %s cannot be read, %w or damaged: %v", dir, ErrNotStore, err)
+		return fmt.Errorf("store %s cannot be read, %w or damaged: %v", dir, ErrNotCache, err)
 	case version != nil:
 		if len(version) != 1 || version[0] != storeFormat {
-			return fmt.Errorf("store %s has format %v; this kalah reads format %d: %w", dir, version, storeFormat, ErrNotStore)
+			return fmt.Errorf("store %s has format %v; this kalah reads format %d: %w", dir, version, storeFormat, ErrNotCache)
 		}
 		return nil
 	case !empty:
-		return fmt.Errorf("store %s is a BadgerDB database without a kalah header: %w", dir, ErrNotStore)
+		return fmt.Errorf("store %s is a BadgerDB database without a kalah header: %w", dir, ErrNotCache)
 	}
 	return db.Update(func(txn *badger.Txn) error { return txn.Set(headerKey, []byte{storeFormat}) })
 }
 
 // GetRoot returns the root record saved for p under the store's rules:
 // the whole answer of an earlier solve, as PutRoot saved it.
-func (s *Store) GetRoot(p engine.Position) ([]byte, bool) {
+func (s *Cache) GetRoot(p engine.Position) ([]byte, bool) {
 	if s.rules.Pits == 0 || p.Pits != s.rules.Pits {
 		return nil, false
 	}
@@ -147,7 +148,7 @@ func (s *Store) GetRoot(p engine.Position) ([]byte, bool) {
 
 // PutRoot saves the answer of a solved position, synchronously (it is
 // written once per solve).
-func (s *Store) PutRoot(p engine.Position, answer []byte) error {
+func (s *Cache) PutRoot(p engine.Position, answer []byte) error {
 	if s.rules.Pits == 0 || p.Pits != s.rules.Pits {
 		return fmt.Errorf("store: root record for %d pits in a store opened for %s", p.Pits, rulesName(s.rules))
 	}

@@ -1,4 +1,4 @@
-package tt
+package persist
 
 import (
 	"errors"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/dgraph-io/badger/v4"
 	"github.com/kalah-solver/kalah/engine"
+	"github.com/kalah-solver/kalah/tt"
 )
 
 // A store written by another format (format 1 kept one bound per entry) is
@@ -16,7 +17,7 @@ import (
 func TestStoreOtherFormat(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "store")
 	r := engine.Rules{Pits: 6, Capture: engine.EmptyCapture}
-	s, err := OpenStore(dir, r, StoreOptions{})
+	s, err := Open(dir, r, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,8 +34,8 @@ func TestStoreOtherFormat(t *testing.T) {
 	if err := db.Close(); err != nil {
 		t.Fatal(err)
 	}
-	_, err = OpenStore(dir, r, StoreOptions{})
-	if !errors.Is(err, ErrNotStore) || !strings.Contains(err.Error(), "format [1]") || !strings.Contains(err.Error(), "format 2") {
+	_, err = Open(dir, r, Options{})
+	if !errors.Is(err, ErrNotCache) || !strings.Contains(err.Error(), "format [1]") || !strings.Contains(err.Error(), "format 2") {
 		t.Fatalf("opening a format-1 store: %v", err)
 	}
 	// The header is as it was: the refusal wrote nothing.
@@ -62,11 +63,11 @@ func TestStoreOtherFormat(t *testing.T) {
 // The entry record round-trips every kind of interval, and refuses records
 // no store writes.
 func TestEntryRecord(t *testing.T) {
-	for _, e := range []Entry{
-		MakeEntry(-3, 5, 2, DepthSolved, 7),
-		MakeEntry(4, NoUpper, 0, DepthSolved, 31),
-		MakeEntry(NoLower, -72, 5, DepthSolved, 0),
-		MakeEntry(0, 0, 1, DepthSolved, 12),
+	for _, e := range []tt.Entry{
+		tt.MakeEntry(-3, 5, 2, tt.DepthSolved, 7),
+		tt.MakeEntry(4, tt.NoUpper, 0, tt.DepthSolved, 31),
+		tt.MakeEntry(tt.NoLower, -72, 5, tt.DepthSolved, 0),
+		tt.MakeEntry(0, 0, 1, tt.DepthSolved, 12),
 	} {
 		b := encodeEntry(e)
 		d, ok := decodeEntry(b[:], 6)

@@ -16,17 +16,17 @@ import (
 // repository root.
 const DefaultDir = "results/data"
 
-// Store is a directory of result files, one JSON Lines file per rule
+// Archive is a directory of result files, one JSON Lines file per rule
 // (<dir>/<rule>.jsonl, e.g. results/data/empty-capture.jsonl), each
 // sorted by pits then seeds with one record per line, so that files are
 // deterministic and diffs are clean.
-type Store struct{ Dir string }
+type Archive struct{ Dir string }
 
 // Path is the file of one rule.
-func (s Store) Path(rule string) string { return filepath.Join(s.Dir, rule+".jsonl") }
+func (s Archive) Path(rule string) string { return filepath.Join(s.Dir, rule+".jsonl") }
 
 // Load reads the records of one rule; a missing file is no records.
-func (s Store) Load(rule string) ([]Record, error) {
+func (s Archive) Load(rule string) ([]Record, error) {
 	recs, err := ReadFile(s.Path(rule))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -40,7 +40,7 @@ func (s Store) Load(rule string) ([]Record, error) {
 }
 
 // Get returns the record of one cell, if stored.
-func (s Store) Get(rule string, pits, seeds int) (*Record, error) {
+func (s Archive) Get(rule string, pits, seeds int) (*Record, error) {
 	recs, err := s.Load(rule)
 	if err != nil {
 		return nil, err
@@ -55,7 +55,7 @@ func (s Store) Get(rule string, pits, seeds int) (*Record, error) {
 
 // Put merges recs into their rules' files (replacing records of the same
 // cells) and rewrites each file atomically.
-func (s Store) Put(recs ...Record) error {
+func (s Archive) Put(recs ...Record) error {
 	byRule := map[string][]Record{}
 	for _, r := range recs {
 		byRule[r.Rule] = append(byRule[r.Rule], r)
@@ -189,10 +189,10 @@ func writeLines[T any](path string, recs []T) error {
 }
 
 // GraphPath is the file of game-graph records.
-func (s Store) GraphPath() string { return filepath.Join(s.Dir, "graph.jsonl") }
+func (s Archive) GraphPath() string { return filepath.Join(s.Dir, "graph.jsonl") }
 
 // LoadGraphs reads the game-graph records; a missing file is none.
-func (s Store) LoadGraphs() ([]GraphStats, error) {
+func (s Archive) LoadGraphs() ([]GraphStats, error) {
 	data, err := os.ReadFile(s.GraphPath())
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -205,7 +205,7 @@ func (s Store) LoadGraphs() ([]GraphStats, error) {
 
 // PutGraph merges g into the game-graph file, replacing a record of the
 // same rule, pits and seeds, sorted by rule, pits, seeds.
-func (s Store) PutGraph(g GraphStats) error {
+func (s Archive) PutGraph(g GraphStats) error {
 	old, err := s.LoadGraphs()
 	if err != nil {
 		return err

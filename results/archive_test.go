@@ -13,7 +13,7 @@ func rec(rule string, m, n, v int) Record {
 }
 
 func TestStoreRoundTripAndMerge(t *testing.T) {
-	s := Store{Dir: filepath.Join(t.TempDir(), "data")}
+	s := Archive{Dir: filepath.Join(t.TempDir(), "data")}
 	if recs, err := s.Load("empty-capture"); err != nil || recs != nil {
 		t.Fatalf("missing file: %v %v", recs, err)
 	}
@@ -54,7 +54,7 @@ func TestStoreRoundTripAndMerge(t *testing.T) {
 
 func TestStoreRefusesBadFiles(t *testing.T) {
 	dir := t.TempDir()
-	s := Store{Dir: dir}
+	s := Archive{Dir: dir}
 	os.WriteFile(s.Path("empty-capture"), []byte(`{"rule":"empty-capture","pits":1,"seeds":1,"valu":0}`+"\n"), 0o644)
 	if _, err := s.Load("empty-capture"); err == nil || !strings.Contains(err.Error(), ":1:") {
 		t.Errorf("unknown field: %v", err)

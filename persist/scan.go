@@ -1,4 +1,4 @@
-package tt
+package persist
 
 import (
 	"errors"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/dgraph-io/badger/v4"
 	"github.com/kalah-solver/kalah/engine"
+	"github.com/kalah-solver/kalah/tt"
 )
 
 // StoreCount is what the store holds for one rule and pit count.
@@ -18,8 +19,8 @@ type StoreCount struct {
 	Roots   int64 // root records (solved positions)
 }
 
-// StoreStats describes a whole store.
-type StoreStats struct {
+// Stats describes a whole store.
+type Stats struct {
 	Counts    []StoreCount // by pits, then rule
 	LSMBytes  int64        // BadgerDB's own estimate of its tables
 	VlogBytes int64        // and of its value log
@@ -28,8 +29,8 @@ type StoreStats struct {
 
 // Stats counts the store's records by rule and pit count (a scan of the
 // keys) and measures the directory.
-func (s *Store) Stats() (StoreStats, error) {
-	var st StoreStats
+func (s *Cache) Stats() (Stats, error) {
+	var st Stats
 	counts := map[[2]byte]*StoreCount{}
 	err := s.db.View(func(txn *badger.Txn) error {
 		it := txn.NewIterator(badger.IteratorOptions{PrefetchValues: false})
@@ -79,7 +80,7 @@ func (s *Store) Stats() (StoreStats, error) {
 
 // Range calls f for every proven entry of rules (every rule and pit count
 // when rules is nil), in key order, until f returns an error.
-func (s *Store) Range(rules *engine.Rules, f func(r engine.Rules, k engine.Key, e Entry) error) error {
+func (s *Cache) Range(rules *engine.Rules, f func(r engine.Rules, k engine.Key, e tt.Entry) error) error {
 	prefix := []byte{kindEntry}
 	if rules != nil {
 		prefix = rulePrefix(kindEntry, *rules)
@@ -93,7 +94,7 @@ func (s *Store) Range(rules *engine.Rules, f func(r engine.Rules, k engine.Key, 
 			if !ok {
 				continue
 			}
-			var e Entry
+			var e tt.Entry
 			err := item.Value(func(v []byte) error {
 				e, ok = decodeEntry(v, r.Pits)
 				return nil
@@ -115,7 +116,7 @@ func (s *Store) Range(rules *engine.Rules, f func(r engine.Rules, k engine.Key, 
 // GC commits the queue, merges the store's tables into one level
 // (BadgerDB's Flatten) and rewrites value-log files that are mostly
 // garbage. It returns the number of value-log files rewritten.
-func (s *Store) GC() (int, error) {
+func (s *Cache) GC() (int, error) {
 	if err := s.Flush(); err != nil {
 		return 0, err
 	}

@@ -1,4 +1,4 @@
-package tt_test
+package persist_test
 
 import (
 	"context"
@@ -12,13 +12,14 @@ import (
 	"time"
 
 	"github.com/kalah-solver/kalah/engine"
+	"github.com/kalah-solver/kalah/persist"
 	"github.com/kalah-solver/kalah/solver"
 	"github.com/kalah-solver/kalah/tt"
 )
 
-func openStore(t *testing.T, dir string, r engine.Rules, opts tt.StoreOptions) *tt.Store {
+func openStore(t *testing.T, dir string, r engine.Rules, opts persist.Options) *persist.Cache {
 	t.Helper()
-	s, err := tt.OpenStore(dir, r, opts)
+	s, err := persist.Open(dir, r, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +42,7 @@ func TestStoreRoundTrip(t *testing.T) {
 		tt.MakeEntry(tt.NoLower, 255, 3, tt.DepthSolved, 0),
 		tt.MakeEntry(-3, 5, 2, tt.DepthSolved, 7),
 	}
-	s := openStore(t, dir, r6, tt.StoreOptions{})
+	s := openStore(t, dir, r6, persist.Options{})
 	for i := range keys {
 		s.Put(keys[i], ents[i])
 	}
@@ -63,7 +64,7 @@ func TestStoreRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	s = openStore(t, dir, r6, tt.StoreOptions{})
+	s = openStore(t, dir, r6, persist.Options{})
 	defer s.Close()
 	for i := range keys {
 		if e, ok := s.Get(keys[i]); !ok || !sameEntry(e, ents[i]) {
@@ -103,7 +104,7 @@ func TestStoreRoundTrip(t *testing.T) {
 	s.Close()
 
 	// Another rule shares the directory but not the entries.
-	s = openStore(t, dir, r6e, tt.StoreOptions{})
+	s = openStore(t, dir, r6e, persist.Options{})
 	if _, ok := s.Get(keys[0]); ok {
 		t.Error("entry of no-empty-capture found under empty-capture")
 	}
@@ -112,7 +113,7 @@ func TestStoreRoundTrip(t *testing.T) {
 
 func TestStorePutNeverBlocks(t *testing.T) {
 	r := engine.Rules{Pits: 4, Capture: engine.EmptyCapture}
-	s := openStore(t, t.TempDir(), r, tt.StoreOptions{Queue: 4, FlushEvery: time.Hour})
+	s := openStore(t, t.TempDir(), r, persist.Options{Queue: 4, FlushEvery: time.Hour})
 	defer s.Close()
 	t0 := time.Now()
 	for i := 0; i < 100000; i++ {
@@ -132,11 +133,11 @@ func TestStorePutNeverBlocks(t *testing.T) {
 func TestStoreInUse(t *testing.T) {
 	dir := t.TempDir()
 	r := engine.Rules{Pits: 6, Capture: engine.NoEmptyCapture}
-	s := openStore(t, dir, r, tt.StoreOptions{})
+	s := openStore(t, dir, r, persist.Options{})
 	defer s.Close()
 	t0 := time.Now()
-	_, err := tt.OpenStore(dir, r, tt.StoreOptions{})
-	if !errors.Is(err, tt.ErrStoreInUse) || !strings.Contains(err.Error(), "in use by another kalah process") {
+	_, err := persist.Open(dir, r, persist.Options{})
+	if !errors.Is(err, persist.ErrInUse) || !strings.Contains(err.Error(), "in use by another kalah process") {
 		t.Fatalf("second open: %v", err)
 	}
 	if d := time.Since(t0); d > 2*time.Second {
@@ -148,15 +149,15 @@ func TestStoreForeign(t *testing.T) {
 	r := engine.Rules{Pits: 6, Capture: engine.NoEmptyCapture}
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("my files"), 0o644)
-	if _, err := tt.OpenStore(dir, r, tt.StoreOptions{}); !errors.Is(err, tt.ErrNotStore) {
+	if _, err := persist.Open(dir, r, persist.Options{}); !errors.Is(err, persist.ErrNotCache) {
 		t.Errorf("directory of other files: %v", err)
 	}
 	file := filepath.Join(t.TempDir(), "file")
 	os.WriteFile(file, []byte("x"), 0o644)
-	if _, err := tt.OpenStore(file, r, tt.StoreOptions{}); !errors.Is(err, tt.ErrNotStore) {
+	if _, err := persist.Open(file, r, persist.Options{}); !errors.Is(err, persist.ErrNotCache) {
 		t.Errorf("a file: %v", err)
 	}
-	if _, err := tt.OpenStore(filepath.Join(file, "sub"), r, tt.StoreOptions{}); err == nil || !strings.Contains(err.Error(), "not a directory") {
+	if _, err := persist.Open(filepath.Join(file, "sub"), r, persist.Options{}); err == nil || !strings.Contains(err.Error(), "not a directory") {
 		t.Errorf("below a file: %v", err)
 	}
 }
@@ -168,7 +169,7 @@ func TestStoreCorrupt(t *testing.T) {
 	r := engine.Rules{Pits: 6, Capture: engine.NoEmptyCapture}
 	for _, pattern := range []string{"MANIFEST", "*.sst", "*.vlog", "*.mem", "*"} {
 		dir := t.TempDir()
-		s := openStore(t, dir, r, tt.StoreOptions{})
+		s := openStore(t, dir, r, persist.Options{})
 		for i := 0; i < 1000; i++ {
 			s.Put(engine.Key{Own: uint64(i), Opp: 7}, tt.MakeEntry(2, 2, 1, tt.DepthSolved, 15))
 		}
@@ -183,9 +184,9 @@ func TestStoreCorrupt(t *testing.T) {
 				os.WriteFile(f, garbage, 0o644)
 			}
 		}
-		s2, err := tt.OpenStore(dir, r, tt.StoreOptions{})
+		s2, err := persist.Open(dir, r, persist.Options{})
 		if err != nil {
-			if !errors.Is(err, tt.ErrNotStore) || !strings.Contains(err.Error(), dir) {
+			if !errors.Is(err, persist.ErrNotCache) || !strings.Contains(err.Error(), dir) {
 				t.Errorf("%s garbled: unclear error %v", pattern, err)
 			}
 			t.Logf("%s garbled: %v", pattern, err)
@@ -200,7 +201,7 @@ func TestStoreCorrupt(t *testing.T) {
 func TestStoreReadOnly(t *testing.T) {
 	r := engine.Rules{Pits: 6, Capture: engine.NoEmptyCapture}
 	dir := t.TempDir()
-	openStore(t, dir, r, tt.StoreOptions{}).Close()
+	openStore(t, dir, r, persist.Options{}).Close()
 	os.Chmod(dir, 0o555)
 	defer os.Chmod(dir, 0o755)
 	if os.Geteuid() == 0 {
@@ -210,7 +211,7 @@ func TestStoreReadOnly(t *testing.T) {
 		}
 		defer exec.Command("chattr", "-i", dir).Run()
 	}
-	_, err := tt.OpenStore(dir, r, tt.StoreOptions{})
+	_, err := persist.Open(dir, r, persist.Options{})
 	if err == nil || !strings.Contains(err.Error(), "not writable") {
 		t.Errorf("read-only store: %v", err)
 	}
@@ -222,8 +223,8 @@ func TestStoreReadOnly(t *testing.T) {
 func TestStoreResume(t *testing.T) {
 	r := engine.Rules{Pits: 4, Capture: engine.EmptyCapture}
 	p, _ := r.StartPosition(4)
-	newSolver := func(st solver.Store, progress func(solver.Progress)) *solver.Solver {
-		sv, err := solver.New(r, solver.Options{TTBytes: 1 << 24, Threads: 1, Store: st, Progress: progress, ProgressEvery: time.Hour})
+	newSolver := func(st solver.Cache, progress func(solver.Progress)) *solver.Solver {
+		sv, err := solver.New(r, solver.Options{TTBytes: 1 << 24, Threads: 1, Cache: st, Progress: progress, ProgressEvery: time.Hour})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -242,7 +243,7 @@ func TestStoreResume(t *testing.T) {
 	half := calls.Load() / 2
 
 	dir := t.TempDir()
-	opts := tt.StoreOptions{MinSeeds: 8, MinWork: 4}
+	opts := persist.Options{MinSeeds: 8, MinWork: 4}
 	st := openStore(t, dir, r, opts)
 	ctx, cancel := context.WithCancel(context.Background())
 	calls.Store(0)
@@ -274,8 +275,8 @@ func TestStoreResume(t *testing.T) {
 	if again.Value != full.Value {
 		t.Fatalf("resumed value %d, uninterrupted %d", again.Value, full.Value)
 	}
-	if again.Stats.StoreHits == 0 || again.Stats.Nodes >= full.Stats.Nodes {
-		t.Errorf("resumed solve: %d nodes (%d store hits), uninterrupted %d nodes, interrupted part %d", again.Stats.Nodes, again.Stats.StoreHits, full.Stats.Nodes, part.Stats.Nodes)
+	if again.Stats.CacheHits == 0 || again.Stats.Nodes >= full.Stats.Nodes {
+		t.Errorf("resumed solve: %d nodes (%d store hits), uninterrupted %d nodes, interrupted part %d", again.Stats.Nodes, again.Stats.CacheHits, full.Stats.Nodes, part.Stats.Nodes)
 	}
-	t.Logf("uninterrupted %d nodes; interrupted after %d; resumed %d (%d store hits)", full.Stats.Nodes, part.Stats.Nodes, again.Stats.Nodes, again.Stats.StoreHits)
+	t.Logf("uninterrupted %d nodes; interrupted after %d; resumed %d (%d store hits)", full.Stats.Nodes, part.Stats.Nodes, again.Stats.Nodes, again.Stats.CacheHits)
 }

@@ -1,6 +1,6 @@
 //go:build unix
 
-package tt
+package persist
 
 import (
 	"io/fs"

@@ -1,4 +1,4 @@
-package tt
+package persist
 
 import (
 	"math/bits"
@@ -12,7 +12,7 @@ import (
 // kept in memory so that Get asks BadgerDB only about keys that may be
 // there. Most look-ups of a search miss the store (above all in a first
 // solve, when it is nearly empty), and a BadgerDB miss costs microseconds,
-// a filter miss a few cache misses. OpenStore fills it by a scan of the
+// a filter miss a few cache misses. Open fills it by a scan of the
 // keys; Put adds each key it queues. Bits are set and read with
 // sync/atomic, so any number of workers may use it at once.
 type filter struct {

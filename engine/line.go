@@ -107,7 +107,8 @@ func (r Rules) ParsePaper(p Position, s string) ([]Ply, error) {
 // be legal, every sowing but the last of a turn must earn an extra turn,
 // and the last of a turn followed by a dash must pass the turn. The line
 // may stop anywhere, also in the middle of a chain of extra turns. Spaces
-// are ignored; an empty string is the empty line.
+// are ignored; an empty string is the empty line. On an error it returns
+// the legal plies read before it, so a caller can still show them.
 func (r Rules) parseLine(p Position, s string, pit func(c byte, side Side) (int, bool)) ([]Ply, error) {
 	s = strings.ReplaceAll(strings.TrimSpace(s), " ", "")
 	if s == "" {
@@ -117,21 +118,21 @@ func (r Rules) parseLine(p Position, s string, pit func(c byte, side Side) (int,
 	ts := strings.Split(s, "-")
 	for k, t := range ts {
 		if t == "" {
-			return nil, fmt.Errorf("line %q: turn %d is empty", s, k+1)
+			return line, fmt.Errorf("line %q: turn %d is empty", s, k+1)
 		}
 		if k > 0 && p.Board.Over() {
-			return nil, fmt.Errorf("line %q: turn %d (%s) comes after the end of the game", s, k+1, t)
+			return line, fmt.Errorf("line %q: turn %d (%s) comes after the end of the game", s, k+1, t)
 		}
 		for j := 0; j < len(t); j++ {
 			if p.Board.Over() {
-				return nil, fmt.Errorf("line %q: turn %d (%s): move %q comes after the end of the game", s, k+1, t, t[j])
+				return line, fmt.Errorf("line %q: turn %d (%s): move %q comes after the end of the game", s, k+1, t, t[j])
 			}
 			i, ok := pit(t[j], p.ToMove)
 			if !ok {
-				return nil, fmt.Errorf("line %q: turn %d (%s): %q is not a pit of %s (%d pits)", s, k+1, t, t[j], p.ToMove, r.Pits)
+				return line, fmt.Errorf("line %q: turn %d (%s): %q is not a pit of %s (%d pits)", s, k+1, t, t[j], p.ToMove, r.Pits)
 			}
 			if p.Board.Pit(i) == 0 {
-				return nil, fmt.Errorf("line %q: turn %d (%s): %s's pit %s is empty", s, k+1, t, p.ToMove, MoveLetter(p.ToMove, i))
+				return line, fmt.Errorf("line %q: turn %d (%s): %s's pit %s is empty", s, k+1, t, p.ToMove, MoveLetter(p.ToMove, i))
 			}
 			mover := p.ToMove
 			line = append(line, Ply{Side: mover, Pit: i})
@@ -140,9 +141,9 @@ func (r Rules) parseLine(p Position, s string, pit func(c byte, side Side) (int,
 			last := j == len(t)-1
 			switch {
 			case !last && !res.Extra() && !res.Over():
-				return nil, fmt.Errorf("line %q: turn %d (%s): %s earns no extra turn, so the turn ends there (a dash is missing)", s, k+1, t, MoveLetter(mover, i))
+				return line, fmt.Errorf("line %q: turn %d (%s): %s earns no extra turn, so the turn ends there (a dash is missing)", s, k+1, t, MoveLetter(mover, i))
 			case last && res.Extra() && k < len(ts)-1:
-				return nil, fmt.Errorf("line %q: turn %d (%s): %s earns an extra turn, so %s moves again (no dash after it)", s, k+1, t, MoveLetter(mover, i), mover)
+				return line, fmt.Errorf("line %q: turn %d (%s): %s earns an extra turn, so %s moves again (no dash after it)", s, k+1, t, MoveLetter(mover, i), mover)
 			}
 		}
 	}

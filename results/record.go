@@ -8,23 +8,42 @@ import (
 	"github.com/kalah-solver/kalah/engine"
 )
 
-// Record is one solved start position of Kalah(m,n) under one capture rule:
-// its exact value, the value of every opening chain, a principal variation,
-// what the solve cost and the build that made it. One record is one line of
-// a results file (see Archive).
+// Record is one solved position: its exact value and how it was computed.
+// It is the toolkit's one form of an answer: 'kalah solve --json' prints
+// it, the persistent store keeps it as a position's root record, and a
+// start position of Kalah(m,n) with every opening chain's value is one
+// line of a results file (see Archive).
+//
+// Values are final store differences for the side to move under perfect
+// play, stores counted; for a start position that is South, the first
+// player.
 type Record struct {
-	Rule   string `json:"rule"`   // capture convention, "empty-capture" or "no-empty-capture"
-	Pits   int    `json:"pits"`   // m
-	Seeds  int    `json:"seeds"`  // n, seeds per pit at the start
-	Value  int    `json:"value"`  // South's (the first player's) final store minus North's under perfect play
-	Result string `json:"result"` // "W", "L" or "D" for the first player
+	Rule  string `json:"rule"`            // capture convention, "empty-capture" or "no-empty-capture"
+	Pits  int    `json:"pits"`            // m
+	Seeds int    `json:"seeds,omitempty"` // n, seeds per pit, when the position is the start of Kalah(m,n)
+	// Position and ToMove name the position solved (engine notation); a
+	// results file's records, all start positions, leave them out.
+	Position string `json:"position,omitempty"`
+	ToMove   string `json:"to_move,omitempty"`
+	Value    int    `json:"value"`  // exact value; the lower bound while Lower is set
+	Result   string `json:"result"` // "W", "L" or "D" for the side to move; "" while unsolved
+	// Lower and Upper are the bounds proven on the value when the solve was
+	// stopped before pinning it down; absent once it is exact.
+	Lower *int `json:"lower,omitempty"`
+	Upper *int `json:"upper,omitempty"`
 
+	// Moves lists every legal move's value in pit order, Best the letters
+	// of the moves that reach the value (one best move, Moves empty, for a
+	// value-only solve).
+	Moves []MoveValue `json:"moves,omitempty"`
+	Best  []string    `json:"best,omitempty"`
 	// Openings lists every first turn of South, extra-turn chains spelled
-	// out, with its exact value (see Opening), in chain order.
-	Openings []Opening `json:"openings"`
+	// out, with its exact value (see Opening), in chain order: results
+	// files only.
+	Openings []Opening `json:"openings,omitempty"`
 
 	// PV is one principal variation to the end of the game in the paper's
-	// notation (see FormatPaper), PVLetters the same line in pit letters.
+	// notation (engine.FormatPaper), PVLetters the same line in pit letters.
 	PV        string `json:"pv"`
 	PVLetters string `json:"pv_letters"`
 
@@ -40,6 +59,29 @@ type Record struct {
 	Provenance
 }
 
+// MoveValue is one legal move's exact value.
+type MoveValue struct {
+	Move      string `json:"move"`  // letter: a.. for South, A.. for North
+	Pit       int    `json:"pit"`   // 1-based from the mover's left
+	Value     int    `json:"value"` // final store difference for the mover after this move and perfect play
+	ExtraTurn bool   `json:"extra_turn"`
+	// Lower and Upper are set only when the solve was stopped before this
+	// move's value was pinned down (Value is then the lower bound).
+	Lower *int `json:"lower,omitempty"`
+	Upper *int `json:"upper,omitempty"`
+}
+
+// Solved reports whether the record's value is exact.
+func (r *Record) Solved() bool { return r.Lower == nil }
+
+// Bounds are the proven bounds on the value: both the value once solved.
+func (r *Record) Bounds() (lo, hi int) {
+	if r.Lower == nil {
+		return r.Value, r.Value
+	}
+	return *r.Lower, *r.Upper
+}
+
 // Opening is one first turn of South: a chain of sowings by South, each but
 // the last earning an extra turn, ending when the turn passes or the game
 // ends. Chain is written in Rawlings' numbering: 1-based pits from South's
@@ -47,25 +89,6 @@ type Record struct {
 type Opening struct {
 	Chain string `json:"chain"`
 	Value int    `json:"value"` // South's final store minus North's after this turn and perfect play
-}
-
-// Outcome is "W", "L" or "D": the sign of a value for the first player.
-func Outcome(v int) string {
-	switch {
-	case v > 0:
-		return "W"
-	case v < 0:
-		return "L"
-	}
-	return "D"
-}
-
-// Signed writes a value with its sign: "+10", "0", "-2".
-func Signed(v int) string {
-	if v > 0 {
-		return "+" + strconv.Itoa(v)
-	}
-	return strconv.Itoa(v)
 }
 
 // Rules returns the record's rules; it fails on an unknown rule name or
@@ -142,26 +165,29 @@ func (r *Record) Check() error {
 		return fmt.Errorf("%s: best opening value %s differs from the value %s", r.Name(), Signed(best), Signed(r.Value))
 	}
 	for _, pv := range []struct{ name, text string }{{"pv", r.PV}, {"pv_letters", r.PVLetters}} {
-		var line Line
+		var line []engine.Ply
 		if pv.name == "pv" {
-			line, err = ParsePaper(rules, start, pv.text)
+			line, err = rules.ParsePaper(start, pv.text)
 		} else {
-			line, err = ParseLetters(rules, start, pv.text)
+			line, err = rules.ParseLetters(start, pv.text)
 		}
 		if err != nil {
 			return fmt.Errorf("%s: %s: %w", r.Name(), pv.name, err)
 		}
-		if line.FormatPaper() != r.PV {
+		if engine.FormatPaper(line) != r.PV {
 			return fmt.Errorf("%s: pv_letters %q is not the line of pv %q", r.Name(), r.PVLetters, r.PV)
 		}
-		end := line.End()
+		end, err := rules.PlayLine(start, line)
+		if err != nil {
+			return fmt.Errorf("%s: %s: %w", r.Name(), pv.name, err)
+		}
 		if !end.Board.Over() {
 			return fmt.Errorf("%s: %s does not reach the end of the game", r.Name(), pv.name)
 		}
 		if d := end.SouthDiff(); d != r.Value {
 			return fmt.Errorf("%s: %s ends %s, not the value %s", r.Name(), pv.name, Signed(d), Signed(r.Value))
 		}
-		first := FormatChain(line.FirstTurn())
+		first := FormatChain(firstTurn(line))
 		for _, o := range r.Openings {
 			if o.Chain == first && o.Value != r.Value {
 				return fmt.Errorf("%s: %s opens with %s, whose value is %s, not %s", r.Name(), pv.name, o.Chain, Signed(o.Value), Signed(r.Value))
@@ -196,4 +222,59 @@ func OpeningChains(rules engine.Rules, p engine.Position) [][]int {
 		walk(p.Board, nil)
 	}
 	return out
+}
+
+// firstTurn returns the pits of a line's first turn: its mover's plies up
+// to the first after which the turn passes or the game ends.
+func firstTurn(line []engine.Ply) []int {
+	var out []int
+	for _, p := range line {
+		if p.Side != line[0].Side {
+			break
+		}
+		out = append(out, p.Pit)
+	}
+	return out
+}
+
+// CheckPosition verifies a record of position p under rules, as the
+// persistent store's root records are checked before they are trusted:
+// it is p's record, solved, its moves are p's legal moves, the best move's
+// value is the value, and its principal variation replays legally to it.
+func (r *Record) CheckPosition(rules engine.Rules, p engine.Position) error {
+	if r.Position != p.String() || r.ToMove != p.ToMove.String() || r.Rule != rules.Capture.String() || r.Pits != rules.Pits || !r.Solved() {
+		return fmt.Errorf("it is for another position")
+	}
+	legal := p.Board.MoveList()
+	if len(r.Moves) != len(legal) {
+		return fmt.Errorf("%d moves, the position has %d", len(r.Moves), len(legal))
+	}
+	best := p.Board.StoreDiff()
+	for k, m := range r.Moves {
+		if m.Pit != legal[k]+1 || m.Move != engine.MoveLetter(p.ToMove, legal[k]) || m.Lower != nil {
+			return fmt.Errorf("move %d is %s", k+1, m.Move)
+		}
+		if k == 0 || m.Value > best {
+			best = m.Value
+		}
+	}
+	if best != r.Value || r.Result != Outcome(r.Value) {
+		return fmt.Errorf("best move value %d, value %d", best, r.Value)
+	}
+	line, err := rules.ParsePaper(p, r.PV)
+	if err != nil {
+		return err
+	}
+	end, err := rules.PlayLine(p, line)
+	if err != nil {
+		return err
+	}
+	final := end.SouthDiff()
+	if p.ToMove == engine.North {
+		final = -final
+	}
+	if !end.Board.Over() || final != r.Value || engine.FormatLetters(line) != r.PVLetters {
+		return fmt.Errorf("its principal variation does not reach the value")
+	}
+	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/kalah-solver/kalah/engine"
+	"github.com/kalah-solver/kalah/results"
 )
 
 // CheckConflicts rejects game flags that contradict each other: --seeds or
@@ -72,9 +73,7 @@ func Outcome(southDiff int) string {
 }
 
 // Signed writes a value with its sign: "+10", "0", "-2".
-func Signed(v int) string {
-	if v > 0 {
-		return fmt.Sprintf("+%d", v)
-	}
-	return fmt.Sprint(v)
-}
+func Signed(v int) string { return results.Signed(v) }
+
+// Group writes n with thousands separators: 1,234,567.
+func Group(n int64) string { return results.Group(n) }

@@ -71,7 +71,7 @@ func checkRecord(t *testing.T, rec map[string]any, r engine.Rules, p engine.Posi
 	if rec["value"] != float64(want) || rec["solved"] != true {
 		t.Fatalf("%v at %v: value %v, reference %d", r, p, rec["value"], want)
 	}
-	moves := rec["moves"].([]any)
+	moves := list(rec, "moves")
 	if len(moves) != p.Board.NumMoves() {
 		t.Fatalf("%d moves, want %d", len(moves), p.Board.NumMoves())
 	}
@@ -82,16 +82,16 @@ func checkRecord(t *testing.T, rec map[string]any, r engine.Rules, p engine.Posi
 			t.Errorf("move %d: %v, want pit %d value %d", k, mv, i+1, br.move(p.Board, i))
 		}
 	}
-	paper, err := r.ParsePaper(p, rec["pv_paper"].(string))
+	paper, err := r.ParsePaper(p, rec["pv"].(string))
 	if err != nil {
 		t.Fatal(err)
 	}
-	letters, err := r.ParseLetters(p, rec["pv"].(string))
+	letters, err := r.ParseLetters(p, rec["pv_letters"].(string))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if engine.FormatLetters(paper) != rec["pv"] || len(letters) != len(paper) {
-		t.Errorf("pv %q and pv_paper %q differ", rec["pv"], rec["pv_paper"])
+	if engine.FormatLetters(paper) != rec["pv_letters"] || len(letters) != len(paper) {
+		t.Errorf("pv %q and pv_letters %q differ", rec["pv"], rec["pv_letters"])
 	}
 	end, err := r.PlayLine(p, paper)
 	if err != nil {
@@ -152,7 +152,7 @@ func TestSolveJSON(t *testing.T) {
 		}
 		rec := recs[0]
 		checkRecord(t, rec, r, p)
-		for _, k := range []string{"pits", "seeds", "rule", "position", "to_move", "value", "result", "moves", "best", "pv", "pv_paper",
+		for _, k := range []string{"pits", "seeds", "rule", "position", "to_move", "value", "result", "moves", "best", "pv", "pv_letters",
 			"nodes", "seconds", "nps", "threads", "tt_bytes", "egdb_seeds", "stats", "version", "vcs_revision", "go", "cpu"} {
 			if _, ok := rec[k]; !ok {
 				t.Errorf("record lacks %q", k)
@@ -171,7 +171,7 @@ func TestSolvePublished(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if rec := decode(t, out)[0]; rec["value"] != want || rec["result"] != "win" {
+		if rec := decode(t, out)[0]; rec["value"] != want || rec["result"] != "W" {
 			t.Errorf("Kalah(4,%d): value %v, published %+v", n, rec["value"], want)
 		}
 	}
@@ -265,7 +265,7 @@ func TestSolveGameOver(t *testing.T) {
 		t.Fatal(err)
 	}
 	rec := decode(t, out)[0]
-	if rec["value"] != 4.0 || rec["result"] != "win" || rec["pv"] != "" || len(rec["moves"].([]any)) != 0 {
+	if rec["value"] != 4.0 || rec["result"] != "W" || rec["pv"] != "" || len(list(rec, "moves")) != 0 {
 		t.Errorf("finished game: %v", rec)
 	}
 }
@@ -336,14 +336,14 @@ func TestSolveValueOnly(t *testing.T) {
 			rec := decode(t, out)[0]
 			want := br.value(p.Board)
 			best, _ := rec["best"].([]any)
-			if rec["value"] != float64(want) || rec["value_only"] != true || len(rec["moves"].([]any)) != 0 || len(best) != 1 {
+			if rec["value"] != float64(want) || rec["value_only"] != true || len(list(rec, "moves")) != 0 || len(best) != 1 {
 				t.Fatalf("%v n=%d: %v, reference value %d", r, n, rec, want)
 			}
 			pit, err := engine.ParseMove(p, best[0].(string))
 			if err != nil || br.move(p.Board, pit) != want {
 				t.Errorf("%v n=%d: best move %v is not optimal (%v)", r, n, best[0], err)
 			}
-			line, err := r.ParseLetters(p, rec["pv"].(string))
+			line, err := r.ParseLetters(p, rec["pv_letters"].(string))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -362,7 +362,13 @@ func TestSolveValueOnly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rec := decode(t, out)[0]; rec["from_store"] != false || len(rec["moves"].([]any)) != 4 {
+	if rec := decode(t, out)[0]; rec["from_store"] != false || len(list(rec, "moves")) != 4 {
 		t.Errorf("full solve after --value-only: %v", rec)
 	}
+}
+
+// list is a JSON array field, empty when absent (omitted when empty).
+func list(rec map[string]any, key string) []any {
+	a, _ := rec[key].([]any)
+	return a
 }

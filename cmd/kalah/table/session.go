@@ -8,10 +8,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kalah-solver/kalah"
 	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
-	"github.com/kalah-solver/kalah/egdb"
 	"github.com/kalah-solver/kalah/engine"
-	"github.com/kalah-solver/kalah/persist"
 	"github.com/kalah-solver/kalah/results"
 	"github.com/kalah-solver/kalah/solver"
 	"github.com/schollz/progressbar/v3"
@@ -21,90 +20,32 @@ import (
 // unfinished cell with an error wrapping solver.ErrInterrupted.
 type solveFunc func(ctx context.Context, r engine.Rules, seeds int) (*results.Cell, error)
 
-// solverSet makes a fresh solver (and so a fresh table) for every cell, so
-// that a record's node count does not depend on which cells came before,
-// and keeps one endgame database open per rule set.
-type solverSet struct {
+// cellSolver solves each cell in a library session of its own, so that a
+// record's node count does not depend on which cells came before (the
+// session policy sizes each cell's table for its game unless --tt-mem).
+type cellSolver struct {
 	opts    *Options
 	ttBytes int64
 	bar     *bar
-	dbs     map[engine.Rules]*egdb.DB
-	store   *persist.Cache // open for storeOf; one rule set at a time
-	storeOf engine.Rules
 }
 
-func newSolverSet(opts *Options, ttBytes int64, b *bar) *solverSet {
-	return &solverSet{opts: opts, ttBytes: ttBytes, bar: b, dbs: map[engine.Rules]*egdb.DB{}}
-}
-
-func (s *solverSet) close() {
-	if s.store != nil {
-		s.store.Close()
-	}
-	for _, db := range s.dbs {
-		if db != nil {
-			db.Close()
-		}
-	}
-}
-
-// db opens the endgame database of r in --egdb or the default directory,
-// nil when there is none (an error only when --egdb names a directory
-// without one, or a file is bad).
-func (s *solverSet) db(r engine.Rules) (*egdb.DB, error) {
-	if s.opts.NoEGDB {
-		return nil, nil
-	}
-	if db, ok := s.dbs[r]; ok {
-		return db, nil
-	}
-	db, err := results.OpenEGDB(s.opts.EGDB, r)
-	if err != nil {
-		return nil, err
-	}
-	s.dbs[r] = db
-	return db, nil
-}
-
-func (s *solverSet) solve(ctx context.Context, r engine.Rules, seeds int) (*results.Cell, error) {
-	db, err := s.db(r)
-	if err != nil {
-		return nil, err
-	}
-	tb := s.ttBytes
-	if tb == 0 {
-		tb = results.TTBytesFor(r.Pits, seeds)
-	}
-	o := solver.Options{TTBytes: tb, Threads: s.opts.Threads, ProgressEvery: time.Second}
-	if db != nil {
-		o.DB = db
-	}
+func (s *cellSolver) solve(ctx context.Context, r engine.Rules, seeds int) (*results.Cell, error) {
+	cfg := kalah.Config{Pits: r.Pits, Seeds: seeds, Rule: r.Capture, Threads: s.opts.Threads, TableBytes: s.ttBytes,
+		EGDBDir: s.opts.EGDB, NoEGDB: s.opts.NoEGDB, CacheDir: s.opts.Store, NoCache: s.opts.Store == "",
+		ProgressEvery: time.Second}
 	name := fmt.Sprintf("Kalah(%d,%d) %s", r.Pits, seeds, r.Capture)
-	o.Progress = func(p solver.Progress) {
+	cfg.Progress = func(p solver.Progress) {
 		s.bar.describe(fmt.Sprintf("%s: %s in [%s, %s], %s nodes", name, p.Stage, cmdutil.Signed(p.Lower), cmdutil.Signed(p.Upper), short(p.Nodes)))
 	}
-	if s.opts.Store != "" {
-		if s.store != nil && s.storeOf != r {
-			if err := s.store.Close(); err != nil {
-				return nil, err
-			}
-			s.store = nil
-		}
-		if s.store == nil {
-			st, err := persist.Open(s.opts.Store, r, persist.Options{})
-			if err != nil {
-				return nil, err
-			}
-			s.store, s.storeOf = st, r
-		}
-		o.Cache = s.store
-	}
-	sv, err := solver.New(r, o)
+	k, err := kalah.Open(cfg)
 	if err != nil {
 		return nil, err
 	}
-	defer sv.Close()
-	return results.SolveStart(ctx, sv, seeds)
+	cell, err := k.SolveStart(ctx)
+	if cerr := k.Close(); cerr != nil && err == nil {
+		err = cerr
+	}
+	return cell, err
 }
 
 // bar is the progress bar over cells, or nothing with --quiet.

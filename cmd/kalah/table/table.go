@@ -197,8 +197,7 @@ func solveCells(opts *Options, store results.Archive, order []*cell, ttBytes int
 	defer bar.finish()
 	solve := opts.newSolve
 	if solve == nil {
-		s := newSolverSet(opts, ttBytes, bar)
-		defer s.close()
+		s := &cellSolver{opts: opts, ttBytes: ttBytes, bar: bar}
 		solve = s.solve
 	}
 	for _, c := range order {

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kalah-solver/kalah"
 	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
 	"github.com/kalah-solver/kalah/engine"
 	"github.com/kalah-solver/kalah/results"
@@ -87,12 +88,7 @@ func TestTableUnfinished(t *testing.T) {
 				return &results.Cell{Rule: r.Capture.String(), Pits: r.Pits, Seeds: seeds, Lower: 4, Upper: 20, Stage: "value"},
 					fmt.Errorf("%w: value in [+4, +20]", solver.ErrInterrupted)
 			}
-			s, err := solver.New(r, solver.Options{TTBytes: 16 << 20, Threads: 1})
-			if err != nil {
-				return nil, err
-			}
-			defer s.Close()
-			return results.SolveStart(ctx, s, seeds)
+			return solveCell(ctx, r, seeds)
 		}}
 	if err := run(opts); err != nil {
 		t.Fatal(err)
@@ -118,9 +114,7 @@ func TestTableInterrupted(t *testing.T) {
 				cancel()
 				return &results.Cell{Pits: r.Pits, Seeds: seeds, Lower: -8, Upper: 8}, solver.ErrInterrupted
 			}
-			s, _ := solver.New(r, solver.Options{TTBytes: 16 << 20, Threads: 1})
-			defer s.Close()
-			return results.SolveStart(ctx, s, seeds)
+			return solveCell(ctx, r, seeds)
 		}}
 	err := run(opts)
 	if cmdutil.ExitCode(err) != 130 {
@@ -159,4 +153,14 @@ func TestParseRange(t *testing.T) {
 	if err != nil || fmt.Sprint(got) != "[1 2 3 5]" {
 		t.Errorf("%v %v", got, err)
 	}
+}
+
+// solveCell solves a start on one thread with a small table, nothing else.
+func solveCell(ctx context.Context, r engine.Rules, seeds int) (*results.Cell, error) {
+	k, err := kalah.Open(kalah.Config{Pits: r.Pits, Seeds: seeds, Rule: r.Capture, Threads: 1, TableBytes: 16 << 20, NoEGDB: true, NoCache: true})
+	if err != nil {
+		return nil, err
+	}
+	defer k.Close()
+	return k.SolveStart(ctx)
 }

@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/kalah-solver/kalah"
 	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
 	"github.com/kalah-solver/kalah/engine"
 	"github.com/kalah-solver/kalah/results"
@@ -109,13 +110,13 @@ func run(opts *Options) error {
 	if err != nil {
 		return err
 	}
-	var line results.Line
+	var line []engine.Ply
 	var parseErr error
 	switch opts.Notation {
 	case "paper":
-		line, parseErr = results.ParsePaper(r, start, opts.Line)
+		line, parseErr = r.ParsePaper(start, opts.Line)
 	case "letters":
-		line, parseErr = results.ParseLetters(r, start, opts.Line)
+		line, parseErr = r.ParseLetters(start, opts.Line)
 	default:
 		return cmdutil.BadInputf("--notation %q: want paper or letters", opts.Notation)
 	}
@@ -130,21 +131,22 @@ func run(opts *Options) error {
 		ctx, cancel = context.WithTimeout(ctx, opts.MaxTime)
 		defer cancel()
 	}
-	s, closeAll, err := newSolver(opts, r)
+	k, err := kalah.Open(kalah.Config{Pits: r.Pits, Seeds: opts.Game.Seeds, Rule: r.Capture, Threads: opts.Threads,
+		TableBytes: opts.TTMem, EGDBDir: opts.EGDB, NoEGDB: opts.NoEGDB, NoCache: true})
 	if err != nil {
 		return err
 	}
-	defer closeAll()
+	defer k.Close()
 	t0 := time.Now()
-	checks, err := results.VerifyLine(ctx, s, line)
+	checks, err := k.VerifyLine(ctx, start, line)
 	if err != nil {
 		if errors.Is(err, solver.ErrInterrupted) {
-			return fmt.Errorf("%w: checked %d of %d moves (%v)", cmdutil.ErrInterrupted, len(checks), len(line.Plies), err)
+			return fmt.Errorf("%w: checked %d of %d moves (%v)", cmdutil.ErrInterrupted, len(checks), len(line), err)
 		}
 		return err
 	}
 	rec := record{Rule: r.Capture.String(), Pits: r.Pits, Seeds: opts.Game.Seeds, Line: opts.Line,
-		Paper: line.FormatPaper(), Letters: line.FormatLetters(), Legal: parseErr == nil, Plies: checks,
+		Paper: engine.FormatPaper(line), Letters: engine.FormatLetters(line), Legal: parseErr == nil, Plies: checks,
 		Optimal: true, Seconds: time.Since(t0).Seconds(), Provenance: results.Current()}
 	if rec.Plies == nil {
 		rec.Plies = []results.PlyCheck{}
@@ -155,7 +157,7 @@ func run(opts *Options) error {
 	for _, c := range checks {
 		rec.Optimal = rec.Optimal && c.Optimal
 	}
-	if end := line.End(); end.Board.Over() {
+	if end, _ := r.PlayLine(start, line); end.Board.Over() {
 		d := end.SouthDiff()
 		rec.Over, rec.Final = true, &d
 	}
@@ -210,28 +212,4 @@ func lossFor(c results.PlyCheck) int {
 		return c.After - c.Before
 	}
 	return c.Before - c.After
-}
-
-func newSolver(opts *Options, r engine.Rules) (*solver.Solver, func(), error) {
-	o := solver.Options{TTBytes: opts.TTMem, Threads: opts.Threads}
-	if o.TTBytes == 0 {
-		o.TTBytes = results.TTBytesFor(r.Pits, opts.Game.Seeds)
-	}
-	closeDB := func() {}
-	if !opts.NoEGDB {
-		db, err := results.OpenEGDB(opts.EGDB, r)
-		if err != nil {
-			return nil, nil, err
-		}
-		if db != nil {
-			o.DB = db
-			closeDB = func() { db.Close() }
-		}
-	}
-	s, err := solver.New(r, o)
-	if err != nil {
-		closeDB()
-		return nil, nil, err
-	}
-	return s, func() { s.Close(); closeDB() }, nil
 }

@@ -9,10 +9,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kalah-solver/kalah"
 	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
 	"github.com/kalah-solver/kalah/engine"
 	"github.com/kalah-solver/kalah/results"
-	"github.com/kalah-solver/kalah/solver"
 )
 
 func execute(t *testing.T, args ...string) (string, error) {
@@ -60,22 +60,23 @@ func TestTable9PerfectGames(t *testing.T) {
 func checkTable9Game(t *testing.T, g results.PublishedGame) {
 	rules := engine.Rules{Pits: g.Pits, Capture: engine.EmptyCapture}
 	p, _ := rules.StartPosition(g.Seeds)
-	line, perr := results.ParsePaper(rules, p, g.Line)
+	line, perr := rules.ParsePaper(p, g.Line)
 	if (perr != nil) != (g.Defect != "") {
 		t.Fatalf("parse error %v, known defect %q", perr, g.Defect)
 	}
-	var db solver.Oracle
-	if d, err := results.OpenEGDB(os.Getenv("KALAH_TEST_EGDB"), rules); err == nil && d != nil {
-		defer d.Close()
-		db = d
+	cfg := kalah.Config{Pits: g.Pits, Seeds: g.Seeds, Rule: engine.EmptyCapture, EGDBDir: os.Getenv("KALAH_TEST_EGDB"), NoCache: true}
+	if db, err := kalah.OpenEGDB(cfg.EGDBDir, rules); err != nil {
+		cfg.EGDBDir, cfg.NoEGDB = "", true // no database there: go without
+	} else if db != nil {
+		db.Close()
 	}
-	s, err := solver.New(rules, solver.Options{TTBytes: min(results.TTBytesFor(g.Pits, g.Seeds), 1<<30), DB: db})
+	k, err := kalah.Open(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.Close()
+	defer k.Close()
 	t0 := time.Now()
-	checks, err := results.VerifyLine(context.Background(), s, line)
+	checks, err := k.VerifyLine(context.Background(), p, line)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +101,7 @@ func checkTable9Game(t *testing.T, g results.PublishedGame) {
 	if len(bad) > 0 {
 		t.Errorf("plies %v are not optimal", bad)
 	}
-	if end := line.End(); !end.Board.Over() || end.SouthDiff() != g.Value {
+	if end, _ := rules.PlayLine(p, line); !end.Board.Over() || end.SouthDiff() != g.Value {
 		t.Errorf("ends %+d", end.SouthDiff())
 	}
 }

@@ -1,10 +1,11 @@
-package results
+package kalah
 
 import (
 	"context"
 	"testing"
 
 	"github.com/kalah-solver/kalah/engine"
+	"github.com/kalah-solver/kalah/results"
 	"github.com/kalah-solver/kalah/solver"
 )
 
@@ -33,24 +34,24 @@ func TestPublishedValuesSolve(t *testing.T) {
 	}
 	checked := 0
 	for _, c := range cells {
-		pub := PublishedFor(c.rule, c.m, c.n)
+		pub := results.PublishedFor(c.rule, c.m, c.n)
 		if len(pub) == 0 {
 			t.Fatalf("Kalah(%d,%d) %s: nothing published", c.m, c.n, c.rule)
 		}
 		capt, _ := engine.ParseCapture(c.rule)
-		s, err := solver.New(engine.Rules{Pits: c.m, Capture: capt}, solver.Options{TTBytes: min(TTBytesFor(c.m, c.n), 256<<20)})
+		k, err := Open(Config{Pits: c.m, Seeds: c.n, Rule: capt, NoEGDB: true, NoCache: true, TableBytes: min(solver.DefaultTTBytesFor(c.m, 2*c.m*c.n), 256<<20)})
 		if err != nil {
 			t.Fatal(err)
 		}
-		cellRes, err := SolveStart(context.Background(), s, c.n)
-		s.Close()
+		cellRes, err := k.SolveStart(context.Background())
+		k.Close()
 		if err != nil {
 			t.Fatalf("Kalah(%d,%d) %s: %v", c.m, c.n, c.rule, err)
 		}
 		r := cellRes.Record
 		for _, p := range pub {
 			if r.Result != p.Result || (p.Value != nil && r.Value != *p.Value) {
-				t.Errorf("Kalah(%d,%d) %s: %s %s, published %s %v (%s)", c.m, c.n, c.rule, Signed(r.Value), r.Result, p.Result, p.Value, p.Source)
+				t.Errorf("Kalah(%d,%d) %s: %s %s, published %s %v (%s)", c.m, c.n, c.rule, results.Signed(r.Value), r.Result, p.Result, p.Value, p.Source)
 			}
 			checked++
 		}

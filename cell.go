@@ -1,0 +1,131 @@
+package kalah
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/kalah-solver/kalah/engine"
+	"github.com/kalah-solver/kalah/results"
+	"github.com/kalah-solver/kalah/solver"
+)
+
+// SolveStart solves the start of the session's game, Kalah(m,n), for a
+// results file: the value and every move's value, then the value of every
+// opening chain (each chain's last position solved for its value), then a
+// principal variation, on a fresh table (Reset) so that the record's node
+// count does not depend on earlier solves. It never answers from a root
+// record. When ctx ends first it returns the cell unsolved, with the bounds
+// proven so far, and an error wrapping solver.ErrInterrupted. The record's
+// date is today's (UTC).
+func (k *Session) SolveStart(ctx context.Context) (*results.Cell, error) {
+	k.Reset()
+	s, err := k.Solver()
+	if err != nil {
+		return nil, err
+	}
+	rules, seeds, start := k.rules, k.cfg.Seeds, k.Start()
+	total := 2 * rules.Pits * seeds
+	cell := &results.Cell{Rule: rules.Capture.String(), Pits: rules.Pits, Seeds: seeds, Lower: -total, Upper: total, Stage: "value"}
+	t0 := time.Now()
+	nodes0, hits0 := s.Stats().Nodes, s.Stats().CacheHits
+	finish := func(err error) (*results.Cell, error) {
+		cell.Nodes = s.Stats().Nodes - nodes0
+		cell.Elapsed = time.Since(t0)
+		return cell, err
+	}
+
+	res, err := s.SolveEveryMove(ctx, start)
+	if res != nil {
+		cell.Lower, cell.Upper = res.Lower, res.Upper
+	}
+	if err != nil {
+		if res != nil && res.Solved && len(res.Moves) > 0 {
+			cell.Stage = "pv"
+		}
+		return finish(err)
+	}
+	cell.Stage = "openings"
+	moveValue := map[int]int{}
+	for _, mv := range res.Moves {
+		moveValue[mv.Pit-1] = mv.Value
+	}
+	var openings []results.Opening
+	for _, chain := range results.OpeningChains(rules, start) {
+		var v int
+		if len(chain) == 1 {
+			v = moveValue[chain[0]]
+		} else if v, err = chainValue(ctx, s, rules, start, chain); err != nil {
+			return finish(err)
+		}
+		openings = append(openings, results.Opening{Chain: results.FormatChain(chain), Value: v})
+	}
+	// Each extra-turn move's value is the best of the chains it begins.
+	for _, mv := range res.Moves {
+		best := math.MinInt
+		for _, o := range openings {
+			if p, _ := results.ChainPits(o.Chain, rules.Pits); p[0] == mv.Pit-1 {
+				best = max(best, o.Value)
+			}
+		}
+		if best != mv.Value {
+			return finish(fmt.Errorf("internal error: %s move %d is worth %s but its best chain %s", rules, mv.Pit, results.Signed(mv.Value), results.Signed(best)))
+		}
+	}
+
+	cell.Stage = "pv"
+	if _, err := rules.PlayLine(start, res.PV); err != nil {
+		return finish(fmt.Errorf("internal error: the solver's principal variation: %w", err))
+	}
+	cell.Stage = ""
+	cell.Solved = true
+	cell.Nodes = s.Stats().Nodes - nodes0
+	cell.Elapsed = time.Since(t0)
+	cell.Record = &results.Record{
+		Rule:       cell.Rule,
+		Pits:       rules.Pits,
+		Seeds:      seeds,
+		Value:      res.Value,
+		Result:     results.Outcome(res.Value),
+		Openings:   openings,
+		PV:         engine.FormatPaper(res.PV),
+		PVLetters:  engine.FormatLetters(res.PV),
+		Nodes:      cell.Nodes,
+		Seconds:    math.Round(cell.Elapsed.Seconds()*1000) / 1000,
+		Threads:    s.Threads(),
+		TTBytes:    s.Table().Bytes(),
+		EGDBSeeds:  s.EGDBSeeds(),
+		CacheHits:  s.Stats().CacheHits - hits0,
+		Date:       time.Now().UTC().Format("2006-01-02"),
+		Provenance: results.Current(),
+	}
+	if err := cell.Record.Check(); err != nil {
+		return finish(fmt.Errorf("internal error: the new record fails its check: %w", err))
+	}
+	return cell, nil
+}
+
+// chainValue plays chain (every sowing but the last earns an extra turn)
+// and returns South's final store difference under perfect play after it.
+func chainValue(ctx context.Context, s *solver.Solver, rules engine.Rules, start engine.Position, chain []int) (int, error) {
+	end := start
+	for _, i := range chain {
+		if end.Board.Over() || end.ToMove != start.ToMove || end.Board.Pit(i) == 0 {
+			return 0, errors.New("internal error: opening chain is not a legal first turn")
+		}
+		end, _ = rules.PlayPosition(end, i)
+	}
+	if end.Board.Over() {
+		return end.SouthDiff(), nil
+	}
+	if end.ToMove == start.ToMove {
+		return 0, errors.New("internal error: opening chain does not end the turn")
+	}
+	v, err := s.BoardValue(ctx, end.Board) // relative, for North to move
+	if err != nil {
+		return 0, err
+	}
+	return end.SouthDiff() - v, nil
+}

@@ -1,0 +1,291 @@
+// Package kalah is the toolkit's library front: one session that solves
+// Kalah positions exactly, the way every command, the web explorer and a
+// distributed worker do it.
+//
+// A session is opened for one game, Kalah(m,n) under one capture rule. It
+// owns everything a solve needs and applies one policy to each:
+//
+//   - the transposition table, sized for the game by solver.DefaultTTBytesFor
+//     (a quarter of memory, at most 1 GiB, less for small games), built on
+//     the first search and kept for the session's later ones;
+//   - the endgame database of the rule installed in the default directory
+//     (egdb.DefaultDir, see 'kalah egdb path') or in Config.EGDBDir, used
+//     when there is one;
+//   - the persistent store (package persist) in the default directory or
+//     Config.CacheDir: proven entries survive the process, and a position
+//     solved once is answered from the store's root record at once.
+//
+// The smallest use:
+//
+//	k, err := kalah.Open(kalah.Config{Pits: 6, Seeds: 4, Rule: kalah.NoEmptyCapture})
+//	if err != nil { ... }
+//	defer k.Close()
+//	res, err := k.Solve(ctx, k.Start()) // res.Value, res.Moves, res.Best, res.PV
+//
+// Values are final store differences under perfect play for the side to
+// move, counting what the stores already hold. Every result carries a
+// results.Record: the form in which a solved position is printed
+// ('kalah solve --json'), kept in the persistent store and committed in
+// results/data, with how it was computed.
+package kalah
+
+import (
+	"errors"
+	"fmt"
+	"log"
+	"time"
+
+	"github.com/kalah-solver/kalah/egdb"
+	"github.com/kalah-solver/kalah/engine"
+	"github.com/kalah-solver/kalah/persist"
+	"github.com/kalah-solver/kalah/solver"
+)
+
+// Rule is a capture convention.
+type Rule = engine.Capture
+
+// The two capture conventions (docs/rules.md).
+const (
+	// NoEmptyCapture is the rule sheets' rule, the default: a last seed in
+	// an own empty pit captures only when the opposite pit holds seeds.
+	NoEmptyCapture = engine.NoEmptyCapture
+	// EmptyCapture is the rule of Irving, Donkers & Uiterwijk (2000): the
+	// last seed is banked even when the opposite pit is empty.
+	EmptyCapture = engine.EmptyCapture
+)
+
+// Config says which game a session is for and where its resources are.
+// The zero value is Kalah(6,4) under no-empty-capture with every default.
+type Config struct {
+	Pits  int  // m, pits per side; 0 means 6
+	Seeds int  // n, seeds per pit at the start; 0 means 4
+	Rule  Rule // capture convention; the zero value is NoEmptyCapture
+
+	// Threads is the number of search workers; 0 means all cores.
+	Threads int
+	// TableBytes is the transposition table's size; 0 means
+	// solver.DefaultTTBytesFor(Pits, 2*Pits*Seeds), the one policy.
+	TableBytes int64
+
+	// EGDBDir is the endgame-database directory; "" means the default
+	// (egdb.DefaultDir), used only when it holds a database of the rule.
+	// A database named explicitly must exist.
+	EGDBDir string
+	NoEGDB  bool // use no endgame database
+
+	// CacheDir is the persistent store's directory; "" means the default
+	// (persist.DefaultDir).
+	CacheDir string
+	NoCache  bool // neither read nor write a persistent store
+	// Recompute solves again even when the store holds the answer.
+	Recompute bool
+	// CacheMinSeeds and CacheMinWork override the store's thresholds
+	// (persist.Options); 0 keeps the defaults.
+	CacheMinSeeds, CacheMinWork int
+
+	// Progress, if not nil, is called from another goroutine every
+	// ProgressEvery (default 2 s) while a search runs.
+	Progress      func(solver.Progress)
+	ProgressEvery time.Duration
+	// Log, if not nil, receives what the session opened: the database and
+	// its depth, the store and its options.
+	Log *log.Logger
+}
+
+// Session solves positions of one game. It is not safe for concurrent use:
+// a search already runs on every core the session was given.
+type Session struct {
+	cfg   Config
+	rules engine.Rules
+	tb    int64
+
+	cache *persist.Cache // nil with NoCache
+	db    *egdb.DB       // nil until the first search, or when none
+	dbSet bool           // the database has been looked for
+	sv    *solver.Solver // nil until the first search
+}
+
+// Open opens a session: it checks the game and opens the persistent store
+// (an error names the cause: another process holds it, the directory is
+// not a store, the disk refuses). The table and the endgame database are
+// made ready on the first search.
+func Open(cfg Config) (*Session, error) {
+	if cfg.Pits == 0 {
+		cfg.Pits = 6
+	}
+	if cfg.Seeds == 0 {
+		cfg.Seeds = 4
+	}
+	if cfg.Threads < 0 {
+		return nil, fmt.Errorf("threads must be at least 1, got %d", cfg.Threads)
+	}
+	rules := engine.Rules{Pits: cfg.Pits, Capture: cfg.Rule}
+	if err := rules.Validate(); err != nil {
+		return nil, err
+	}
+	if cfg.Seeds < 1 || 2*cfg.Pits*cfg.Seeds > engine.MaxSeeds {
+		return nil, fmt.Errorf("Kalah(%d,%d) does not fit the board: at most %d seeds in all", cfg.Pits, cfg.Seeds, engine.MaxSeeds)
+	}
+	k := &Session{cfg: cfg, rules: rules, tb: cfg.TableBytes}
+	if k.tb == 0 {
+		k.tb = solver.DefaultTTBytesFor(cfg.Pits, 2*cfg.Pits*cfg.Seeds)
+	}
+	if !cfg.NoCache {
+		dir := cfg.CacheDir
+		if dir == "" {
+			d, err := persist.DefaultDir()
+			if err != nil {
+				return nil, err
+			}
+			dir = d
+		}
+		c, err := persist.Open(dir, rules, persist.Options{Log: cfg.Log, MinSeeds: cfg.CacheMinSeeds, MinWork: cfg.CacheMinWork})
+		if err != nil {
+			return nil, err
+		}
+		k.cache = c
+	}
+	return k, nil
+}
+
+// Close releases the table and the database and closes the store, so that
+// everything proven is on disk. The session must not be used after.
+func (k *Session) Close() error {
+	if k.sv != nil {
+		k.sv.Close()
+		k.sv = nil
+	}
+	var errs []error
+	if k.db != nil {
+		errs = append(errs, k.db.Close())
+		k.db = nil
+	}
+	if k.cache != nil {
+		errs = append(errs, k.cache.Close())
+		k.cache = nil
+	}
+	return errors.Join(errs...)
+}
+
+// Rules are the session's rules: its pit count and capture convention.
+func (k *Session) Rules() engine.Rules { return k.rules }
+
+// Seeds is n of the session's game, Kalah(m,n).
+func (k *Session) Seeds() int { return k.cfg.Seeds }
+
+// Start is the start position of the session's game, South to move.
+func (k *Session) Start() engine.Position {
+	p, err := k.rules.StartPosition(k.cfg.Seeds)
+	if err != nil {
+		panic(err) // Open checked the game
+	}
+	return p
+}
+
+// CacheDir is the persistent store's directory, "" when there is none.
+func (k *Session) CacheDir() string {
+	if k.cache == nil {
+		return ""
+	}
+	return k.cache.Dir()
+}
+
+// TableBytes is the transposition table's size, by Config.TableBytes or
+// the session's policy.
+func (k *Session) TableBytes() int64 { return k.tb }
+
+// Solver returns the session's solver, building it, with its table and
+// the endgame database, on first use. Benchmarks and the tools that drive
+// the search directly use it; everything else goes through Solve.
+func (k *Session) Solver() (*solver.Solver, error) {
+	if k.sv != nil {
+		return k.sv, nil
+	}
+	db, err := k.EGDB()
+	if err != nil {
+		return nil, err
+	}
+	o := solver.Options{TTBytes: k.tb, Threads: k.cfg.Threads, Progress: k.cfg.Progress, ProgressEvery: k.cfg.ProgressEvery}
+	if db != nil {
+		o.DB = db
+	}
+	if k.cache != nil {
+		o.Cache = k.cache
+	}
+	sv, err := solver.New(k.rules, o)
+	if err != nil {
+		return nil, err
+	}
+	k.sv = sv
+	return sv, nil
+}
+
+// Reset drops the table, so that the next search starts from an empty one
+// (a record's node count then does not depend on what was solved before).
+// The database and the store stay open.
+func (k *Session) Reset() {
+	if k.sv != nil {
+		k.sv.Close()
+		k.sv = nil
+	}
+}
+
+// EGDB returns the session's endgame database, opening it on first use;
+// nil when none is installed (or Config.NoEGDB). A database named by
+// Config.EGDBDir that is missing, or a damaged file, is an error.
+func (k *Session) EGDB() (*egdb.DB, error) {
+	if k.dbSet || k.cfg.NoEGDB {
+		return k.db, nil
+	}
+	t0 := time.Now()
+	db, err := OpenEGDB(k.cfg.EGDBDir, k.rules)
+	if err != nil {
+		return nil, err
+	}
+	k.db, k.dbSet = db, true
+	if k.cfg.Log != nil {
+		if db != nil {
+			k.cfg.Log.Printf("endgame database %s: slices 0..%d, opened in %.2f s", egdb.RuleDir(k.egdbDir(), k.rules), db.MaxSeeds(), time.Since(t0).Seconds())
+		} else {
+			k.cfg.Log.Printf("no endgame database for %v in %s; solving without one", k.rules, k.egdbDir())
+		}
+	}
+	return db, nil
+}
+
+func (k *Session) egdbDir() string {
+	if k.cfg.EGDBDir != "" {
+		return k.cfg.EGDBDir
+	}
+	d, _ := egdb.DefaultDir()
+	return d
+}
+
+// OpenEGDB opens the endgame database of r in dir, or in the default
+// directory when dir is "". It returns nil, and no error, when the default
+// directory holds no database for r; an explicit dir without one, or a bad
+// file, is an error.
+func OpenEGDB(dir string, r engine.Rules) (*egdb.DB, error) {
+	explicit := dir != ""
+	if !explicit {
+		d, err := egdb.DefaultDir()
+		if err != nil {
+			return nil, nil
+		}
+		dir = d
+	}
+	if ss, err := egdb.Slices(dir, r); err != nil || len(ss) == 0 || ss[0] != 0 {
+		if err != nil && explicit {
+			return nil, fmt.Errorf("endgame database: %w", err)
+		}
+		if explicit {
+			return nil, fmt.Errorf("no endgame database for %v in %s (build one with 'kalah egdb build', or go without with --no-egdb)", r, dir)
+		}
+		return nil, nil
+	}
+	db, err := egdb.Open(dir, r)
+	if err != nil {
+		return nil, fmt.Errorf("endgame database: %w (go without it with --no-egdb)", err)
+	}
+	return db, nil
+}

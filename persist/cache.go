@@ -1,3 +1,13 @@
+// Package persist is the persistent store: the durable second level under
+// the in-memory transposition table (package tt), on BadgerDB, so that
+// proven results survive the process. Interrupted solves resume from it,
+// and a position solved once is answered from its root record.
+//
+// Keys are a kind byte, the rule and the pit count, then the exact packed
+// board (keys.go), so one rule's entries can be scanned or deleted by
+// prefix; values are small fixed binary records. Open it with Open, which
+// is the one place a store is opened, and inspect it with Stats, Range and
+// GC ('kalah store'). docs/formats.md documents the layout.
 package persist
 
 import (
@@ -15,10 +25,11 @@ import (
 	"github.com/dgraph-io/badger/v4"
 	"github.com/dgraph-io/badger/v4/options"
 	"github.com/kalah-solver/kalah/engine"
+	"github.com/kalah-solver/kalah/internal/datadir"
 	"github.com/kalah-solver/kalah/tt"
 )
 
-// Store is the persistent second level under the table: a BadgerDB
+// Cache is the persistent second level under the table: a BadgerDB
 // directory of proven (full-depth) entries, so that work survives the
 // process. It is a durable cache, never the only copy of anything: the
 // search asks it only after a table miss at a big board (MinSeeds) and
@@ -28,12 +39,12 @@ import (
 // channel, dropping it (and counting the drop) when the queue is full, and
 // one writer goroutine commits the queue in WriteBatch batches, at least
 // once a second. Reads first ask an in-memory Bloom filter of the store's
-// keys (store_filter.go), then go straight to BadgerDB. A process killed outright
+// keys (filter.go), then go straight to BadgerDB. A process killed outright
 // loses at most the batch not yet flushed; BadgerDB's write-ahead log keeps
 // the directory consistent.
 //
-// Store implements the solver's Store interface; the solver imports this
-// package, so the interface lives there and Store simply has its methods.
+// Cache implements the solver's Cache interface (the solver does not
+// import this package, so that the search links no BadgerDB).
 type Cache struct {
 	db    *badger.DB
 	dir   string
@@ -101,16 +112,7 @@ var ErrNotCache = errors.New("not a kalah store")
 
 // DefaultDir is $XDG_DATA_HOME/kalah/store, or
 // ~/.local/share/kalah/store when XDG_DATA_HOME is unset or not absolute.
-func DefaultDir() (string, error) {
-	if d := os.Getenv("XDG_DATA_HOME"); d != "" && filepath.IsAbs(d) {
-		return filepath.Join(d, "kalah", "store"), nil
-	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return "", fmt.Errorf("no default store directory (%v); give one with --store", err)
-	}
-	return filepath.Join(home, ".local", "share", "kalah", "store"), nil
-}
+func DefaultDir() (string, error) { return datadir.Dir("store", "--store") }
 
 // Open opens (creating it when missing) the store in dir for rules:
 // Get and Put then read and write the entries of rules. Rules with Pits 0

@@ -2,22 +2,22 @@ package storecmd
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
 	"github.com/kalah-solver/kalah/engine"
 	"github.com/kalah-solver/kalah/persist"
 	"github.com/kalah-solver/kalah/solver"
+	"github.com/kalah-solver/kalah/tt"
 	"github.com/parquet-go/parquet-go"
 	"github.com/spf13/cobra"
 )
@@ -140,12 +140,45 @@ func TestExport(t *testing.T) {
 	}
 }
 
+// entries reads every entry of the store in dir.
+func entries(t *testing.T, dir string) map[engine.Key]tt.Entry {
+	t.Helper()
+	st, err := persist.Open(dir, engine.Rules{}, persist.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	out := map[engine.Key]tt.Entry{}
+	if err := st.Range(nil, func(_ engine.Rules, k engine.Key, e tt.Entry) error {
+		out[k] = e
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// gc flattens the store and keeps every entry as it was.
 func TestGCAndPath(t *testing.T) {
 	dir := t.TempDir()
-	fill(t, dir)
+	written := fill(t, dir)
+	before := entries(t, dir)
+	if len(before) == 0 || int64(len(before)) > written { // a key written twice is one entry
+		t.Fatalf("%d entries read back, %d written", len(before), written)
+	}
 	out, err := execute(t, NewCmdGC, "--store", dir)
 	if err != nil || !strings.Contains(out, "flattened") {
 		t.Errorf("gc (%v): %s", err, out)
+	}
+	after := entries(t, dir)
+	if len(after) != len(before) {
+		t.Errorf("gc kept %d of %d entries", len(after), len(before))
+	}
+	for k, e := range before {
+		if after[k] != e {
+			t.Errorf("entry %v: %v before gc, %v after", k, e, after[k])
+			break
+		}
 	}
 	t.Setenv("XDG_DATA_HOME", "/data")
 	if out, _ := execute(t, NewCmdPath); out != "/data/kalah/store\n" {
@@ -173,11 +206,10 @@ func TestInUse(t *testing.T) {
 
 // TestSIGKILL kills a real "kalah solve" while it writes the store: the
 // store opens again, keeps what was committed, and a second solve over it
-// finishes with the right value.
+// finishes with the right value. The kill waits for an event, not a clock:
+// the solve's progress line at 2 s or later, by which time the store's
+// writer, which commits at least once a second, has committed.
 func TestSIGKILL(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the kalah binary and solves for a few seconds")
-	}
 	tmp := t.TempDir()
 	bin := filepath.Join(tmp, "kalah")
 	build := exec.Command("go", "build", "-o", bin, "github.com/kalah-solver/kalah/cmd/kalah")
@@ -185,18 +217,25 @@ func TestSIGKILL(t *testing.T) {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	dir := filepath.Join(tmp, "store")
-	args := []string{"solve", "--pits", "6", "--seeds", "3", "--rule", "empty-capture", "--no-egdb", "--store", dir, "--tt-mem", "64MiB", "--threads", "1", "--json"}
+	args := []string{"solve", "--pits", "6", "--seeds", "4", "--rule", "empty-capture", "--value-only", "--no-egdb", "--store", dir, "--tt-mem", "256MiB", "--threads", "2"}
 	cmd := exec.Command(bin, args...)
-	var stdout bytes.Buffer
-	cmd.Stdout = &stdout
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(2500 * time.Millisecond)
+	sc := bufio.NewScanner(stderr)
+	progressed := false
+	for !progressed && sc.Scan() {
+		progressed = strings.Contains(sc.Text(), "s] ") // "[    2.0s] deepening: ..."
+	}
 	cmd.Process.Signal(syscall.SIGKILL)
-	err := cmd.Wait()
-	if err == nil {
-		t.Skip("the solve finished before it was killed; the test needs a longer one")
+	go io.Copy(io.Discard, stderr)
+	err = cmd.Wait()
+	if !progressed || err == nil {
+		t.Fatalf("the solve ended (%v) before its first progress line", err)
 	}
 	st, err := persist.Open(dir, engine.Rules{}, persist.Options{})
 	if err != nil {
@@ -215,14 +254,14 @@ func TestSIGKILL(t *testing.T) {
 	if kept == 0 {
 		t.Error("the killed solve left nothing in the store")
 	}
-	out, err := exec.Command(bin, args...).Output()
+	out, err := exec.Command(bin, append(args, "--json", "-q")...).Output()
 	if err != nil {
 		t.Fatalf("solve after SIGKILL: %v", err)
 	}
 	var rec struct {
 		Value int `json:"value"`
 	}
-	if err := json.Unmarshal(out, &rec); err != nil || rec.Value != 2 { // Irving et al. (2000), table 9
-		t.Errorf("solve after SIGKILL: %v, value %d, published +2", err, rec.Value)
+	if err := json.Unmarshal(out, &rec); err != nil || rec.Value != 10 { // Irving et al. (2000), table 9
+		t.Errorf("solve after SIGKILL: %v, value %d, published +10", err, rec.Value)
 	}
 }

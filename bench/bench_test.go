@@ -86,8 +86,8 @@ func TestCaseErrors(t *testing.T) {
 }
 
 // TestSignature runs the reduced suite with one thread and the default
-// table and compares its node count with Signature; without -short it
-// also runs the quick suite against QuickSignature. See signature.go.
+// table and compares its node count with Signature, then runs the quick
+// suite against QuickSignature (under a second). See signature.go.
 func TestSignature(t *testing.T) {
 	check := func(name string, cases []Case, want int64) {
 		rep, err := Run(context.Background(), cases, Config{}, nil)
@@ -103,9 +103,6 @@ func TestSignature(t *testing.T) {
 		}
 	}
 	check("Signature", byName(t, SignatureCases), Signature)
-	if testing.Short() {
-		t.Skip("the quick suite's signature runs without -short")
-	}
 	check("QuickSignature", Quick(), QuickSignature)
 }
 

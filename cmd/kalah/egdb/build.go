@@ -104,16 +104,7 @@ func runBuild(opts *BuildOptions) error {
 	}
 	var bar *progressbar.ProgressBar
 	if !opts.Quiet && todo > 0 {
-		bar = progressbar.NewOptions64(todo,
-			progressbar.OptionSetWriter(opts.IO.ErrOut),
-			progressbar.OptionSetDescription(fmt.Sprintf("%v", rules)),
-			progressbar.OptionShowCount(),
-			progressbar.OptionShowIts(),
-			progressbar.OptionSetItsString("pos"),
-			progressbar.OptionSetPredictTime(true),
-			progressbar.OptionThrottle(250*time.Millisecond),
-			progressbar.OptionSetWidth(30),
-			progressbar.OptionOnCompletion(func() { fmt.Fprintln(opts.IO.ErrOut) }))
+		bar = newBar(opts.IO.ErrOut, todo, fmt.Sprint(rules))
 	}
 	rec := buildRecord{Rule: rules.Capture.String(), Pits: rules.Pits, MaxSeeds: opts.MaxSeeds, Dir: egdb.RuleDir(dir, rules),
 		Built: []int{}, Loaded: []int{}, Threads: threads, Provenance: results.Current()}

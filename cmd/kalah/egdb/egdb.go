@@ -6,13 +6,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
 	"github.com/kalah-solver/kalah/egdb"
 	"github.com/kalah-solver/kalah/engine"
+	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 )
 
@@ -66,6 +69,16 @@ func (f *DBFlags) rules() (engine.Rules, error) {
 	}
 	r, err := engine.NewRules(f.Pits, c)
 	return r, cmdutil.BadInput(err)
+}
+
+// newBar returns the progress bar of a build or a check of total positions,
+// drawn on w.
+func newBar(w io.Writer, total int64, what string) *progressbar.ProgressBar {
+	return progressbar.NewOptions64(total, progressbar.OptionSetWriter(w),
+		progressbar.OptionSetDescription(what), progressbar.OptionShowCount(),
+		progressbar.OptionShowIts(), progressbar.OptionSetItsString("pos"), progressbar.OptionSetPredictTime(true),
+		progressbar.OptionThrottle(250*time.Millisecond), progressbar.OptionSetWidth(30),
+		progressbar.OptionOnCompletion(func() { fmt.Fprintln(w) }))
 }
 
 // interruptible returns a context cancelled by Ctrl-C or SIGTERM.

@@ -12,8 +12,8 @@
 // here by a depth-first walk that memoizes each position's value in the
 // same hash table that counts the positions. The value of a position is
 // the final store difference for its side to move under perfect play,
-// computed from the rules alone (no solver, no endgame database), so
-// that it checks them.
+// computed from the rules alone (no solver, no endgame database): an
+// independent check of both.
 //
 // Walk returns the figures as a Stats; package results keeps them, with
 // their provenance, in its archive and report.

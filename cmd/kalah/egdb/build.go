@@ -45,9 +45,7 @@ left; the summary gives positions, bytes and seconds.`,
 	}
 	addDBFlags(cmd, &opts.DB, true)
 	cmd.Flags().IntVar(&opts.MaxSeeds, "max-seeds", 20, "largest seed count (stores excluded) to build, 0..255")
-	cmd.Flags().IntVar(&opts.Threads, "threads", 0, "worker threads (default: all cores)")
-	cmd.Flags().BoolVarP(&opts.Quiet, "quiet", "q", false, "no progress bar")
-	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print one JSON object instead of text")
+	addRunFlags(cmd, &opts.Threads, &opts.Quiet, &opts.JSON)
 	return cmd
 }
 

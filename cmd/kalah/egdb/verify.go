@@ -53,9 +53,7 @@ Without --pits and --rule every database in the directory is checked. Exits
 	addDBFlags(cmd, &opts.DB, true)
 	cmd.Flags().Float64Var(&opts.Sample, "sample", 1, "fraction of the positions to check, in (0, 1]")
 	cmd.Flags().Uint64Var(&opts.Seed, "seed", 1, "random seed of --sample")
-	cmd.Flags().IntVar(&opts.Threads, "threads", 0, "worker threads (default: all cores)")
-	cmd.Flags().BoolVarP(&opts.Quiet, "quiet", "q", false, "no progress bar")
-	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print one JSON object instead of text")
+	addRunFlags(cmd, &opts.Threads, &opts.Quiet, &opts.JSON)
 	return cmd
 }
 

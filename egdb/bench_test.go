@@ -2,13 +2,11 @@ package egdb
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"strconv"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/kalah-solver/kalah/engine"
 )
@@ -90,27 +88,36 @@ func BenchmarkBuildSlice(b *testing.B) {
 	}
 }
 
-// TestBuildTiming prints per-slice build times for EGDB_TIMING=maxSeeds
-// (six pits, EGDB_RULE, EGDB_THREADS); it is skipped otherwise.
-func TestBuildTiming(t *testing.T) {
-	max, _ := strconv.Atoi(os.Getenv("EGDB_TIMING"))
-	if max == 0 {
-		t.Skip("set EGDB_TIMING=maxSeeds to time a build")
+// buildSeeds is the largest slice of BenchmarkBuild, a flag of the test
+// binary: go test -run '^$' -bench 'Build$' -build-seeds 20 -cpu 1 -v ./egdb/
+var buildSeeds = flag.Int("build-seeds", 14, "BenchmarkBuild: build six pits up to this many seeds")
+
+// BenchmarkBuild builds six pits up to -build-seeds seeds in memory, for
+// each rule, with GOMAXPROCS threads (-cpu sets it), and reports positions
+// per second over the whole build. With -v it logs each slice's time of
+// the last run.
+func BenchmarkBuild(b *testing.B) {
+	for _, c := range []engine.Capture{engine.NoEmptyCapture, engine.EmptyCapture} {
+		b.Run("rule="+c.String(), func(b *testing.B) {
+			var reps []SliceReport
+			var total int64
+			for i := 0; i < b.N; i++ {
+				reps, total = reps[:0], 0
+				db, err := Build(context.Background(), engine.Rules{Pits: 6, Capture: c}, *buildSeeds, Options{SliceDone: func(r SliceReport) {
+					reps = append(reps, r)
+					total += r.Positions
+				}})
+				if err != nil {
+					b.Fatal(err)
+				}
+				db.Close()
+			}
+			b.ReportMetric(float64(total)*float64(b.N)/b.Elapsed().Seconds(), "pos/s")
+			if testing.Verbose() {
+				for _, r := range reps {
+					b.Logf("slice %d: %d positions, %.2f s, %.1f M pos/s", r.Seeds, r.Positions, r.Seconds, float64(r.Positions)/r.Seconds/1e6)
+				}
+			}
+		})
 	}
-	threads, _ := strconv.Atoi(os.Getenv("EGDB_THREADS"))
-	rules := engine.Rules{Pits: 6, Capture: engine.NoEmptyCapture}
-	if os.Getenv("EGDB_RULE") == "empty-capture" {
-		rules.Capture = engine.EmptyCapture
-	}
-	start := time.Now()
-	var total int64
-	_, err := Build(context.Background(), rules, max, Options{Threads: threads, SliceDone: func(r SliceReport) {
-		total += r.Positions
-		t.Logf("s=%d positions=%d %.2fs %.1f Mpos/s", r.Seeds, r.Positions, r.Seconds, float64(r.Positions)/r.Seconds/1e6)
-	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	el := time.Since(start).Seconds()
-	t.Logf("total %d positions %.2fs %.1f Mpos/s", total, el, float64(total)/el/1e6)
 }

@@ -106,10 +106,7 @@ func OpenMax(dir string, rules engine.Rules, maxSeeds int) (*DB, error) {
 	if err := rules.Validate(); err != nil {
 		return nil, err
 	}
-	n := 0
-	for n <= maxSeeds && fileExists(SlicePath(dir, rules, n)) {
-		n++
-	}
+	n := covered(dir, rules, maxSeeds) + 1
 	if n == 0 {
 		return nil, fmt.Errorf("no endgame database for %v in %s (build one with: kalah egdb build --pits %d --rule %v)", rules, RuleDir(dir, rules), rules.Pits, rules.Capture)
 	}

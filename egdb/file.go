@@ -10,6 +10,7 @@ import (
 
 	"github.com/cespare/xxhash/v2"
 	"github.com/kalah-solver/kalah/engine"
+	"github.com/kalah-solver/kalah/internal/outfile"
 )
 
 // A slice file is a 64-byte header and the payload, one byte per position
@@ -169,47 +170,20 @@ func loadSlice(path string, rules engine.Rules, s int, entries int64) ([]byte, f
 	return payload, unmap, nil
 }
 
-// writeSlice writes a slice file atomically: to a temporary file in the
-// same directory, synced, then renamed over path, and the directory synced.
-// An interrupted write leaves no file under the final name.
-func writeSlice(path string, rules engine.Rules, s int, payload []byte) (err error) {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+// writeSlice writes a slice file atomically (package outfile): to a
+// temporary file in the same directory, synced, then renamed over path. An
+// interrupted write leaves no file under the final name.
+func writeSlice(path string, rules engine.Rules, s int, payload []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
 	h := Header{Version: FormatVersion, Rules: rules, Seeds: s, Encoding: EncodingGainByte,
 		Entries: int64(len(payload)), Checksum: xxhash.Sum64(payload)}
-	f, err := os.CreateTemp(dir, filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
+	return outfile.Write(path, func(w io.Writer) error {
+		if _, err := w.Write(h.encode()); err != nil {
+			return err
 		}
-	}()
-	if _, err = f.Write(h.encode()); err != nil {
+		_, err := w.Write(payload)
 		return err
-	}
-	if _, err = f.Write(payload); err != nil {
-		return err
-	}
-	if err = f.Sync(); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	if err = os.Chmod(f.Name(), 0o644); err != nil {
-		return err
-	}
-	if err = os.Rename(f.Name(), path); err != nil {
-		return err
-	}
-	if d, derr := os.Open(dir); derr == nil {
-		d.Sync()
-		d.Close()
-	}
-	return nil
+	})
 }

@@ -6,6 +6,7 @@ import (
 	"math/bits"
 
 	"github.com/kalah-solver/kalah/engine"
+	"github.com/kalah-solver/kalah/tt"
 )
 
 // Ranking. A slice s holds every position with s seeds in the pits and
@@ -24,7 +25,9 @@ import (
 //
 // gapless over the slice, in the order a, then X, then Y. The prefix sums
 // S_j are all the lanes of one multiplication (w * 0x0101..01), since no
-// sum exceeds 255; lane m-1 is the side's total.
+// sum exceeds 255; lane m-1 is the side's total. The binomials are
+// tt.Binom's, copied once into term and count in the order ranking reads
+// them, so that a rank is table look-ups.
 
 // Index ranks and unranks the positions of every slice 0..MaxSeeds for one
 // pit count. It is read-only after NewIndex and safe for concurrent use.
@@ -34,26 +37,6 @@ type Index struct {
 	count       [engine.MaxSeeds + 1]uint64     // count[k] = C(k+m-1, m-1), MaxUint64 if it overflows
 	offset      []uint64                        // offset[s*(maxSeeds+1)+a]
 	size        []uint64                        // size[s], positions in slice s
-}
-
-// binom returns C(n, k), or MaxUint64 when it overflows.
-func binom(n, k int) uint64 {
-	if k < 0 || k > n {
-		return 0
-	}
-	if k > n-k {
-		k = n - k
-	}
-	r := uint64(1)
-	for i := 1; i <= k; i++ {
-		// r*(n-k+i)/i is exact at every step; check the product fits.
-		hi, lo := bits.Mul64(r, uint64(n-k+i))
-		if hi != 0 {
-			return math.MaxUint64
-		}
-		r = lo / uint64(i)
-	}
-	return r
 }
 
 // maxSliceSize bounds a slice so that ranks are ints and a slice is one
@@ -72,11 +55,11 @@ func NewIndex(m, maxSeeds int) (*Index, error) {
 	x := &Index{m: m, maxSeeds: maxSeeds}
 	for j := 0; j < m-1; j++ {
 		for v := 0; v < 256; v++ {
-			x.term[j][v] = binom(v+j, j+1)
+			x.term[j][v] = tt.Binom(v+j, j+1)
 		}
 	}
 	for k := range x.count {
-		x.count[k] = binom(k+m-1, m-1)
+		x.count[k] = tt.Binom(k+m-1, m-1)
 	}
 	n := maxSeeds + 1
 	x.offset = make([]uint64, n*n)
@@ -220,7 +203,7 @@ func (x *Index) Cursor(s int, r, n int64) Cursor {
 	c := Cursor{x: x, s: s, Rank: r, left: n, fresh: true}
 	if n > 0 {
 		c.Own, c.Opp = x.Unrank(s, r)
-		c.a = laneSum(c.Own)
+		c.a = engine.LaneSum(c.Own)
 	}
 	return c
 }
@@ -250,6 +233,3 @@ func (c *Cursor) Next() bool {
 	c.Opp = c.x.firstSide(c.s - c.a)
 	return true
 }
-
-// laneSum adds the 8-bit lanes of w (at most 255 in all).
-func laneSum(w uint64) int { return int(w * ones >> 56) }

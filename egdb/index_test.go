@@ -28,7 +28,7 @@ func TestRankRoundTrip(t *testing.T) {
 					t.Fatalf("m=%d s=%d: cursor rank %d at step %d", m, s, c.Rank, count)
 				}
 				count++
-				a, b := laneSum(c.Own), laneSum(c.Opp)
+				a, b := engine.LaneSum(c.Own), engine.LaneSum(c.Opp)
 				if a == 0 || b == 0 || a+b != s || c.Own>>(8*uint(m)) != 0 || c.Opp>>(8*uint(m)) != 0 {
 					t.Fatalf("m=%d s=%d rank %d: bad position %x %x", m, s, c.Rank, c.Own, c.Opp)
 				}

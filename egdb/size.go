@@ -35,6 +35,13 @@ func CumulativeSize(m, s int) *big.Int {
 	return n.Add(n, big.NewInt(1))
 }
 
+// FilesSize is the size on disk of the files of the slices 0..s of m pits
+// a side: one byte per position and a HeaderSize header per file.
+func FilesSize(m, s int) *big.Int {
+	n := CumulativeSize(m, s)
+	return n.Add(n, big.NewInt(int64(HeaderSize*(s+1))))
+}
+
 // StateSpace is the paper's Table 2 state-space size of Kalah(m,n): the
 // ways to place the 2mn seeds in the 2m pits and 2 stores, times 2 for the
 // side to move, 2 C(2mn+2m+1, 2m+1) (about 1.31e13 for Kalah(6,4)).

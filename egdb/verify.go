@@ -32,6 +32,10 @@ type VerifyOptions struct {
 	// Progress, when set, is called concurrently with the number of
 	// positions each finished chunk covered (checked or skipped).
 	Progress func(positions int64)
+	// Start, when set, is called by VerifyDir once, before the first
+	// Progress, with the number of positions the Progress calls will add
+	// up to. Verify does not call it.
+	Start func(positions int64)
 }
 
 // Mismatch is an entry that disagrees with its children.

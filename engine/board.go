@@ -58,17 +58,19 @@ func (b Board) Pit(i int) int { return int(b.Own >> (8 * uint(i)) & 0xff) }
 // OppPit returns the seeds in the opponent's pit i (from the opponent's left).
 func (b Board) OppPit(i int) int { return int(b.Opp >> (8 * uint(i)) & 0xff) }
 
-// laneSum adds the lanes of w; valid because the total is at most 255.
-func laneSum(w uint64) int { return int(w * 0x0101010101010101 >> 56) }
+// LaneSum adds the eight 8-bit lanes of w, such as a side's pit word: one
+// multiplication puts the sum of lanes 0..i in lane i, so lane 7 holds
+// them all. It is exact because a game's lanes never add up past 255.
+func LaneSum(w uint64) int { return int(w * 0x0101010101010101 >> 56) }
 
 // OwnSeeds is the number of seeds in the mover's pits.
-func (b Board) OwnSeeds() int { return laneSum(b.Own) }
+func (b Board) OwnSeeds() int { return LaneSum(b.Own) }
 
 // OppSeeds is the number of seeds in the opponent's pits.
-func (b Board) OppSeeds() int { return laneSum(b.Opp) }
+func (b Board) OppSeeds() int { return LaneSum(b.Opp) }
 
 // Seeds is the number of seeds still in play (stores excluded).
-func (b Board) Seeds() int { return laneSum(b.Own) + laneSum(b.Opp) }
+func (b Board) Seeds() int { return LaneSum(b.Own) + LaneSum(b.Opp) }
 
 // Total is every seed of the game, stores included.
 func (b Board) Total() int { return b.Seeds() + int(b.OwnStore) + int(b.OppStore) }

@@ -113,8 +113,8 @@ func (r Rules) Sow(b Board, i int) (Board, Result) {
 		}
 	}
 	if b.Own == 0 || b.Opp == 0 {
-		b.OwnStore += uint8(laneSum(b.Own))
-		b.OppStore += uint8(laneSum(b.Opp))
+		b.OwnStore += uint8(LaneSum(b.Own))
+		b.OppStore += uint8(LaneSum(b.Opp))
 		b.Own, b.Opp = 0, 0
 		res = res&ResCapture | ResOver
 	}

@@ -3,6 +3,7 @@ package results
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 )
 
 // DefaultDir is where the committed records live, relative to the
@@ -192,7 +194,7 @@ func writeLines[T any](path string, recs []T) error {
 func (s Archive) GraphPath() string { return filepath.Join(s.Dir, "graph.jsonl") }
 
 // LoadGraphs reads the game-graph records; a missing file is none.
-func (s Archive) LoadGraphs() ([]GraphStats, error) {
+func (s Archive) LoadGraphs() ([]GraphRecord, error) {
 	data, err := os.ReadFile(s.GraphPath())
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -200,34 +202,25 @@ func (s Archive) LoadGraphs() ([]GraphStats, error) {
 	if err != nil {
 		return nil, err
 	}
-	return readLines[GraphStats](s.GraphPath(), data)
+	return readLines[GraphRecord](s.GraphPath(), data)
 }
 
 // PutGraph merges g into the game-graph file, replacing a record of the
 // same rule, pits and seeds, sorted by rule, pits, seeds.
-func (s Archive) PutGraph(g GraphStats) error {
+func (s Archive) PutGraph(g GraphRecord) error {
 	old, err := s.LoadGraphs()
 	if err != nil {
 		return err
 	}
-	out := []GraphStats{}
+	out := []GraphRecord{}
 	for _, o := range old {
 		if o.Rule != g.Rule || o.Pits != g.Pits || o.Seeds != g.Seeds {
 			out = append(out, o)
 		}
 	}
 	out = append(out, g)
-	slices.SortStableFunc(out, func(a, b GraphStats) int {
-		switch {
-		case a.Rule != b.Rule:
-			if a.Rule < b.Rule {
-				return -1
-			}
-			return 1
-		case a.Pits != b.Pits:
-			return a.Pits - b.Pits
-		}
-		return a.Seeds - b.Seeds
+	slices.SortStableFunc(out, func(a, b GraphRecord) int {
+		return cmp.Or(strings.Compare(a.Rule, b.Rule), a.Pits-b.Pits, a.Seeds-b.Seeds)
 	})
 	return writeLines(s.GraphPath(), out)
 }

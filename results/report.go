@@ -57,7 +57,7 @@ func TargetCells() [][2]int {
 type report struct {
 	buf    bytes.Buffer
 	recs   []Record
-	graphs []GraphStats
+	graphs []GraphRecord
 }
 
 func (rp *report) p(format string, a ...any) { fmt.Fprintf(&rp.buf, format, a...) }
@@ -391,7 +391,7 @@ func (rp *report) graphTables() {
 	rp.p("**Table 3, Kalah(4,3).** The paper gives %s positions; this toolkit counts\n", group(PublishedGraph43))
 	rp.p("%s under empty-capture. The difference, %s, is unexplained. The conventions\n",
 		group(GraphConventions43[0].Positions), group(PublishedGraph43-GraphConventions43[0].Positions))
-	rp.p("tried, each counted by the slow seed-by-seed reference of `results/graph_test.go`\n")
+	rp.p("tried, each counted by the slow seed-by-seed reference of `graph/graph_test.go`\n")
 	rp.p("(`TestGraphConventions43`, which checks these numbers):\n\n")
 	rp.p("| convention | positions | minus the paper's |\n|---|---|---|\n")
 	for _, c := range GraphConventions43 {

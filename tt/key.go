@@ -50,7 +50,10 @@ func init() {
 	}
 }
 
-// Binom returns C(n, k) for n <= MaxSeeds+16, k <= 16, saturated at 2^64-1.
+// Binom returns C(n, k) for 0 <= n <= MaxSeeds+16, 0 <= k <= 16 (0 when
+// k > n), saturated at 2^64-1: a table look-up. It is the toolkit's binomial
+// in machine words (the endgame database's index is built from it too);
+// sizes past 64 bits are counted with math/big in package egdb.
 func Binom(n, k int) uint64 { return binom[n][k] }
 
 // Rank returns the combinatorial rank of k's 2m pits (see above). It is

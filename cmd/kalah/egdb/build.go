@@ -45,9 +45,7 @@ left; the summary gives positions, bytes and seconds.`,
 	}
 	addDBFlags(cmd, &opts.DB, true)
 	cmd.Flags().IntVar(&opts.MaxSeeds, "max-seeds", 20, "largest seed count (stores excluded) to build, 0..255")
-	cmd.Flags().IntVar(&opts.Threads, "threads", 0, "worker threads (default: all cores)")
-	cmd.Flags().BoolVarP(&opts.Quiet, "quiet", "q", false, "no progress bar")
-	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print one JSON object instead of text")
+	addRunFlags(cmd, &opts.Threads, &opts.Quiet, &opts.JSON)
 	return cmd
 }
 
@@ -104,16 +102,7 @@ func runBuild(opts *BuildOptions) error {
 	}
 	var bar *progressbar.ProgressBar
 	if !opts.Quiet && todo > 0 {
-		bar = progressbar.NewOptions64(todo,
-			progressbar.OptionSetWriter(opts.IO.ErrOut),
-			progressbar.OptionSetDescription(fmt.Sprintf("%v", rules)),
-			progressbar.OptionShowCount(),
-			progressbar.OptionShowIts(),
-			progressbar.OptionSetItsString("pos"),
-			progressbar.OptionSetPredictTime(true),
-			progressbar.OptionThrottle(250*time.Millisecond),
-			progressbar.OptionSetWidth(30),
-			progressbar.OptionOnCompletion(func() { fmt.Fprintln(opts.IO.ErrOut) }))
+		bar = newBar(opts.IO.ErrOut, todo, fmt.Sprint(rules))
 	}
 	rec := buildRecord{Rule: rules.Capture.String(), Pits: rules.Pits, MaxSeeds: opts.MaxSeeds, Dir: egdb.RuleDir(dir, rules),
 		Built: []int{}, Loaded: []int{}, Threads: threads, Provenance: results.Current()}

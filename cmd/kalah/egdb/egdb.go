@@ -6,13 +6,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
 	"github.com/kalah-solver/kalah/egdb"
 	"github.com/kalah-solver/kalah/engine"
+	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 )
 
@@ -50,6 +53,14 @@ func addDBFlags(cmd *cobra.Command, f *DBFlags, withGame bool) {
 	}
 }
 
+// addRunFlags registers the flags of a long run over a database (build,
+// verify): --threads, -q and --json.
+func addRunFlags(cmd *cobra.Command, threads *int, quiet, json *bool) {
+	cmd.Flags().IntVar(threads, "threads", 0, "worker threads (default: all cores)")
+	cmd.Flags().BoolVarP(quiet, "quiet", "q", false, "no progress bar")
+	cmd.Flags().BoolVar(json, "json", false, "print one JSON object instead of text")
+}
+
 // dir is --egdb or the default directory.
 func (f *DBFlags) dir() (string, error) {
 	if f.Dir != "" {
@@ -66,6 +77,16 @@ func (f *DBFlags) rules() (engine.Rules, error) {
 	}
 	r, err := engine.NewRules(f.Pits, c)
 	return r, cmdutil.BadInput(err)
+}
+
+// newBar returns the progress bar of a build or a check of total positions,
+// drawn on w.
+func newBar(w io.Writer, total int64, what string) *progressbar.ProgressBar {
+	return progressbar.NewOptions64(total, progressbar.OptionSetWriter(w),
+		progressbar.OptionSetDescription(what), progressbar.OptionShowCount(),
+		progressbar.OptionShowIts(), progressbar.OptionSetItsString("pos"), progressbar.OptionSetPredictTime(true),
+		progressbar.OptionThrottle(250*time.Millisecond), progressbar.OptionSetWidth(30),
+		progressbar.OptionOnCompletion(func() { fmt.Fprintln(w) }))
 }
 
 // interruptible returns a context cancelled by Ctrl-C or SIGTERM.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
 	"github.com/kalah-solver/kalah/egdb"
+	"github.com/kalah-solver/kalah/egdb/export"
 	"github.com/kalah-solver/kalah/engine"
 	"github.com/parquet-go/parquet-go"
 )
@@ -182,7 +183,7 @@ func TestExport(t *testing.T) {
 	f, _ := os.Open(file)
 	defer f.Close()
 	st, _ := f.Stat()
-	got, err := parquet.Read[exportRow](f, st.Size())
+	got, err := parquet.Read[export.Row](f, st.Size())
 	if err != nil || len(got) != len(data) || got[9].Rank != 9 || got[9].Gain != int32(data[9]) || got[9].ToMove != "south" {
 		t.Fatalf("parquet: %v, %d rows, row 9 %+v", err, len(got), got[min(9, len(got)-1)])
 	}

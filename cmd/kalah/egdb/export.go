@@ -1,18 +1,11 @@
 package egdbcmd
 
 import (
-	"bufio"
-	"errors"
-	"fmt"
 	"io"
-	"io/fs"
-	"os"
-	"strconv"
 
 	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
-	"github.com/kalah-solver/kalah/egdb"
-	"github.com/parquet-go/parquet-go"
-	"github.com/parquet-go/parquet-go/compress/zstd"
+	"github.com/kalah-solver/kalah/egdb/export"
+	"github.com/kalah-solver/kalah/internal/outfile"
 	"github.com/spf13/cobra"
 )
 
@@ -44,7 +37,8 @@ database of --pits and --rule, in rank order, one row each:
 as CSV (with a header; the position is quoted), JSON lines or Parquet
 (zstd-compressed, row groups of 2^20 rows). The
 rows are streamed: memory does not grow with the slice. Output goes to -o
-FILE, or standard output for csv and jsonl.`,
+FILE, which appears (or is replaced) only once the export is complete, or
+to standard output for csv and jsonl.`,
 		Example: `  kalah egdb export --pits 4 --seeds 8 --format csv
   kalah egdb export --seeds 16 --format parquet -o s16.parquet`,
 		Args: cmdutil.NoArgs,
@@ -57,17 +51,7 @@ FILE, or standard output for csv and jsonl.`,
 	return cmd
 }
 
-// exportRow is one Parquet row.
-type exportRow struct {
-	Rank     int64  `parquet:"rank"`
-	Position string `parquet:"position"`
-	ToMove   string `parquet:"to_move,dict"`
-	Seeds    int32  `parquet:"seeds"`
-	Gain     int32  `parquet:"gain"`
-	Margin   int32  `parquet:"margin"`
-}
-
-func runExport(opts *ExportOptions) (err error) {
+func runExport(opts *ExportOptions) error {
 	rules, err := opts.DB.rules()
 	if err != nil {
 		return err
@@ -88,113 +72,9 @@ func runExport(opts *ExportOptions) (err error) {
 	if err != nil {
 		return err
 	}
-	data, release, err := egdb.OpenSlice(dir, rules, opts.Seeds)
-	if errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("slice %d of the %v database is not built in %s (build it with: kalah egdb build --pits %d --rule %v --max-seeds %d)",
-			opts.Seeds, rules, egdb.RuleDir(dir, rules), rules.Pits, rules.Capture, opts.Seeds)
+	write := func(w io.Writer) error { return export.Slice(w, opts.Format, dir, rules, opts.Seeds) }
+	if opts.Output == "" {
+		return write(opts.IO.Out)
 	}
-	if err != nil {
-		return err
-	}
-	defer release()
-	x, err := egdb.NewIndex(rules.Pits, opts.Seeds)
-	if err != nil {
-		return err
-	}
-	var out io.Writer = opts.IO.Out
-	if opts.Output != "" {
-		f, err := os.Create(opts.Output)
-		if err != nil {
-			return err
-		}
-		defer func() {
-			if cerr := f.Close(); err == nil {
-				err = cerr
-			}
-		}()
-		out = f
-	}
-	m, s := rules.Pits, opts.Seeds
-	c := x.Cursor(s, 0, x.Size(s))
-	if opts.Format == "parquet" {
-		return writeParquet(out, m, s, &c, data)
-	}
-	bw := bufio.NewWriterSize(out, 1<<16)
-	var line []byte
-	if opts.Format == "csv" {
-		bw.WriteString("rank,position,to_move,seeds,gain,margin\n")
-	}
-	for c.Next() {
-		g := int(data[c.Rank])
-		line = line[:0]
-		if opts.Format == "csv" {
-			line = strconv.AppendInt(line, c.Rank, 10)
-			line = append(line, ",\""...)
-			line = appendPosition(line, m, c.Own, c.Opp)
-			line = append(line, "\",south,"...)
-			line = strconv.AppendInt(line, int64(s), 10)
-			line = append(line, ',')
-			line = strconv.AppendInt(line, int64(g), 10)
-			line = append(line, ',')
-			line = strconv.AppendInt(line, int64(2*g-s), 10)
-		} else {
-			line = append(line, `{"rank":`...)
-			line = strconv.AppendInt(line, c.Rank, 10)
-			line = append(line, `,"position":"`...)
-			line = appendPosition(line, m, c.Own, c.Opp)
-			line = append(line, `","to_move":"south","seeds":`...)
-			line = strconv.AppendInt(line, int64(s), 10)
-			line = append(line, `,"gain":`...)
-			line = strconv.AppendInt(line, int64(g), 10)
-			line = append(line, `,"margin":`...)
-			line = strconv.AppendInt(line, int64(2*g-s), 10)
-			line = append(line, '}')
-		}
-		line = append(line, '\n')
-		if _, err := bw.Write(line); err != nil {
-			return err
-		}
-	}
-	return bw.Flush()
-}
-
-// appendPosition appends the position's standard notation with South to
-// move and empty stores, as engine.Position.String writes it.
-func appendPosition(b []byte, m int, own, opp uint64) []byte {
-	for i := 0; i < m; i++ {
-		b = strconv.AppendUint(b, own>>(8*uint(i))&0xff, 10)
-		b = append(b, ',')
-	}
-	b = append(b, "0,"...)
-	for i := 0; i < m; i++ {
-		b = strconv.AppendUint(b, opp>>(8*uint(i))&0xff, 10)
-		b = append(b, ',')
-	}
-	return append(b, '0')
-}
-
-func writeParquet(out io.Writer, m, s int, c *egdb.Cursor, data []byte) error {
-	w := parquet.NewGenericWriter[exportRow](out, parquet.MaxRowsPerRowGroup(1<<20), parquet.Compression(&zstd.Codec{}),
-		parquet.KeyValueMetadata("kalah.egdb", fmt.Sprintf("pits=%d seeds=%d", m, s)))
-	batch := make([]exportRow, 0, 4096)
-	var buf []byte
-	flush := func() error {
-		_, err := w.Write(batch)
-		batch = batch[:0]
-		return err
-	}
-	for c.Next() {
-		g := int32(data[c.Rank])
-		buf = appendPosition(buf[:0], m, c.Own, c.Opp)
-		batch = append(batch, exportRow{Rank: c.Rank, Position: string(buf), ToMove: "south", Seeds: int32(s), Gain: g, Margin: 2*g - int32(s)})
-		if len(batch) == cap(batch) {
-			if err := flush(); err != nil {
-				return err
-			}
-		}
-	}
-	if err := flush(); err != nil {
-		return err
-	}
-	return w.Close()
+	return outfile.Write(opts.Output, write)
 }

@@ -107,10 +107,7 @@ func runProbe(opts *ProbeOptions) error {
 			return err
 		}
 		defer db.Close()
-		rec.MaxSeeds = db.MaxSeeds()
-		if ss, _ := egdb.Slices(dir, rules); len(ss) > 0 && ss[len(ss)-1] > rec.MaxSeeds {
-			rec.MaxSeeds = contiguous(ss)
-		}
+		rec.MaxSeeds = max(db.MaxSeeds(), egdb.Covered(dir, rules))
 		g, ok := db.Probe(b)
 		if !ok {
 			return cmdutil.BadInputf("the position has %d seeds in its pits, but the %v database in %s covers at most %d (extend it with: kalah egdb build --pits %d --rule %v --max-seeds %d)",
@@ -148,16 +145,4 @@ func runProbe(opts *ProbeOptions) error {
 		fmt.Fprintf(w, "%-5s %5d %7s %13s%s\n", m.Move, m.Gain, cmdutil.Signed(m.Margin), cmdutil.Signed(m.SouthMargin), best)
 	}
 	return nil
-}
-
-// contiguous is the largest s such that ss, sorted, starts 0, 1, ..., s.
-func contiguous(ss []int) int {
-	n := -1
-	for i, s := range ss {
-		if s != i {
-			break
-		}
-		n = s
-	}
-	return n
 }

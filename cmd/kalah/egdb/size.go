@@ -89,9 +89,7 @@ func runSize(opts *SizeOptions) error {
 	m := opts.Pits
 	var rows []sizeRow
 	for s := 0; s <= opts.MaxSeeds; s++ {
-		cum := egdb.CumulativeSize(m, s)
-		bytes := new(big.Int).Add(cum, big.NewInt(int64(egdb.HeaderSize*(s+1))))
-		rows = append(rows, sizeRow{Seeds: s, Positions: egdb.SliceSize(m, s), Cumulative: cum, Bytes: bytes})
+		rows = append(rows, sizeRow{Seeds: s, Positions: egdb.SliceSize(m, s), Cumulative: egdb.CumulativeSize(m, s), Bytes: egdb.FilesSize(m, s)})
 	}
 	if opts.JSON {
 		return cmdutil.PrintJSON(opts.IO.Out, struct {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"runtime"
 	"time"
 
 	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
@@ -54,35 +53,16 @@ Without --pits and --rule every database in the directory is checked. Exits
 	addDBFlags(cmd, &opts.DB, true)
 	cmd.Flags().Float64Var(&opts.Sample, "sample", 1, "fraction of the positions to check, in (0, 1]")
 	cmd.Flags().Uint64Var(&opts.Seed, "seed", 1, "random seed of --sample")
-	cmd.Flags().IntVar(&opts.Threads, "threads", 0, "worker threads (default: all cores)")
-	cmd.Flags().BoolVarP(&opts.Quiet, "quiet", "q", false, "no progress bar")
-	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print one JSON object instead of text")
+	addRunFlags(cmd, &opts.Threads, &opts.Quiet, &opts.JSON)
 	return cmd
 }
 
-type fileCheck struct {
-	Seeds int    `json:"seeds"`
-	Path  string `json:"path"`
-	Error string `json:"error,omitempty"`
-}
-
-type dbCheck struct {
-	Rule       string              `json:"rule"`
-	Pits       int                 `json:"pits"`
-	Dir        string              `json:"dir"`
-	Files      []fileCheck         `json:"files"`
-	Slices     []egdb.VerifyResult `json:"slices"`
-	BadFiles   int                 `json:"bad_files"`
-	Checked    int64               `json:"checked"`
-	Mismatches int64               `json:"mismatches"`
-}
-
 type verifyRecord struct {
-	Dir       string    `json:"dir"`
-	Sample    float64   `json:"sample"`
-	Databases []dbCheck `json:"databases"`
-	OK        bool      `json:"ok"`
-	Seconds   float64   `json:"seconds"`
+	Dir       string          `json:"dir"`
+	Sample    float64         `json:"sample"`
+	Databases []egdb.DirCheck `json:"databases"`
+	OK        bool            `json:"ok"`
+	Seconds   float64         `json:"seconds"`
 	results.Provenance
 }
 
@@ -124,7 +104,7 @@ func runVerify(opts *VerifyOptions) error {
 		if err != nil {
 			return interrupted(err, "verification stopped")
 		}
-		rec.OK = rec.OK && c.BadFiles == 0 && c.Mismatches == 0 && len(c.Files) > 0
+		rec.OK = rec.OK && c.OK()
 		rec.Databases = append(rec.Databases, c)
 	}
 	rec.Seconds = time.Since(t0).Seconds()
@@ -141,60 +121,22 @@ func runVerify(opts *VerifyOptions) error {
 	return nil
 }
 
-func verifyDB(ctx context.Context, opts *VerifyOptions, dir string, r engine.Rules) (dbCheck, error) {
-	c := dbCheck{Rule: r.Capture.String(), Pits: r.Pits, Dir: egdb.RuleDir(dir, r), Files: []fileCheck{}, Slices: []egdb.VerifyResult{}}
-	ss, err := egdb.Slices(dir, r)
-	if err != nil {
-		return c, err
-	}
-	good := -1 // slices 0..good are present and intact
-	for i, s := range ss {
-		fc := fileCheck{Seeds: s, Path: egdb.SlicePath(dir, r, s)}
-		if err := egdb.CheckFile(dir, r, s); err != nil {
-			fc.Error = err.Error()
-			c.BadFiles++
-		} else if s == i && good == s-1 {
-			good = s
-		}
-		c.Files = append(c.Files, fc)
-	}
-	if good < 0 {
-		return c, nil
-	}
-	db, err := egdb.OpenMax(dir, r, good)
-	if err != nil {
-		return c, err
-	}
-	defer db.Close()
-	var total int64
-	for s := 0; s <= good; s++ {
-		total += db.Index().Size(s)
-	}
-	var bar *progressbar.ProgressBar
-	if !opts.Quiet && total > 0 {
-		bar = progressbar.NewOptions64(total, progressbar.OptionSetWriter(opts.IO.ErrOut),
-			progressbar.OptionSetDescription(fmt.Sprintf("verify %v", r)), progressbar.OptionShowCount(),
-			progressbar.OptionShowIts(), progressbar.OptionSetItsString("pos"), progressbar.OptionSetPredictTime(true),
-			progressbar.OptionThrottle(250*time.Millisecond), progressbar.OptionSetWidth(30),
-			progressbar.OptionOnCompletion(func() { fmt.Fprintln(opts.IO.ErrOut) }))
-	}
+func verifyDB(ctx context.Context, opts *VerifyOptions, dir string, r engine.Rules) (egdb.DirCheck, error) {
 	vo := egdb.VerifyOptions{Fraction: opts.Sample, Seed: opts.Seed, Threads: opts.Threads}
-	if opts.Threads == 0 {
-		vo.Threads = runtime.GOMAXPROCS(0)
-	}
-	if bar != nil {
-		vo.Progress = func(n int64) { bar.Add64(n) }
-	}
-	for s := 0; s <= good; s++ {
-		res, err := db.Verify(ctx, s, vo)
-		if err != nil {
-			return c, err
+	if !opts.Quiet {
+		var bar *progressbar.ProgressBar
+		vo.Start = func(total int64) {
+			if total > 0 {
+				bar = newBar(opts.IO.ErrOut, total, fmt.Sprintf("verify %v", r))
+			}
 		}
-		c.Slices = append(c.Slices, res)
-		c.Checked += res.Checked
-		c.Mismatches += res.Mismatches
+		vo.Progress = func(n int64) {
+			if bar != nil {
+				bar.Add64(n)
+			}
+		}
 	}
-	return c, nil
+	return egdb.VerifyDir(ctx, dir, r, vo)
 }
 
 func printVerify(opts *VerifyOptions, rec verifyRecord) {

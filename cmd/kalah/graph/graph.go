@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
+	"github.com/kalah-solver/kalah/graph"
 	"github.com/kalah-solver/kalah/results"
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
@@ -71,15 +72,15 @@ func run(opts *Options) error {
 	if err != nil {
 		return err
 	}
-	if r.Pits > results.MaxGraphPits {
-		return cmdutil.BadInputf("--pits %d: game graphs are limited to %d pits (and far smaller games in practice)", r.Pits, results.MaxGraphPits)
+	if r.Pits > graph.MaxPits {
+		return cmdutil.BadInputf("--pits %d: game graphs are limited to %d pits (and far smaller games in practice)", r.Pits, graph.MaxPits)
 	}
 	if opts.MaxPositions < 1 {
 		return cmdutil.BadInputf("--max-positions must be positive, got %d", opts.MaxPositions)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	gopts := results.GraphOptions{MaxPositions: opts.MaxPositions, ProgressEvery: 1 << 18}
+	gopts := graph.Options{MaxPositions: opts.MaxPositions, ProgressEvery: 1 << 18}
 	var bar *progressbar.ProgressBar
 	if !opts.Quiet {
 		bar = progressbar.NewOptions64(-1,
@@ -92,21 +93,22 @@ func run(opts *Options) error {
 		)
 		gopts.Progress = func(n int64) { bar.Set64(n) }
 	}
-	g, err := results.Graph(ctx, r, opts.Game.Seeds, gopts)
+	st, err := graph.Walk(ctx, r, opts.Game.Seeds, gopts)
 	if bar != nil {
 		bar.Finish()
 		fmt.Fprintln(opts.IO.ErrOut)
 	}
 	switch {
-	case errors.Is(err, results.ErrGraphTooBig):
+	case errors.Is(err, graph.ErrTooBig):
 		return err
 	case errors.Is(err, context.Canceled):
 		return fmt.Errorf("%w: nothing saved", cmdutil.ErrInterrupted)
 	case err != nil:
 		return err
 	}
+	g := results.NewGraphRecord(*st)
 	if opts.Save {
-		if err := (results.Archive{Dir: opts.Data}).PutGraph(*g); err != nil {
+		if err := (results.Archive{Dir: opts.Data}).PutGraph(g); err != nil {
 			return err
 		}
 	}

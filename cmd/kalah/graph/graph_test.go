@@ -39,7 +39,7 @@ func TestGraphJSONSave(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var g results.GraphStats
+	var g results.GraphRecord
 	if err := json.Unmarshal([]byte(out), &g); err != nil {
 		t.Fatal(err)
 	}

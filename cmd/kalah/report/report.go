@@ -5,10 +5,12 @@ package reportcmd
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
 	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
+	"github.com/kalah-solver/kalah/internal/outfile"
 	"github.com/kalah-solver/kalah/results"
 	"github.com/spf13/cobra"
 )
@@ -78,11 +80,7 @@ func run(opts *Options) error {
 	if err := os.MkdirAll(filepath.Dir(opts.Out), 0o755); err != nil {
 		return err
 	}
-	tmp := opts.Out + ".tmp"
-	if err := os.WriteFile(tmp, doc, 0o644); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, opts.Out); err != nil {
+	if err := outfile.Write(opts.Out, func(w io.Writer) error { _, err := w.Write(doc); return err }); err != nil {
 		return err
 	}
 	fmt.Fprintf(opts.IO.Out, "wrote %s (%d bytes)\n", opts.Out, len(doc))

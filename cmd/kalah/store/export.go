@@ -4,11 +4,11 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 
 	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
 	"github.com/kalah-solver/kalah/engine"
+	"github.com/kalah-solver/kalah/internal/outfile"
 	"github.com/kalah-solver/kalah/tt"
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress/zstd"
@@ -69,7 +69,7 @@ type exportRow struct {
 	Move     string `parquet:"move,dict"`
 }
 
-func runExport(opts *ExportOptions) (err error) {
+func runExport(opts *ExportOptions) error {
 	switch opts.Format {
 	case "jsonl":
 	case "parquet":
@@ -95,19 +95,6 @@ func runExport(opts *ExportOptions) (err error) {
 		return err
 	}
 	defer st.Close()
-	var out io.Writer = opts.IO.Out
-	if opts.Output != "" {
-		f, err := os.Create(opts.Output)
-		if err != nil {
-			return err
-		}
-		defer func() {
-			if cerr := f.Close(); err == nil {
-				err = cerr
-			}
-		}()
-		out = f
-	}
 	keep := func(r engine.Rules) bool {
 		return (opts.Pits == 0 || r.Pits == opts.Pits) && (capture == nil || r.Capture == *capture)
 	}
@@ -129,57 +116,63 @@ func runExport(opts *ExportOptions) (err error) {
 		return exportRow{Rule: r.Capture.String(), Pits: int32(r.Pits), Position: p.String(), ToMove: "south",
 			Lower: int32(lo), Upper: int32(hi), Move: engine.MoveLetter(engine.South, e.Move())}
 	}
-	if opts.Format == "parquet" {
-		w := parquet.NewGenericWriter[exportRow](out, parquet.Compression(&zstd.Codec{}), parquet.KeyValueMetadata("kalah.store", st.Dir()))
-		batch := make([]exportRow, 0, 4096)
-		flush := func() error {
-			_, err := w.Write(batch)
-			batch = batch[:0]
-			return err
+	write := func(out io.Writer) error {
+		if opts.Format == "parquet" {
+			w := parquet.NewGenericWriter[exportRow](out, parquet.Compression(&zstd.Codec{}), parquet.KeyValueMetadata("kalah.store", st.Dir()))
+			batch := make([]exportRow, 0, 4096)
+			flush := func() error {
+				_, err := w.Write(batch)
+				batch = batch[:0]
+				return err
+			}
+			err := st.Range(rules, func(r engine.Rules, k engine.Key, e tt.Entry) error {
+				if !keep(r) {
+					return nil
+				}
+				batch = append(batch, row(r, k, e))
+				if len(batch) == cap(batch) {
+					return flush()
+				}
+				return nil
+			})
+			if err == nil {
+				err = flush()
+			}
+			if err != nil {
+				return err
+			}
+			return w.Close()
 		}
+		bw := bufio.NewWriterSize(out, 1<<16)
+		var line []byte
 		err := st.Range(rules, func(r engine.Rules, k engine.Key, e tt.Entry) error {
 			if !keep(r) {
 				return nil
 			}
-			batch = append(batch, row(r, k, e))
-			if len(batch) == cap(batch) {
-				return flush()
-			}
-			return nil
-		})
-		if err == nil {
-			err = flush()
-		}
-		if err != nil {
+			x := row(r, k, e)
+			line = append(line[:0], `{"rule":"`...)
+			line = append(line, x.Rule...)
+			line = append(line, `","pits":`...)
+			line = strconv.AppendInt(line, int64(x.Pits), 10)
+			line = append(line, `,"position":"`...)
+			line = append(line, x.Position...)
+			line = append(line, `","to_move":"south","lower":`...)
+			line = strconv.AppendInt(line, int64(x.Lower), 10)
+			line = append(line, `,"upper":`...)
+			line = strconv.AppendInt(line, int64(x.Upper), 10)
+			line = append(line, `,"move":"`...)
+			line = append(line, x.Move...)
+			line = append(line, "\"}\n"...)
+			_, err := bw.Write(line)
 			return err
+		})
+		if err != nil {
+			return fmt.Errorf("export: %w", err)
 		}
-		return w.Close()
+		return bw.Flush()
 	}
-	bw := bufio.NewWriterSize(out, 1<<16)
-	var line []byte
-	err = st.Range(rules, func(r engine.Rules, k engine.Key, e tt.Entry) error {
-		if !keep(r) {
-			return nil
-		}
-		x := row(r, k, e)
-		line = append(line[:0], `{"rule":"`...)
-		line = append(line, x.Rule...)
-		line = append(line, `","pits":`...)
-		line = strconv.AppendInt(line, int64(x.Pits), 10)
-		line = append(line, `,"position":"`...)
-		line = append(line, x.Position...)
-		line = append(line, `","to_move":"south","lower":`...)
-		line = strconv.AppendInt(line, int64(x.Lower), 10)
-		line = append(line, `,"upper":`...)
-		line = strconv.AppendInt(line, int64(x.Upper), 10)
-		line = append(line, `,"move":"`...)
-		line = append(line, x.Move...)
-		line = append(line, "\"}\n"...)
-		_, err := bw.Write(line)
-		return err
-	})
-	if err != nil {
-		return fmt.Errorf("export: %w", err)
+	if opts.Output == "" {
+		return write(opts.IO.Out)
 	}
-	return bw.Flush()
+	return outfile.Write(opts.Output, write)
 }

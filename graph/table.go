@@ -1,4 +1,4 @@
-package results
+package graph
 
 import "github.com/kalah-solver/kalah/engine"
 

@@ -1,4 +1,4 @@
-package results
+package graph_test
 
 import (
 	"context"
@@ -6,13 +6,15 @@ import (
 	"testing"
 
 	"github.com/kalah-solver/kalah/engine"
+	"github.com/kalah-solver/kalah/graph"
+	"github.com/kalah-solver/kalah/results"
 )
 
 // refPos is a position of the slow reference: the 2m+2 holes in the
 // standard order (South's pits, South's store, North's pits, North's
 // store) and the side to move.
 type refPos struct {
-	h    [2*MaxGraphPits + 2]int8
+	h    [2*graph.MaxPits + 2]int8
 	side int8
 }
 
@@ -166,9 +168,9 @@ func refValue(m int, p refPos, v refVariant) int {
 	return best
 }
 
-// Graph agrees with the slow reference on every tiny game: positions,
+// Walk agrees with the slow reference on every tiny game: positions,
 // finished games, and the start's value by plain minimax.
-func TestGraphAgainstReference(t *testing.T) {
+func TestWalkAgainstReference(t *testing.T) {
 	cases := [][2]int{{1, 1}, {1, 2}, {1, 3}, {1, 6}, {2, 1}, {2, 2}, {2, 3}, {3, 1}, {3, 2}, {4, 1}}
 	if !testing.Short() {
 		cases = append(cases, [2]int{3, 3}, [2]int{4, 2}, [2]int{5, 1})
@@ -177,7 +179,7 @@ func TestGraphAgainstReference(t *testing.T) {
 		v := refVariant{empty: c == engine.EmptyCapture}
 		for _, mn := range cases {
 			m, n := mn[0], mn[1]
-			g, err := Graph(context.Background(), engine.Rules{Pits: m, Capture: c}, n, GraphOptions{})
+			g, err := graph.Walk(context.Background(), engine.Rules{Pits: m, Capture: c}, n, graph.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -201,8 +203,8 @@ func TestGraphAgainstReference(t *testing.T) {
 	}
 }
 
-func TestGraphBranching(t *testing.T) {
-	g, err := Graph(context.Background(), engine.Rules{Pits: 1, Capture: engine.EmptyCapture}, 1, GraphOptions{})
+func TestWalkBranching(t *testing.T) {
+	g, err := graph.Walk(context.Background(), engine.Rules{Pits: 1, Capture: engine.EmptyCapture}, 1, graph.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -213,26 +215,27 @@ func TestGraphBranching(t *testing.T) {
 	}
 }
 
-func TestGraphMaxPositions(t *testing.T) {
-	_, err := Graph(context.Background(), engine.Rules{Pits: 3, Capture: engine.EmptyCapture}, 3, GraphOptions{MaxPositions: 1000})
-	if !errors.Is(err, ErrGraphTooBig) {
-		t.Errorf("err %v, want ErrGraphTooBig", err)
+func TestWalkMaxPositions(t *testing.T) {
+	_, err := graph.Walk(context.Background(), engine.Rules{Pits: 3, Capture: engine.EmptyCapture}, 3, graph.Options{MaxPositions: 1000})
+	if !errors.Is(err, graph.ErrTooBig) {
+		t.Errorf("err %v, want ErrTooBig", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err = Graph(ctx, engine.Rules{Pits: 3, Capture: engine.EmptyCapture}, 3, GraphOptions{ProgressEvery: 100})
+	_, err = graph.Walk(ctx, engine.Rules{Pits: 3, Capture: engine.EmptyCapture}, 3, graph.Options{ProgressEvery: 100})
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: err %v", err)
 	}
 }
 
 // The conventions tried for the paper's Table 3 (Kalah(4,3), 4,604,996
-// positions): the counts GraphConventions43 reports in docs/results.md.
+// positions): the counts results.GraphConventions43 reports in
+// docs/results.md.
 func TestGraphConventions43(t *testing.T) {
 	if testing.Short() {
 		t.Skip("walks Kalah(4,3) four times")
 	}
-	for _, c := range GraphConventions43 {
+	for _, c := range results.GraphConventions43 {
 		pos, _ := refGraph(4, 3, refVariant{empty: c.EmptyCapture, unswept: c.Unswept, skip: c.SkipStart, moverEnd: c.MoverEnd})
 		if int64(pos) != c.Positions {
 			t.Errorf("%s: %d positions, the report says %d", c.Name, pos, c.Positions)

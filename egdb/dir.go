@@ -10,21 +10,13 @@ import (
 	"time"
 
 	"github.com/kalah-solver/kalah/engine"
+	"github.com/kalah-solver/kalah/internal/datadir"
 )
 
 // DefaultDir is the toolkit's endgame-database directory:
 // $XDG_DATA_HOME/kalah/egdb, or ~/.local/share/kalah/egdb when
 // XDG_DATA_HOME is unset or not absolute.
-func DefaultDir() (string, error) {
-	if d := os.Getenv("XDG_DATA_HOME"); d != "" && filepath.IsAbs(d) {
-		return filepath.Join(d, "kalah", "egdb"), nil
-	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return "", fmt.Errorf("no default endgame-database directory (%v); give one with --egdb", err)
-	}
-	return filepath.Join(home, ".local", "share", "kalah", "egdb"), nil
-}
+func DefaultDir() (string, error) { return datadir.Dir("egdb", "--egdb") }
 
 // RuleDir is the subdirectory of dir holding the slices of rules,
 // e.g. dir/kalah-m6-no-empty-capture.

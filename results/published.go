@@ -156,7 +156,7 @@ var PublishedTimes = map[[2]int]float64{
 
 // GraphConvention is one way of counting the game graph of Kalah(4,3),
 // tried to match the paper's Table 3 (4,604,996 positions); the counts are
-// checked by a slow test of this package against a seed-by-seed reference.
+// checked by a slow test of package graph against a seed-by-seed reference.
 type GraphConvention struct {
 	Name         string
 	EmptyCapture bool

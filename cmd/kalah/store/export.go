@@ -1,17 +1,12 @@
 package storecmd
 
 import (
-	"bufio"
-	"fmt"
 	"io"
-	"strconv"
 
 	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
 	"github.com/kalah-solver/kalah/engine"
 	"github.com/kalah-solver/kalah/internal/outfile"
-	"github.com/kalah-solver/kalah/tt"
-	"github.com/parquet-go/parquet-go"
-	"github.com/parquet-go/parquet-go/compress/zstd"
+	"github.com/kalah-solver/kalah/persist/export"
 	"github.com/spf13/cobra"
 )
 
@@ -58,17 +53,6 @@ standard output for jsonl.`,
 	return cmd
 }
 
-// exportRow is one Parquet row.
-type exportRow struct {
-	Rule     string `parquet:"rule,dict"`
-	Pits     int32  `parquet:"pits"`
-	Position string `parquet:"position"`
-	ToMove   string `parquet:"to_move,dict"`
-	Lower    int32  `parquet:"lower"`
-	Upper    int32  `parquet:"upper"`
-	Move     string `parquet:"move,dict"`
-}
-
 func runExport(opts *ExportOptions) error {
 	switch opts.Format {
 	case "jsonl":
@@ -82,95 +66,21 @@ func runExport(opts *ExportOptions) error {
 	if opts.Pits < 0 || opts.Pits > engine.MaxPits {
 		return cmdutil.BadInputf("--pits must be 1..%d", engine.MaxPits)
 	}
-	var capture *engine.Capture
+	var f export.Filter
+	f.Pits = opts.Pits
 	if opts.Rule != "" {
 		c, err := engine.ParseCapture(opts.Rule)
 		if err != nil {
 			return cmdutil.BadInput(err)
 		}
-		capture = &c
+		f.Capture = &c
 	}
 	st, err := opts.Store.open(opts.IO)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	keep := func(r engine.Rules) bool {
-		return (opts.Pits == 0 || r.Pits == opts.Pits) && (capture == nil || r.Capture == *capture)
-	}
-	var rules *engine.Rules
-	if opts.Pits != 0 && capture != nil {
-		rules = &engine.Rules{Pits: opts.Pits, Capture: *capture}
-	}
-	row := func(r engine.Rules, k engine.Key, e tt.Entry) exportRow {
-		p := engine.Position{Pits: r.Pits, Board: engine.Board{Own: k.Own, Opp: k.Opp}, ToMove: engine.South}
-		// A missing bound is the one the seeds on the board give.
-		s := p.Board.Seeds()
-		lo, hi := e.Lower(), e.Upper()
-		if lo == tt.NoLower {
-			lo = -s
-		}
-		if hi == tt.NoUpper {
-			hi = s
-		}
-		return exportRow{Rule: r.Capture.String(), Pits: int32(r.Pits), Position: p.String(), ToMove: "south",
-			Lower: int32(lo), Upper: int32(hi), Move: engine.MoveLetter(engine.South, e.Move())}
-	}
-	write := func(out io.Writer) error {
-		if opts.Format == "parquet" {
-			w := parquet.NewGenericWriter[exportRow](out, parquet.Compression(&zstd.Codec{}), parquet.KeyValueMetadata("kalah.store", st.Dir()))
-			batch := make([]exportRow, 0, 4096)
-			flush := func() error {
-				_, err := w.Write(batch)
-				batch = batch[:0]
-				return err
-			}
-			err := st.Range(rules, func(r engine.Rules, k engine.Key, e tt.Entry) error {
-				if !keep(r) {
-					return nil
-				}
-				batch = append(batch, row(r, k, e))
-				if len(batch) == cap(batch) {
-					return flush()
-				}
-				return nil
-			})
-			if err == nil {
-				err = flush()
-			}
-			if err != nil {
-				return err
-			}
-			return w.Close()
-		}
-		bw := bufio.NewWriterSize(out, 1<<16)
-		var line []byte
-		err := st.Range(rules, func(r engine.Rules, k engine.Key, e tt.Entry) error {
-			if !keep(r) {
-				return nil
-			}
-			x := row(r, k, e)
-			line = append(line[:0], `{"rule":"`...)
-			line = append(line, x.Rule...)
-			line = append(line, `","pits":`...)
-			line = strconv.AppendInt(line, int64(x.Pits), 10)
-			line = append(line, `,"position":"`...)
-			line = append(line, x.Position...)
-			line = append(line, `","to_move":"south","lower":`...)
-			line = strconv.AppendInt(line, int64(x.Lower), 10)
-			line = append(line, `,"upper":`...)
-			line = strconv.AppendInt(line, int64(x.Upper), 10)
-			line = append(line, `,"move":"`...)
-			line = append(line, x.Move...)
-			line = append(line, "\"}\n"...)
-			_, err := bw.Write(line)
-			return err
-		})
-		if err != nil {
-			return fmt.Errorf("export: %w", err)
-		}
-		return bw.Flush()
-	}
+	write := func(w io.Writer) error { return export.Entries(w, opts.Format, st, f) }
 	if opts.Output == "" {
 		return write(opts.IO.Out)
 	}

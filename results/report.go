@@ -382,20 +382,20 @@ func (rp *report) graphTables() {
 				}
 			}
 			rp.p("| %d,%d | %s | %d | %.3f | %.3f | %.2f%% | %.2f%% | %.2f%% | %s | %s | %.3f |\n",
-				g.Pits, g.Seeds, group(g.Positions), g.Terminal, g.BranchMean, g.BranchSD,
+				g.Pits, g.Seeds, Group(g.Positions), g.Terminal, g.BranchMean, g.BranchSD,
 				100*float64(g.Won)/inner, 100*float64(g.Lost)/inner, 100*float64(g.Drawn)/inner,
 				Signed(g.StartValue), solverV, g.Seconds)
 		}
 		rp.p("\n")
 	}
-	rp.p("**Table 3, Kalah(4,3).** The paper gives %s positions; this toolkit counts\n", group(PublishedGraph43))
+	rp.p("**Table 3, Kalah(4,3).** The paper gives %s positions; this toolkit counts\n", Group(PublishedGraph43))
 	rp.p("%s under empty-capture. The difference, %s, is unexplained. The conventions\n",
-		group(GraphConventions43[0].Positions), group(PublishedGraph43-GraphConventions43[0].Positions))
+		Group(GraphConventions43[0].Positions), Group(PublishedGraph43-GraphConventions43[0].Positions))
 	rp.p("tried, each counted by the slow seed-by-seed reference of `graph/graph_test.go`\n")
 	rp.p("(`TestGraphConventions43`, which checks these numbers):\n\n")
 	rp.p("| convention | positions | minus the paper's |\n|---|---|---|\n")
 	for _, c := range GraphConventions43 {
-		rp.p("| %s | %s | %s |\n", c.Name, group(c.Positions), signedGroup(c.Positions-PublishedGraph43))
+		rp.p("| %s | %s | %s |\n", c.Name, Group(c.Positions), signedGroup(c.Positions-PublishedGraph43))
 	}
 	rp.p("\nThe toolkit's rules are those of the paper's program (github.com/girving/kalah,\n")
 	rp.p("rules.c: unconditional empty capture, the game ends when either side is\n")
@@ -416,9 +416,9 @@ func sci(x *big.Int) string {
 // signedGroup writes n with its sign and thousands separators.
 func signedGroup(n int64) string {
 	if n > 0 {
-		return "+" + group(n)
+		return "+" + Group(n)
 	}
-	return group(n)
+	return Group(n)
 }
 
 func (rp *report) sizes() {
@@ -438,16 +438,16 @@ func (rp *report) sizes() {
 		rp.p("\n")
 	}
 	rp.p("\n**Table 8**, positions with at most s seeds in the pits and neither side\n")
-	rp.p("empty, C(s+2m, 2m) - 2 C(s+m, m) + 1, for m = 6. The paper gives %s for\n", group(PublishedEGDB20))
+	rp.p("empty, C(s+2m, 2m) - 2 C(s+m, m) + 1, for m = 6. The paper gives %s for\n", Group(PublishedEGDB20))
 	got := egdb.CumulativeSize(6, 20)
 	match := "matches"
 	if got.Int64() != PublishedEGDB20 {
 		match = "**differs**"
 	}
-	rp.p("s = 20; computed: %s (%s).\n\n", group(got.Int64()), match)
+	rp.p("s = 20; computed: %s (%s).\n\n", Group(got.Int64()), match)
 	rp.p("| s | positions |\n|---|---|\n")
 	for s := 2; s <= 34; s += 2 {
-		rp.p("| %d | %s |\n", s, group(egdb.CumulativeSize(6, s).Int64()))
+		rp.p("| %d | %s |\n", s, Group(egdb.CumulativeSize(6, s).Int64()))
 	}
 	rp.p("\n")
 }
@@ -486,9 +486,9 @@ func (rp *report) runs() {
 			}
 			hits := "-"
 			if r.CacheHits > 0 {
-				hits = group(r.CacheHits)
+				hits = Group(r.CacheHits)
 			}
-			rp.p("| %s | %d,%d | %.3f | %s | %s | %d | %s | %d | %s | %s |\n", rule, c[0], c[1], r.Seconds, group(r.Nodes), hits,
+			rp.p("| %s | %d,%d | %.3f | %s | %s | %d | %s | %d | %s | %s |\n", rule, c[0], c[1], r.Seconds, Group(r.Nodes), hits,
 				r.Threads, bytesText(r.TTBytes), r.EGDBSeeds, r.Date, rev)
 		}
 	}
@@ -524,16 +524,4 @@ func (rp *report) sources() {
 	rp.p("- %s: Kalah(6,4) +10, (6,5) +12, (6,6) +2 and its first-turn values under\n", SourceRawlings)
 	rp.p("  empty-capture; Kalah(6,4) +8, (6,5) +10 under no-empty-capture.\n")
 	rp.p("- %s: Kalah(6,3) +2, (6,4) +8, (6,5) +10 (no-empty-capture).\n", SourceCMancala)
-}
-
-// group writes n with thousands separators.
-func group(n int64) string {
-	if n < 0 {
-		return "-" + group(-n)
-	}
-	s := fmt.Sprint(n)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/kalah-solver/kalah/bench"
 	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
+	"github.com/kalah-solver/kalah/results"
 	"github.com/kalah-solver/kalah/solver"
 )
 
@@ -54,7 +55,7 @@ func (p *printer) progress(name string, pr solver.Progress) {
 	if pr.Upper-pr.Lower < 500 { // the solver starts a stage at +-infinity
 		bounds = fmt.Sprintf(", value in [%s, %s]", cmdutil.Signed(pr.Lower), cmdutil.Signed(pr.Upper))
 	}
-	fmt.Fprintf(p.opts.IO.ErrOut, "  %s: %s, %.0f s, %s nodes%s\n", name, pr.Stage, pr.Elapsed.Seconds(), group(pr.Nodes), bounds)
+	fmt.Fprintf(p.opts.IO.ErrOut, "  %s: %s, %.0f s, %s nodes%s\n", name, pr.Stage, pr.Elapsed.Seconds(), results.Group(pr.Nodes), bounds)
 }
 
 func newPrinter(opts *Options, cases []bench.Case, ttBytes int64) *printer {
@@ -93,12 +94,12 @@ func (p *printer) runStart(threads int) {
 }
 
 func (p *printer) caseDone(r bench.Result) {
-	fmt.Fprintf(p.w, rowFormat, r.Case, r.Game, r.Rule, cmdutil.Signed(r.Value), group(r.Nodes),
+	fmt.Fprintf(p.w, rowFormat, r.Case, r.Game, r.Rule, cmdutil.Signed(r.Value), results.Group(r.Nodes),
 		fmt.Sprintf("%.3f", r.Seconds), fmt.Sprintf("%.2f", r.NodesPerSecond/1e6), fmt.Sprintf("%.1f", 100*r.HitRate))
 }
 
 func (p *printer) runDone(r *bench.Report, speedup float64, first int) {
-	fmt.Fprintf(p.w, rowFormat, "total", "", "", "", group(r.Nodes),
+	fmt.Fprintf(p.w, rowFormat, "total", "", "", "", results.Group(r.Nodes),
 		fmt.Sprintf("%.3f", r.Seconds), fmt.Sprintf("%.2f", r.NodesPerSecond/1e6), fmt.Sprintf("%.1f", 100*r.HitRate))
 	if r.Threads != first {
 		fmt.Fprintf(p.w, "speed-up over %s: %.2fx\n", plural(first, "thread"), speedup)
@@ -157,18 +158,6 @@ func plural(n int, word string) string {
 		return "1 " + word
 	}
 	return strconv.Itoa(n) + " " + word + "s"
-}
-
-// group writes n with thousands separators.
-func group(n int64) string {
-	if n < 0 {
-		return "-" + group(-n)
-	}
-	s := strconv.FormatInt(n, 10)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
 }
 
 func revision(r string) string {

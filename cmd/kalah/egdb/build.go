@@ -139,7 +139,7 @@ func runBuild(opts *BuildOptions) error {
 	w := opts.IO.Out
 	fmt.Fprintf(w, "endgame database %v, slices 0..%d, in %s\n", rules, opts.MaxSeeds, rec.Dir)
 	fmt.Fprintf(w, "built %s; already there %s\n", slicesRange(rec.Built), slicesRange(rec.Loaded))
-	fmt.Fprintf(w, "positions %s (%s built), %s bytes on disk\n", group(rec.Positions), group(rec.PositionsBuilt), group(rec.Bytes))
+	fmt.Fprintf(w, "positions %s (%s built), %s bytes on disk\n", results.Group(rec.Positions), results.Group(rec.PositionsBuilt), results.Group(rec.Bytes))
 	fmt.Fprintf(w, "%.1f s (%.1f s building), %.2f M positions/s, %d threads\n", rec.Seconds, rec.BuildSeconds, rec.PositionsPerSecond/1e6, threads)
 	return nil
 }

@@ -126,15 +126,3 @@ func slicesRange(ss []int) string {
 	}
 	return out
 }
-
-// group writes n with thousands separators.
-func group(n int64) string {
-	s := fmt.Sprint(n)
-	if n < 0 {
-		return "-" + group(-n)
-	}
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
-}

@@ -155,7 +155,7 @@ func runStateSpace(opts *SizeOptions, changed func(string) bool) error {
 
 func groupBig(v *big.Int) string {
 	if v.IsInt64() {
-		return group(v.Int64())
+		return results.Group(v.Int64())
 	}
 	return v.String()
 }

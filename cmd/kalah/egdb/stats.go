@@ -113,7 +113,7 @@ func runStats(opts *StatsOptions) error {
 		if r.Positions == 0 {
 			continue
 		}
-		fmt.Fprintf(w, "%5d %15s %7.2f%% %7.2f%% %7.2f%% %+12.3f\n", r.Seeds, group(r.Positions), 100*r.WonShare, 100*r.DrawnShare, 100*r.LostShare, r.MeanMargin)
+		fmt.Fprintf(w, "%5d %15s %7.2f%% %7.2f%% %7.2f%% %+12.3f\n", r.Seeds, results.Group(r.Positions), 100*r.WonShare, 100*r.DrawnShare, 100*r.LostShare, r.MeanMargin)
 	}
 	fmt.Fprintf(w, "distribution of g, the seeds the mover banks (share of the slice, g = 0, 1, ..., s):\n")
 	for _, r := range rec.Slices {

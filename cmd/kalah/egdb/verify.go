@@ -169,7 +169,7 @@ func printVerify(opts *VerifyOptions, rec verifyRecord) {
 		if rec.Sample < 1 {
 			what = fmt.Sprintf("a %g sample", rec.Sample)
 		}
-		fmt.Fprintf(w, "  consistency, %s of slices 0..%d: %s positions checked, %s mismatches\n", what, len(c.Slices)-1, group(c.Checked), group(c.Mismatches))
+		fmt.Fprintf(w, "  consistency, %s of slices 0..%d: %s positions checked, %s mismatches\n", what, len(c.Slices)-1, results.Group(c.Checked), results.Group(c.Mismatches))
 	}
 	verdict := "OK"
 	if !rec.OK {

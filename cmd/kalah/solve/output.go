@@ -114,14 +114,14 @@ func printReport(w io.Writer, rec *output) error {
 	}
 	store := "none"
 	if rec.Store != "" {
-		store = fmt.Sprintf("%s hits", group(rec.Stats.CacheHits))
+		store = fmt.Sprintf("%s hits", results.Group(rec.Stats.CacheHits))
 	}
 	cost := "nodes"
 	if rec.FromStore {
 		cost = "solved originally with: nodes"
 	}
 	_, err := fmt.Fprintf(w, "%s %s in %.3f s, %.1f M nodes/s, %d threads, table %s, egdb %s, store %s\n",
-		cost, group(rec.Nodes), rec.Seconds, rec.NPS/1e6, rec.Threads, cmdutil.FormatBytes(rec.TTBytes), egdb, store)
+		cost, results.Group(rec.Nodes), rec.Seconds, rec.NPS/1e6, rec.Threads, cmdutil.FormatBytes(rec.TTBytes), egdb, store)
 	return err
 }
 
@@ -162,5 +162,3 @@ func orDash(s string) string {
 }
 
 func signed(v int) string { return results.Signed(v) }
-
-func group(n int64) string { return results.Group(n) }

@@ -130,9 +130,9 @@ func printTables(opts *Options, captures []engine.Capture, pits, seeds []int, ce
 		}
 		name := fmt.Sprintf("Kalah(%d,%d) %s", c.rules.Pits, c.seeds, c.rules.Capture)
 		if c.status == "solved" {
-			fmt.Fprintf(w, "solved %s: %s in %.3f s, %s nodes\n", name, results.Signed(c.rec.Value), c.rec.Seconds, group(c.rec.Nodes))
+			fmt.Fprintf(w, "solved %s: %s in %.3f s, %s nodes\n", name, results.Signed(c.rec.Value), c.rec.Seconds, results.Group(c.rec.Nodes))
 		} else {
-			fmt.Fprintf(w, "unfinished %s: value %s after %.3f s, %s nodes (not stored)\n", name, c.res.Bounds(), c.res.Elapsed.Seconds(), group(c.res.Nodes))
+			fmt.Fprintf(w, "unfinished %s: value %s after %.3f s, %s nodes (not stored)\n", name, c.res.Bounds(), c.res.Elapsed.Seconds(), results.Group(c.res.Nodes))
 		}
 	}
 	if star {
@@ -163,16 +163,4 @@ func writeGrid(w interface{ Write([]byte) (int, error) }, grid [][]string) {
 		}
 		fmt.Fprintln(w, sb.String())
 	}
-}
-
-// group writes n with thousands separators.
-func group(n int64) string {
-	if n < 0 {
-		return "-" + group(-n)
-	}
-	s := strconv.FormatInt(n, 10)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
 }

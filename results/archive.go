@@ -59,7 +59,8 @@ func (s Archive) Get(rule string, pits, seeds int) (*Record, error) {
 }
 
 // Put merges recs into their rules' files (replacing records of the same
-// cells) and rewrites each file atomically.
+// cells), rewrites each file atomically, and drops the cells it solves
+// from the open cells (see Open).
 func (s Archive) Put(recs ...Record) error {
 	byRule := map[string][]Record{}
 	for _, r := range recs {
@@ -74,7 +75,7 @@ func (s Archive) Put(recs ...Record) error {
 			return err
 		}
 	}
-	return nil
+	return s.dropOpen(recs)
 }
 
 // Merge returns old with the records of add, a record of add replacing one

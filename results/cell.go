@@ -1,6 +1,9 @@
 package results
 
-import "time"
+import (
+	"math"
+	"time"
+)
 
 // Cell is the outcome of solving one start position: a complete Record, or,
 // when the solve was stopped, the bounds proven on the value so far.
@@ -18,6 +21,20 @@ type Cell struct {
 	Stage   string
 	Nodes   int64
 	Elapsed time.Duration
+	// The run's resources, for the record of an open cell (Open).
+	Threads   int
+	TTBytes   int64
+	EGDBSeeds int
+}
+
+// Open is the record of an unfinished cell: its proven bounds and the run
+// that proved them, which stopped for reason; store says the run kept its
+// proofs in a persistent store, so a rerun resumes.
+func (c *Cell) Open(reason string, store bool) Open {
+	return Open{Rule: c.Rule, Pits: c.Pits, Seeds: c.Seeds, Lower: c.Lower, Upper: c.Upper, Stage: c.Stage,
+		Reason: reason, Runs: 1, Nodes: c.Nodes, Seconds: math.Round(c.Elapsed.Seconds()*1000) / 1000,
+		Threads: c.Threads, TTBytes: c.TTBytes, EGDBSeeds: c.EGDBSeeds, Store: store,
+		Date: time.Now().UTC().Format("2006-01-02"), Provenance: Current()}
 }
 
 // Bounds writes an unfinished cell's bounds: ">= +4", "<= -2", "+4..+8",

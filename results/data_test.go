@@ -2,22 +2,40 @@ package results
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
-// Unsolved are the target cells (TargetCells) that have no committed
-// record, by rule: out of the solver's reach in the time the records were
-// made. TestCommittedRecords keeps this list exact, so a cell can neither
-// go missing silently nor stay listed once solved.
-var Unsolved = map[string][][2]int{}
+// Unattempted are the target cells (TargetCells) that have neither a
+// committed record nor an open record (results/data/open.jsonl), by rule.
+// TestCommittedRecords keeps this list exact, so a cell can neither go
+// missing silently nor stay listed once attempted.
+var Unattempted = map[string][][2]int{
+	"empty-capture":    {{7, 1}, {7, 2}, {7, 3}, {7, 4}, {8, 1}, {8, 2}, {8, 3}},
+	"no-empty-capture": {{7, 1}, {7, 2}, {7, 3}, {7, 4}, {8, 1}, {8, 2}, {8, 3}},
+}
 
 // The committed records (results/data) are complete and consistent: every
-// target cell is there or listed in Unsolved; every record passes Check
+// target cell is there, open (with proven bounds) or listed in
+// Unattempted, never two of these; every record passes Check
 // (legal principal variation ending at the value, every opening chain,
 // best chain = value); the W/L/D and margins agree with every published
 // value of their rule; and the game graphs agree with the records.
 func TestCommittedRecords(t *testing.T) {
 	s := Archive{Dir: DefaultDir[len("results/"):]}
+	open, err := s.LoadOpen()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range open {
+		if err := o.Check(); err != nil {
+			t.Error(err)
+		}
+		if !isTarget(o.Pits, o.Seeds) {
+			t.Errorf("%s: open, but not a target cell", o.Name())
+		}
+		checkProvenance(t, o.Name(), o.Pits, o.Provenance)
+	}
 	for _, rule := range Rules {
 		recs, err := s.Load(rule)
 		if err != nil {
@@ -35,17 +53,21 @@ func TestCommittedRecords(t *testing.T) {
 					t.Errorf("%s: %s %s, published %s %v (%s)", r.Name(), Signed(r.Value), r.Result, p.Result, p.Value, p.Source)
 				}
 			}
-			if r.VCSRevision == "" || r.CPU == "" || r.Go == "" {
-				t.Errorf("%s: provenance incomplete: %+v", r.Name(), r.Provenance)
-			}
+			checkProvenance(t, r.Name(), r.Pits, r.Provenance)
 		}
 		for _, c := range TargetCells() {
-			listed := slices.Contains(Unsolved[rule], c)
-			switch _, ok := have[c]; {
-			case !ok && !listed:
-				t.Errorf("Kalah(%d,%d) %s: no record, and not listed as unsolved", c[0], c[1], rule)
-			case ok && listed:
-				t.Errorf("Kalah(%d,%d) %s: solved, but listed as unsolved", c[0], c[1], rule)
+			n := 0
+			if have[c] != nil {
+				n++
+			}
+			if slices.ContainsFunc(open, func(o Open) bool { return o.Rule == rule && o.Pits == c[0] && o.Seeds == c[1] }) {
+				n++
+			}
+			if slices.Contains(Unattempted[rule], c) {
+				n++
+			}
+			if n != 1 {
+				t.Errorf("Kalah(%d,%d) %s: %d of solved, open and unattempted, want exactly one", c[0], c[1], rule, n)
 			}
 		}
 	}
@@ -67,5 +89,18 @@ func TestCommittedRecords(t *testing.T) {
 		if g.Won+g.Lost+g.Drawn != g.Positions-g.Terminal {
 			t.Errorf("%s: W/L/D do not add up", g.Name())
 		}
+	}
+}
+
+// checkProvenance: every record names its build; those of the boards
+// beyond six pits, made after the rule that results come from a clean
+// tree, name a committed revision without local changes.
+func checkProvenance(t *testing.T, name string, pits int, p Provenance) {
+	t.Helper()
+	if p.VCSRevision == "" || p.CPU == "" || p.Go == "" {
+		t.Errorf("%s: provenance incomplete: %+v", name, p)
+	}
+	if pits > 6 && strings.HasSuffix(p.VCSRevision, "+dirty") {
+		t.Errorf("%s: made by a build of a modified tree (%s)", name, p.VCSRevision)
 	}
 }

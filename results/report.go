@@ -28,6 +28,19 @@ func Report(s Archive) ([]byte, error) {
 		}
 		rp.recs = append(rp.recs, recs...)
 	}
+	open, err := s.LoadOpen()
+	if err != nil {
+		return nil, err
+	}
+	for _, o := range open {
+		if err := o.Check(); err != nil {
+			return nil, fmt.Errorf("%s: %w", s.OpenPath(), err)
+		}
+		if rp.find(o.Rule, o.Pits, o.Seeds) != nil {
+			return nil, fmt.Errorf("%s: %s is open and solved", s.OpenPath(), o.Name())
+		}
+	}
+	rp.open = open
 	graphs, err := s.LoadGraphs()
 	if err != nil {
 		return nil, err
@@ -40,24 +53,46 @@ func Report(s Archive) ([]byte, error) {
 // Rules are the two capture conventions, the paper's first.
 var Rules = []string{"empty-capture", "no-empty-capture"}
 
-// TargetCells are the start positions the committed records should cover:
-// Kalah(m,n) for m, n = 1..6 except (6,6), under both rules.
+// TargetCells are the start positions the committed records should cover,
+// under both rules: Kalah(m,n) for m, n = 1..6 except (6,6), and the
+// larger boards of the rule sites, Kalah(7,1..4) and (8,1..3). A target
+// cell without a record is open (see Open).
 func TargetCells() [][2]int {
 	var out [][2]int
-	for m := 1; m <= 6; m++ {
-		for n := 1; n <= 6; n++ {
-			if m != 6 || n != 6 {
-				out = append(out, [2]int{m, n})
-			}
+	for m := 1; m <= MaxTargetPits; m++ {
+		for n := 1; n <= targetSeeds[m]; n++ {
+			out = append(out, [2]int{m, n})
 		}
 	}
 	return out
 }
 
+// MaxTargetPits is the largest m of the target cells.
+const MaxTargetPits = 8
+
+// targetSeeds[m] is the largest n of the target cells of m pits.
+var targetSeeds = [MaxTargetPits + 1]int{0, 6, 6, 6, 6, 6, 5, 4, 3}
+
+// targetText describes TargetCells in words.
+const targetText = "m, n = 1..6 except (6,6), (7,1..4) and (8,1..3)"
+
+// isTarget reports whether Kalah(m,n) is a target cell.
+func isTarget(m, n int) bool { return m >= 1 && m <= MaxTargetPits && n >= 1 && n <= targetSeeds[m] }
+
 type report struct {
 	buf    bytes.Buffer
 	recs   []Record
+	open   []Open
 	graphs []GraphRecord
+}
+
+func (rp *report) findOpen(rule string, m, n int) *Open {
+	for i := range rp.open {
+		if o := &rp.open[i]; o.Rule == rule && o.Pits == m && o.Seeds == n {
+			return o
+		}
+	}
+	return nil
 }
 
 func (rp *report) p(format string, a ...any) { fmt.Fprintf(&rp.buf, format, a...) }
@@ -92,6 +127,7 @@ func (rp *report) write() {
 	rp.comparison()
 	rp.openings()
 	rp.lines()
+	rp.openCells()
 	rp.graphTables()
 	rp.sizes()
 	rp.runs()
@@ -141,9 +177,9 @@ func (rp *report) summary() {
 	total := len(TargetCells())
 	for _, rule := range Rules {
 		miss := rp.missing(rule)
-		rp.p("- **%s**: %d of the %d cells m, n = 1..6 except (6,6) solved", rule, total-len(miss), total)
+		rp.p("- **%s**: %d of the %d cells %s solved", rule, total-len(miss), total, targetText)
 		if len(miss) > 0 {
-			rp.p("; not yet solved: %s", cellList(miss))
+			rp.p("; open: %s (see [Open cells](#open-cells))", cellList(miss))
 		}
 		rp.p(".\n")
 	}
@@ -192,16 +228,24 @@ func (rp *report) cellText(rule string, m, n int) string {
 	if r := rp.find(rule, m, n); r != nil {
 		return Signed(r.Value) + " " + r.Result
 	}
+	if o := rp.findOpen(rule, m, n); o != nil {
+		return o.Bounds()
+	}
+	if !isTarget(m, n) {
+		return ""
+	}
 	return "-"
 }
 
 func (rp *report) valueTables() {
 	rp.p("## Values\n\n")
-	rp.p("Rows m (pits per side), columns n (seeds per pit); `-` = not solved.\n\n")
+	rp.p("Rows m (pits per side), columns n (seeds per pit); `-` = not solved; a\n")
+	rp.p("bound (`>= +2`, `0..+6`) = open, with the bounds proven so far (see\n")
+	rp.p("[Open cells](#open-cells)); blank = not attempted.\n\n")
 	for _, rule := range Rules {
 		rp.p("**%s**\n\n", rule)
 		rp.p("| m \\ n | 1 | 2 | 3 | 4 | 5 | 6 |\n|---|---|---|---|---|---|---|\n")
-		for m := 1; m <= 6; m++ {
+		for m := 1; m <= MaxTargetPits; m++ {
 			rp.p("| %d |", m)
 			for n := 1; n <= 6; n++ {
 				rp.p(" %s |", rp.cellText(rule, m, n))
@@ -261,11 +305,16 @@ func (rp *report) comparison() {
 	rp.p("## Comparison with the published values\n\n")
 	rp.p("Empty-capture against Irving, Donkers & Uiterwijk (2000), Table 10 (W/L/D)\n")
 	rp.p("and Table 9 (margins, m = 4..6), and Rawlings; no-empty-capture against\n")
-	rp.p("Rawlings and CMancala. Sources in full at the end.\n\n")
+	rp.p("Rawlings and CMancala. Sources in full at the end. The references give\n")
+	rp.p("no value for m = 7 or 8, so those rows of the value tables are computed,\n")
+	rp.p("not compared.\n\n")
 	rp.p("| m | n | empty-capture | published | match | no-empty-capture | published | match |\n")
 	rp.p("|---|---|---|---|---|---|---|---|\n")
 	for _, c := range TargetCells() {
 		m, n := c[0], c[1]
+		if m > 6 {
+			continue
+		}
 		pe, me := rp.published("empty-capture", m, n)
 		pn, mn := rp.published("no-empty-capture", m, n)
 		rp.p("| %d | %d | %s | %s | %s | %s | %s | %s |\n", m, n, rp.cellText("empty-capture", m, n), pe, me,

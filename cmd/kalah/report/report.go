@@ -34,12 +34,14 @@ func NewCmdReport(io *cmdutil.IOStreams) *cobra.Command {
 		Short: "Generate docs/results.md from the result records and the published values",
 		Long: `Generate the results document from the records in --data (the solved start
 positions written by 'kalah table', one <rule>.jsonl file per rule, and the
-game graphs written by 'kalah graph --save' to graph.jsonl) and the published
+game graphs written by 'kalah graph --save' to graph.jsonl, and the open
+cells, unfinished with their proven bounds, in open.jsonl) and the published
 values embedded in package results, with their sources: both value tables
 side by side with the published values and a match column, the opening-move
-values, the principal variations and the paper's perfect games, the game
-graph tables (the paper's Tables 3 to 5), the state-space and
-endgame-database sizes (Tables 2 and 8), and how each cell was computed.
+values, the principal variations and the paper's perfect games, the target
+cells still open with their bounds and why, the game graph tables (the
+paper's Tables 3 to 5), the state-space and endgame-database sizes (Tables 2
+and 8), and how each cell was computed.
 
 Every record is checked first (legal principal variation ending at the value,
 all opening chains, best chain = value). The output depends only on the

@@ -132,7 +132,7 @@ func printTables(opts *Options, captures []engine.Capture, pits, seeds []int, ce
 		if c.status == "solved" {
 			fmt.Fprintf(w, "solved %s: %s in %.3f s, %s nodes\n", name, results.Signed(c.rec.Value), c.rec.Seconds, results.Group(c.rec.Nodes))
 		} else {
-			fmt.Fprintf(w, "unfinished %s: value %s after %.3f s, %s nodes (not stored)\n", name, c.res.Bounds(), c.res.Elapsed.Seconds(), results.Group(c.res.Nodes))
+			fmt.Fprintf(w, "unfinished %s: value %s after %.3f s, %s nodes (bounds kept in open.jsonl)\n", name, c.res.Bounds(), c.res.Elapsed.Seconds(), results.Group(c.res.Nodes))
 		}
 	}
 	if star {

@@ -42,6 +42,9 @@ func (s *cellSolver) solve(ctx context.Context, r engine.Rules, seeds int) (*res
 		return nil, err
 	}
 	cell, err := k.SolveStart(ctx)
+	if sv, serr := k.Solver(); cell != nil && serr == nil {
+		cell.Threads, cell.TTBytes, cell.EGDBSeeds = sv.Threads(), sv.Table().Bytes(), sv.EGDBSeeds()
+	}
 	if cerr := k.Close(); cerr != nil && err == nil {
 		err = cerr
 	}

@@ -61,8 +61,11 @@ build's provenance. Records are written as each cell finishes, so an
 interrupted run loses nothing already solved. Cells already in the store are
 not solved again unless --force is given.
 
---max-time bounds each cell. A cell that runs out of time is shown with the
-bounds proven on its value (">= +4"), never a guess, and is not stored.
+--max-time bounds each cell. A cell that runs out of time (or is
+interrupted) is shown with the bounds proven on its value (">= +4"), never
+a guess, and they are kept as an open cell in <data>/open.jsonl (with the
+run's nodes, time and provenance; reruns add up) until the cell is solved.
+With --store the proofs are kept too, and the same command resumes it.
 Small cells are solved first. A progress bar over the cells goes to standard
 error (-q turns it off).`,
 		Example: `  kalah table --rule both --pits 1-4 --seeds 1-6
@@ -223,8 +226,15 @@ func solveCells(opts *Options, store results.Archive, order []*cell, ttBytes int
 			}
 			c.status, c.rec = "solved", res.Record
 		case res != nil && errors.Is(err, solver.ErrInterrupted):
-			// Out of time, or Ctrl-C: keep the bounds, store nothing.
+			// Out of time, or Ctrl-C: keep the bounds as an open cell.
 			c.status = "unfinished"
+			reason := "interrupted"
+			if ctx.Err() == nil && opts.MaxTime > 0 {
+				reason = "time limit " + opts.MaxTime.String()
+			}
+			if err := store.PutOpen(res.Open(reason, opts.Store != "")); err != nil {
+				return err
+			}
 		default:
 			return fmt.Errorf("Kalah(%d,%d) %s: %w", c.rules.Pits, c.seeds, c.rules.Capture, err)
 		}

@@ -76,16 +76,20 @@ func TestTableSolvesAndStores(t *testing.T) {
 	}
 }
 
-// An unfinished cell shows its proven bounds, is not stored, and the run
-// goes on to the next cell.
+// An unfinished cell shows its proven bounds, is not stored as solved but
+// as an open cell with its bounds, and the run goes on to the next cell.
+// A second run's bounds are merged with the first's; solving the cell
+// closes it.
 func TestTableUnfinished(t *testing.T) {
 	dir := t.TempDir()
 	io, out, _ := cmdutil.Test()
+	lower, upper := 4, 20
 	opts := &Options{IO: io, Rule: "empty-capture", Pits: "5", Seeds: "1-2", Data: dir, Quiet: true, MaxTime: time.Second,
 		newSolve: func(ctx context.Context, r engine.Rules, seeds int) (*results.Cell, error) {
 			if seeds == 2 {
 				<-ctx.Done()
-				return &results.Cell{Rule: r.Capture.String(), Pits: r.Pits, Seeds: seeds, Lower: 4, Upper: 20, Stage: "value"},
+				return &results.Cell{Rule: r.Capture.String(), Pits: r.Pits, Seeds: seeds, Lower: lower, Upper: upper, Stage: "value",
+						Nodes: 1000, Elapsed: time.Second, Threads: 1, TTBytes: 1 << 20, EGDBSeeds: -1},
 					fmt.Errorf("%w: value in [+4, +20]", solver.ErrInterrupted)
 			}
 			return solveCell(ctx, r, seeds)
@@ -96,9 +100,31 @@ func TestTableUnfinished(t *testing.T) {
 	if !strings.Contains(out.String(), "    5  0 D  >= +4") || !strings.Contains(out.String(), "unfinished Kalah(5,2) empty-capture: value >= +4") {
 		t.Errorf("output:\n%s", out.String())
 	}
-	recs, _ := results.Archive{Dir: dir}.Load("empty-capture")
+	archive := results.Archive{Dir: dir}
+	recs, _ := archive.Load("empty-capture")
 	if len(recs) != 1 || recs[0].Seeds != 1 {
 		t.Errorf("stored %+v, want only Kalah(5,1)", recs)
+	}
+	open, err := archive.LoadOpen()
+	if err != nil || len(open) != 1 {
+		t.Fatalf("open cells %+v, %v", open, err)
+	}
+	if o := open[0]; o.Pits != 5 || o.Seeds != 2 || o.Lower != 4 || o.Upper != 20 || o.Reason != "time limit 1s" || o.Runs != 1 || o.Nodes != 1000 || o.Store || o.Check() != nil {
+		t.Errorf("open cell %+v (check: %v)", o, o.Check())
+	}
+	lower, upper = 2, 12
+	if err := run(opts); err != nil {
+		t.Fatal(err)
+	}
+	if open, _ = archive.LoadOpen(); len(open) != 1 || open[0].Lower != 4 || open[0].Upper != 12 || open[0].Runs != 2 || open[0].Nodes != 2000 {
+		t.Errorf("after a second run: %+v, want bounds 4..12 over 2 runs", open)
+	}
+	opts.newSolve, opts.MaxTime = solveCell, 0
+	if err := run(opts); err != nil {
+		t.Fatal(err)
+	}
+	if open, _ = archive.LoadOpen(); len(open) != 0 {
+		t.Errorf("solved, but still open: %+v", open)
 	}
 }
 
@@ -112,7 +138,7 @@ func TestTableInterrupted(t *testing.T) {
 		newSolve: func(ctx context.Context, r engine.Rules, seeds int) (*results.Cell, error) {
 			if seeds == 2 {
 				cancel()
-				return &results.Cell{Pits: r.Pits, Seeds: seeds, Lower: -8, Upper: 8}, solver.ErrInterrupted
+				return &results.Cell{Rule: r.Capture.String(), Pits: r.Pits, Seeds: seeds, Lower: -8, Upper: 8, Stage: "value", Threads: 1}, solver.ErrInterrupted
 			}
 			return solveCell(ctx, r, seeds)
 		}}
@@ -125,6 +151,9 @@ func TestTableInterrupted(t *testing.T) {
 	}
 	if recs, _ := (results.Archive{Dir: dir}).Load("empty-capture"); len(recs) != 1 {
 		t.Errorf("%d records stored, want 1", len(recs))
+	}
+	if open, _ := (results.Archive{Dir: dir}).LoadOpen(); len(open) != 1 || open[0].Seeds != 2 || open[0].Reason != "interrupted" {
+		t.Errorf("open cells %+v, want Kalah(2,2), interrupted", open)
 	}
 }
 

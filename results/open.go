@@ -1,0 +1,134 @@
+package results
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+)
+
+// Open is a target cell whose solve stopped before its record was
+// complete: the bounds proven on its value, never a value, and why and
+// after how much work it stopped. Lower = Upper means the value is proven
+// but the opening chains or the principal variation are not (Stage).
+//
+// A cell may be attempted over several runs (kalah table --store resumes
+// from the entries the earlier runs proved); Runs, Nodes and Seconds add
+// up over the runs, and the bounds are the intersection of every run's
+// proven bounds. The other fields are those of the last run.
+type Open struct {
+	Rule  string `json:"rule"`
+	Pits  int    `json:"pits"`
+	Seeds int    `json:"seeds"`
+	Lower int    `json:"lower"` // proven: South's final store minus North's is at least this
+	Upper int    `json:"upper"` // and at most this
+	// Stage is what was being computed when the last run stopped: "value",
+	// "openings" (the value is exact, some opening chains are not) or "pv".
+	Stage string `json:"stage"`
+	// Reason says why the last run stopped: "time limit 20m0s", "interrupted".
+	Reason    string  `json:"reason"`
+	Runs      int     `json:"runs"`
+	Nodes     int64   `json:"nodes"`   // over all runs
+	Seconds   float64 `json:"seconds"` // wall-clock, over all runs
+	Threads   int     `json:"threads"`
+	TTBytes   int64   `json:"tt_bytes"`
+	EGDBSeeds int     `json:"egdb_seeds"` // -1 for none
+	Store     bool    `json:"store"`      // the runs kept their proofs in a persistent store
+	Date      string  `json:"date"`       // UTC day of the last run
+	Provenance
+}
+
+// Name is "Kalah(m,n) rule", for messages.
+func (o *Open) Name() string { return fmt.Sprintf("Kalah(%d,%d) %s", o.Pits, o.Seeds, o.Rule) }
+
+// Check verifies that the bounds are possible for the game and the run
+// fields are filled in.
+func (o *Open) Check() error {
+	total := 2 * o.Pits * o.Seeds
+	if _, err := (&Record{Rule: o.Rule, Pits: o.Pits}).Rules(); err != nil || o.Seeds < 1 {
+		return fmt.Errorf("%s: not a game: %v", o.Name(), err)
+	}
+	if o.Lower > o.Upper || o.Lower < -total || o.Upper > total {
+		return fmt.Errorf("%s: bounds %d..%d are impossible with %d seeds", o.Name(), o.Lower, o.Upper, total)
+	}
+	if o.Reason == "" || o.Runs < 1 || o.Threads < 1 || o.Nodes < 0 || o.Seconds < 0 || o.Date == "" {
+		return fmt.Errorf("%s: bad run fields (reason %q, runs %d, threads %d, nodes %d, seconds %g, date %q)",
+			o.Name(), o.Reason, o.Runs, o.Threads, o.Nodes, o.Seconds, o.Date)
+	}
+	return nil
+}
+
+// Bounds writes the bounds as Cell.Bounds does: ">= +4", "+2..+8", "= +4".
+func (o *Open) Bounds() string {
+	return (&Cell{Pits: o.Pits, Seeds: o.Seeds, Lower: o.Lower, Upper: o.Upper}).Bounds()
+}
+
+// OpenPath is the file of the open cells of every rule.
+func (s Archive) OpenPath() string { return filepath.Join(s.Dir, "open.jsonl") }
+
+// LoadOpen reads the open cells; a missing file is none.
+func (s Archive) LoadOpen() ([]Open, error) {
+	data, err := os.ReadFile(s.OpenPath())
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return readLines[Open](s.OpenPath(), data)
+}
+
+// PutOpen records another run of an open cell, merging it with the
+// cell's earlier runs (see Open).
+func (s Archive) PutOpen(o Open) error {
+	old, err := s.LoadOpen()
+	if err != nil {
+		return err
+	}
+	o.Runs = max(o.Runs, 1)
+	if i := slices.IndexFunc(old, func(p Open) bool { return p.Rule == o.Rule && p.Pits == o.Pits && p.Seeds == o.Seeds }); i >= 0 {
+		p := old[i]
+		o.Runs += p.Runs
+		o.Nodes += p.Nodes
+		o.Seconds += p.Seconds
+		o.Lower, o.Upper = max(o.Lower, p.Lower), min(o.Upper, p.Upper)
+		old = slices.Delete(old, i, i+1)
+	}
+	return s.writeOpen(append(old, o))
+}
+
+// dropOpen removes the open cells that recs solve.
+func (s Archive) dropOpen(recs []Record) error {
+	old, err := s.LoadOpen()
+	if err != nil || len(old) == 0 {
+		return err
+	}
+	keep := slices.DeleteFunc(slices.Clone(old), func(o Open) bool {
+		return slices.ContainsFunc(recs, func(r Record) bool { return r.Rule == o.Rule && r.Pits == o.Pits && r.Seeds == o.Seeds })
+	})
+	if len(keep) == len(old) {
+		return nil
+	}
+	if len(keep) == 0 {
+		return os.Remove(s.OpenPath())
+	}
+	return s.writeOpen(keep)
+}
+
+func (s Archive) writeOpen(list []Open) error {
+	slices.SortStableFunc(list, func(a, b Open) int {
+		switch {
+		case a.Rule != b.Rule:
+			if a.Rule < b.Rule {
+				return -1
+			}
+			return 1
+		case a.Pits != b.Pits:
+			return a.Pits - b.Pits
+		}
+		return a.Seeds - b.Seeds
+	})
+	return writeLines(s.OpenPath(), list)
+}

@@ -307,7 +307,9 @@ func (rp *report) comparison() {
 	rp.p("and Table 9 (margins, m = 4..6), and Rawlings; no-empty-capture against\n")
 	rp.p("Rawlings and CMancala. Sources in full at the end. The references give\n")
 	rp.p("no value for m = 7 or 8, so those rows of the value tables are computed,\n")
-	rp.p("not compared.\n\n")
+	rp.p("not compared; the tests check Kalah(7,1), (7,2) and (8,1) under both\n")
+	rp.p("rules, and their opening chains, against an independent reference search\n")
+	rp.p("(`results/variants_test.go`).\n\n")
 	rp.p("| m | n | empty-capture | published | match | no-empty-capture | published | match |\n")
 	rp.p("|---|---|---|---|---|---|---|---|\n")
 	for _, c := range TargetCells() {

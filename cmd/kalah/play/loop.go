@@ -74,9 +74,9 @@ func (g *game) command(ctx context.Context, w io.Writer, f []string) (quit bool,
 		return true, nil
 	case "?", "help":
 		fmt.Fprint(w, help)
-	case "b", "board":
+	case "board":
 		g.printBoard(w)
-	case "v", "values", "h", "hint", "pv":
+	case "v", "values", "hint", "pv":
 		if g.line.Current().Board.Over() {
 			return false, fmt.Errorf("the game is over")
 		}
@@ -85,7 +85,7 @@ func (g *game) command(ctx context.Context, w io.Writer, f []string) (quit bool,
 			return false, err
 		}
 		switch strings.ToLower(f[0]) {
-		case "h", "hint":
+		case "hint":
 			fmt.Fprintln(w, hint(res.Record.Best, res.Record.Moves, res.Record.Value))
 		case "pv":
 			fmt.Fprintf(w, "perfect game: %s (value %s for %s)\n", orNone(res.Record.PVLetters), cmdutil.Signed(res.Value), res.Record.ToMove)

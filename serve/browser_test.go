@@ -273,15 +273,15 @@ func TestBrowser(t *testing.T) {
 func docsScreenshots(p page, base, dir string) {
 	r, _ := engine.NewRules(6, engine.NoEmptyCapture)
 	start, _ := r.StartPosition(3)
-	l, err := play.Replay(r, start, []string{"c", "f", "B", "e"})
+	l, err := play.Replay(r, start, []string{"d", "b", "C", "a"})
 	if err != nil {
 		p.t.Fatal(err)
 	}
-	p.run("loading the docs position", chromedp.Navigate(base+"/?pits=6&seeds=3&moves=c,f,B,e"))
+	p.run("loading the docs position", chromedp.Navigate(base+"/?pits=6&seeds=3&moves=d,b,C,a"))
 	p.waitPosition(l.Current())
 	p.checkValues(r.Capture, l.Current())
 	p.screenshot(filepath.Join(dir, "explore.png"))
-	p.run("loading play mode", chromedp.Navigate(base+"/?mode=play&pits=6&seeds=3&as=south&level=medium&seed=3&moves=c,f,B,e"))
+	p.run("loading play mode", chromedp.Navigate(base+"/?mode=play&pits=6&seeds=3&as=south&level=medium&seed=3&moves=d,b,C"))
 	p.waitFor("the user's turn", `document.getElementById('status').textContent.startsWith('Your move')`)
 	p.click("#hint")
 	p.waitFor("the hint", `document.getElementById('status').textContent.startsWith('Hint: play')`)

@@ -14,6 +14,7 @@ import (
 	"github.com/kalah-solver/kalah"
 	"github.com/kalah-solver/kalah/engine"
 	"github.com/kalah-solver/kalah/play"
+	"github.com/kalah-solver/kalah/solver"
 )
 
 // newTestServer starts a server on small sessions: a store in a temporary
@@ -254,4 +255,25 @@ func TestConcurrent(t *testing.T) {
 		}
 	}
 	wg.Wait()
+}
+
+// TestProgressBounds checks that /api/progress shows the running solve's
+// position with bounds no wider than the seeds on the board allow.
+func TestProgressBounds(t *testing.T) {
+	s, hs := newTestServer(t, Options{})
+	var pr progressReply
+	if fetchJSON(t, hs, "/api/progress", &pr); pr.Busy || pr.Running != nil {
+		t.Fatalf("idle server: %+v", pr)
+	}
+	s.mu.Lock()
+	s.cur = &running{Position: "1,2,0,3,0,0", ToMove: "south", Lower: -2, Upper: 4, lo: -2, hi: 4, started: time.Now()}
+	s.mu.Unlock()
+	s.progress(solver.Progress{Stage: "move b", Lower: -1000, Upper: 3, Nodes: 42})
+	fetchJSON(t, hs, "/api/progress", &pr)
+	if r := pr.Running; !pr.Busy || r == nil || r.Lower != -2 || r.Upper != 3 || r.Stage != "move b" || r.Nodes != 42 || r.Position != "1,2,0,3,0,0" {
+		t.Errorf("progress %+v %+v", pr, pr.Running)
+	}
+	s.mu.Lock()
+	s.cur = nil
+	s.mu.Unlock()
 }

@@ -104,6 +104,7 @@ type running struct {
 	Nodes    int64     `json:"nodes"`
 	Elapsed  float64   `json:"elapsed"` // seconds
 	started  time.Time //
+	lo, hi   int       // the widest bounds: the store difference give or take the seeds on the board
 }
 
 // New returns a server; Close releases its session.
@@ -204,6 +205,7 @@ func (s *Server) solve(ctx context.Context, key gameKey, p engine.Position) (*ka
 	s.next++
 	s.cur = &running{Ticket: s.next, Rule: key.rule.String(), Pits: p.Pits, Position: p.String(), ToMove: p.ToMove.String(),
 		Stage: "solve", Lower: b.StoreDiff() - b.Seeds(), Upper: b.StoreDiff() + b.Seeds(), started: time.Now()}
+	s.cur.lo, s.cur.hi = s.cur.Lower, s.cur.Upper
 	s.mu.Unlock()
 	defer func() {
 		s.mu.Lock()
@@ -235,7 +237,9 @@ func (s *Server) progress(p solver.Progress) {
 	s.cur.Nodes = p.Nodes
 	// The bounds are the stage's: the root's value, or one move's while
 	// every move's value is being pinned down.
-	s.cur.Lower, s.cur.Upper = p.Lower, p.Upper
+	// Before a stage has proven anything its bounds are the solver's
+	// infinities: show the seeds' bounds instead.
+	s.cur.Lower, s.cur.Upper = max(p.Lower, s.cur.lo), min(p.Upper, s.cur.hi)
 }
 
 // status is a copy of the running solve's state, nil when idle, and the

@@ -8,7 +8,9 @@ import (
 	graphcmd "github.com/kalah-solver/kalah/cmd/kalah/graph"
 	movecmd "github.com/kalah-solver/kalah/cmd/kalah/move"
 	perftcmd "github.com/kalah-solver/kalah/cmd/kalah/perft"
+	playcmd "github.com/kalah-solver/kalah/cmd/kalah/play"
 	reportcmd "github.com/kalah-solver/kalah/cmd/kalah/report"
+	servecmd "github.com/kalah-solver/kalah/cmd/kalah/serve"
 	showcmd "github.com/kalah-solver/kalah/cmd/kalah/show"
 	solvecmd "github.com/kalah-solver/kalah/cmd/kalah/solve"
 	storecmd "github.com/kalah-solver/kalah/cmd/kalah/store"
@@ -50,5 +52,7 @@ table and a parallel MTD(f) search.`,
 	cmd.AddCommand(graphcmd.NewCmdGraph(io))
 	cmd.AddCommand(verifylinecmd.NewCmdVerifyLine(io))
 	cmd.AddCommand(reportcmd.NewCmdReport(io))
+	cmd.AddCommand(servecmd.NewCmdServe(io))
+	cmd.AddCommand(playcmd.NewCmdPlay(io))
 	return cmd
 }

@@ -105,10 +105,23 @@ func eval[T any](p page, what, expr string) T {
 	return v
 }
 
-// waitFor waits until the JavaScript expression is true.
+// waitFor waits until the JavaScript expression is true. A navigation
+// that replaces the page's JavaScript context while the poll runs ends
+// the poll with a "context" error; the wait then starts again in the new
+// page, until its deadline.
 func (p page) waitFor(what, expr string) {
 	p.t.Helper()
-	p.run("waiting for "+what, chromedp.Poll[chromedp.Void](expr, chromedp.WithPollingTimeout(30*time.Second)))
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		err := chromedp.Do(p.ctx, chromedp.Poll[chromedp.Void](expr, chromedp.WithPollingTimeout(time.Until(deadline))))
+		if err == nil {
+			return
+		}
+		if !strings.Contains(err.Error(), "context") || time.Now().After(deadline) || p.ctx.Err() != nil {
+			p.t.Fatalf("waiting for %s: %v", what, err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
 
 func (p page) click(sel string) {

@@ -214,7 +214,7 @@ func (p Position) Diagram() string {
 	if p.Board.Over() {
 		status = "game over"
 	}
-	fmt.Fprintf(&sb, "(%s; seeds run left to right along a row, into the mover's store only, then on to the next row, the last row feeding the first)\n", status)
+	fmt.Fprintf(&sb, "(%s; seeds run along each row, into the mover's store only, on to the next row; the last row feeds the first)\n", status)
 	return sb.String()
 }
 
@@ -231,4 +231,29 @@ func Ranks(stores []int) []int {
 		}
 	}
 	return out
+}
+
+// Capture says what a move captured: the seeds banked (the last seed
+// included) and the seats they came from; zero when it captured nothing.
+type Capture struct {
+	Seeds int
+	From  []int
+}
+
+// CaptureOf replays pit i of b and says what it captured.
+func (r Rules) CaptureOf(b Board, i int) Capture {
+	_, res, banked := r.play(b, i)
+	if !res.Capture() {
+		return Capture{}
+	}
+	sown, last := r.sow(b, i)
+	c := Capture{Seeds: banked}
+	lo, hi := r.targetRange()
+	for d := lo; d <= hi; d++ {
+		t := (int(b.ToMove) + d) % r.Players
+		if sown.Pit(t, r.Pits-1-last) > 0 {
+			c.From = append(c.From, t)
+		}
+	}
+	return c
 }

@@ -42,13 +42,13 @@ type keyer struct {
 	w    uint
 }
 
-// errTooBig: the position does not fit a key.
-var errTooBig = errors.New("position too big for the search's 128-bit key")
+// ErrTooBig: the position does not fit a key, or the search its bound.
+var ErrTooBig = errors.New("too big")
 
 func newKeyer(r Rules, b Board) (keyer, error) {
 	w := uint(bits.Len(uint(b.Seeds())))
 	if r.Players*r.Pits*int(w) > 126 {
-		return keyer{}, fmt.Errorf("%w: %d pits of %d bits", errTooBig, r.Players*r.Pits, w)
+		return keyer{}, fmt.Errorf("%w: %d pits of %d bits do not fit the search's 128-bit key", ErrTooBig, r.Players*r.Pits, w)
 	}
 	return keyer{k: r.Players, m: r.Pits, w: w}, nil
 }
@@ -86,6 +86,7 @@ type maxnSearch struct {
 	r     Rules
 	kr    keyer
 	memo  map[key]uint32
+	limit int // most positions memo may hold, 0 unbounded
 	nodes uint64
 	ctx   context.Context
 	err   error
@@ -113,6 +114,9 @@ func (s *maxnSearch) value(b Board) uint32 {
 	}
 	if s.err == nil {
 		s.memo[k] = best
+		if s.limit > 0 && len(s.memo) > s.limit {
+			s.err = fmt.Errorf("%w: max^n table passed %d positions", ErrTooBig, s.limit)
+		}
 	}
 	return best
 }
@@ -140,10 +144,12 @@ type paranoidSearch struct {
 	r     Rules
 	kr    keyer
 	root  uint8 // the seat whose gain is the value
-	memo  map[key]bound
+	memo  *table
 	nodes uint64
-	ctx   context.Context
-	err   error
+	// nodes0 counts the nodes of searches for earlier roots.
+	nodes0 uint64
+	ctx    context.Context
+	err    error
 }
 
 // child is one move of a node, played.
@@ -162,9 +168,10 @@ func (s *paranoidSearch) search(b Board, alpha, beta int) int {
 	// 1. Table and window: the entry's bounds (or [0, seeds]) may answer
 	// at once, and otherwise narrow the window.
 	k := s.kr.key(b)
-	e, ok := s.memo[k]
+	seeds := b.Seeds()
+	e, ok := s.memo.get(k)
 	if !ok {
-		e = bound{0, uint8(b.Seeds()), 0xff}
+		e = bound{0, uint8(seeds), 0xff}
 	}
 	lo, hi := int(e.lo), int(e.hi)
 	switch {
@@ -250,7 +257,7 @@ func (s *paranoidSearch) search(b Board, alpha, beta int) int {
 	default:
 		lo, hi = best, best
 	}
-	s.memo[k] = bound{uint8(lo), uint8(hi), bestMove}
+	s.memo.put(k, seeds, bound{uint8(lo), uint8(hi), bestMove})
 	return best
 }
 

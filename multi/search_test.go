@@ -2,6 +2,7 @@ package multi
 
 import (
 	"context"
+	"errors"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -96,7 +97,7 @@ func TestSearchAgainstBruteForce(t *testing.T) {
 	ctx := context.Background()
 	for _, c := range smallCases(t) {
 		for _, concept := range Concepts {
-			s, err := NewSolver(c.r, concept, c.p.Board.Seeds())
+			s, err := NewSolver(c.r, concept, c.p.Board.Seeds(), Options{TTBytes: 1 << 20})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -159,7 +160,7 @@ func TestTwoPlayerValues(t *testing.T) {
 		}
 		r := Rules{Players: 2, Pits: c[0]}
 		p, _ := r.StartPosition(c[1])
-		s, err := NewSolver(r, Paranoid, p.Board.Seeds())
+		s, err := NewSolver(r, Paranoid, p.Board.Seeds(), Options{TTBytes: 1 << 20})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -179,9 +180,41 @@ func TestSolveCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	for _, c := range Concepts {
-		s, _ := NewSolver(r, c, p.Board.Seeds())
+		s, _ := NewSolver(r, c, p.Board.Seeds(), Options{TTBytes: 1 << 20})
 		if _, err := s.Solve(ctx, p); err == nil {
 			t.Errorf("%s: solved with a cancelled context", c)
 		}
+	}
+}
+
+// TestSmallTable: a table far too small for the search (constant
+// replacement) changes nothing but the work.
+func TestSmallTable(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range [][3]int{{3, 3, 2}, {4, 2, 2}, {3, 4, 1}} {
+		r := Rules{Players: c[0], Pits: c[1], Target: TargetNext}
+		p, _ := r.StartPosition(c[2])
+		big, _ := NewSolver(r, Paranoid, p.Board.Seeds(), Options{TTBytes: 1 << 22})
+		small, _ := NewSolver(r, Paranoid, p.Board.Seeds(), Options{TTBytes: 1 << 10})
+		a, err := big.Solve(ctx, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := small.Solve(ctx, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.EqualFunc(a.Moves, b.Moves, func(x, y MoveValue) bool { return x.Value == y.Value }) {
+			t.Errorf("%v n=%d: %v with a big table, %v with a small one", r, c[2], a.Moves, b.Moves)
+		}
+	}
+}
+
+func TestMaxPositions(t *testing.T) {
+	r := Rules{Players: 3, Pits: 3, Target: TargetNext}
+	p, _ := r.StartPosition(2)
+	s, _ := NewSolver(r, MaxN, p.Board.Seeds(), Options{MaxPositions: 1000})
+	if _, err := s.Solve(context.Background(), p); !errors.Is(err, ErrTooBig) {
+		t.Errorf("error %v, want ErrTooBig", err)
 	}
 }

@@ -83,15 +83,29 @@ type Solution struct {
 type Solver struct {
 	r       Rules
 	concept Concept
+	opts    Options
 	mx      *maxnSearch
-	par     map[uint8]*paranoidSearch // by root seat
+	par     *paranoidSearch // nil until needed; its table is for one root seat
 	kr      keyer
 	ctx     context.Context
 }
 
+// Options size a solver's tables.
+type Options struct {
+	// TTBytes is the paranoid table's size (DefaultTTBytes when 0).
+	TTBytes int64
+	// MaxPositions stops a max^n search, with an error wrapping
+	// ErrTooBig, when its table would hold more positions (0: no bound).
+	// Max^n keeps every position it meets, about 40 bytes each.
+	MaxPositions int
+}
+
+// DefaultTTBytes is the default size of the paranoid table.
+const DefaultTTBytes = 256 << 20
+
 // NewSolver returns a solver for positions with at most seeds seeds in
 // play (the key's width).
-func NewSolver(r Rules, c Concept, seeds int) (*Solver, error) {
+func NewSolver(r Rules, c Concept, seeds int, opts Options) (*Solver, error) {
 	if err := r.Validate(); err != nil {
 		return nil, err
 	}
@@ -101,24 +115,35 @@ func NewSolver(r Rules, c Concept, seeds int) (*Solver, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Solver{r: r, concept: c, kr: kr, par: map[uint8]*paranoidSearch{}, ctx: context.Background()}
-	s.mx = &maxnSearch{r: r, kr: kr, memo: map[key]uint32{}}
+	if opts.TTBytes <= 0 {
+		opts.TTBytes = DefaultTTBytes
+	}
+	s := &Solver{r: r, concept: c, kr: kr, opts: opts, ctx: context.Background()}
+	s.mx = &maxnSearch{r: r, kr: kr, memo: map[key]uint32{}, limit: opts.MaxPositions}
 	return s, nil
 }
 
+// paranoid returns the paranoid search for root, its table emptied when
+// the root seat changes.
 func (s *Solver) paranoid(root uint8) *paranoidSearch {
-	if s.par[root] == nil {
-		s.par[root] = &paranoidSearch{r: s.r, kr: s.kr, root: root, memo: map[key]bound{}, ctx: s.ctx}
+	if s.par == nil {
+		s.par = &paranoidSearch{r: s.r, kr: s.kr, root: root, memo: newTable(s.opts.TTBytes), ctx: s.ctx}
 	}
-	return s.par[root]
+	if s.par.root != root {
+		s.par.nodes0 += s.par.nodes
+		s.par.nodes = 0
+		s.par.root = root
+		s.par.memo.clear()
+	}
+	return s.par
 }
 
 // start sets the context of a call and clears any earlier stop.
 func (s *Solver) start(ctx context.Context) {
 	s.ctx = ctx
 	s.mx.ctx, s.mx.err = ctx, nil
-	for _, ps := range s.par {
-		ps.ctx, ps.err = ctx, nil
+	if s.par != nil {
+		s.par.ctx, s.par.err = ctx, nil
 	}
 }
 
@@ -138,9 +163,9 @@ func (s *Solver) check(p Position) error {
 
 func (s *Solver) nodes() (n uint64, entries int) {
 	n, entries = s.mx.nodes, len(s.mx.memo)
-	for _, ps := range s.par {
-		n += ps.nodes
-		entries += len(ps.memo)
+	if s.par != nil {
+		n += s.par.nodes0 + s.par.nodes
+		entries += s.par.memo.used
 	}
 	return n, entries
 }

@@ -89,9 +89,10 @@ func (r Rules) Play(b Board, i int) (Board, Result) {
 	return c, res
 }
 
-// play is Play that also returns the seeds a capture banked (the last seed
-// included; 0 without a capture).
-func (r Rules) play(b Board, i int) (Board, Result, int) {
+// sow takes the seeds of the mover's pit i and sows them: the board
+// before any capture or end, and the hole of the last seed in the mover's
+// cycle (0..m-1 own pits, m the own store, beyond: other players' pits).
+func (r Rules) sow(b Board, i int) (Board, int) {
 	k, m := r.Players, r.Pits
 	mover := int(b.ToMove)
 	sh := 8 * uint(i)
@@ -113,10 +114,30 @@ func (r Rules) play(b Board, i int) (Board, Result, int) {
 		}
 	}
 	b.Stores[mover] += st.store
+	return b, int(st.last)
+}
+
+// targetRange is the range of seat offsets from the mover that a capture
+// takes from.
+func (r Rules) targetRange() (lo, hi int) {
+	switch r.Target {
+	case TargetOpposite:
+		return r.Players / 2, r.Players / 2
+	case TargetAll:
+		return 1, r.Players - 1
+	}
+	return 1, 1
+}
+
+// play is Play that also returns the seeds a capture banked (the last seed
+// included; 0 without a capture).
+func (r Rules) play(b Board, i int) (Board, Result, int) {
+	k, m := r.Players, r.Pits
+	mover := int(b.ToMove)
+	b, last := r.sow(b, i)
 
 	var res Result
 	banked := 0
-	last := int(st.last)
 	switch {
 	case last == m:
 		res = ResExtra
@@ -124,13 +145,7 @@ func (r Rules) play(b Board, i int) (Board, Result, int) {
 		// The last seed fell in an own pit that was empty before it: take
 		// the mirror pit m-1-last of each target player.
 		osh := 8 * uint(m-1-last)
-		lo, hi := 1, 1
-		switch r.Target {
-		case TargetOpposite:
-			lo, hi = k/2, k/2
-		case TargetAll:
-			hi = k - 1
-		}
+		lo, hi := r.targetRange()
 		take := 0
 		for d := lo; d <= hi; d++ {
 			t := (mover + d) % k

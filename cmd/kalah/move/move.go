@@ -13,10 +13,12 @@ import (
 
 // Options are the inputs of one "kalah move".
 type Options struct {
-	IO    *cmdutil.IOStreams
-	Game  cmdutil.GameFlags
-	JSON  bool
-	Moves []string // as typed: letters or 1-based pit numbers
+	IO   *cmdutil.IOStreams
+	Game cmdutil.GameFlags
+	// Players chooses the 3- or 4-player game (players.go).
+	Players cmdutil.PlayersFlags
+	JSON    bool
+	Moves   []string // as typed: letters or 1-based pit numbers
 }
 
 // NewCmdMove returns the move command.
@@ -46,11 +48,18 @@ same side moves again. Every move is checked before anything is printed.`,
 			if err := opts.Game.CheckConflicts(cmd.Flags().Changed); err != nil {
 				return err
 			}
+			if err := opts.Players.Check(cmd.Flags().Changed); err != nil {
+				return err
+			}
 			opts.Moves = args
+			if opts.Players.Multi() {
+				return runPlayers(opts, cmd.Flags().Changed)
+			}
 			return run(opts)
 		},
 	}
 	cmdutil.AddGameFlags(cmd, &opts.Game, true)
+	cmdutil.AddPlayersFlags(cmd, &opts.Players)
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print one JSON object instead of text")
 	return cmd
 }

@@ -17,10 +17,12 @@ const MaxDepth = 200
 
 // Options are the inputs of one "kalah perft".
 type Options struct {
-	IO    *cmdutil.IOStreams
-	Game  cmdutil.GameFlags
-	Depth int
-	JSON  bool
+	IO   *cmdutil.IOStreams
+	Game cmdutil.GameFlags
+	// Players chooses the 3- or 4-player game (players.go).
+	Players cmdutil.PlayersFlags
+	Depth   int
+	JSON    bool
 }
 
 // NewCmdPerft returns the perft command.
@@ -41,10 +43,17 @@ visited), the time taken and nodes per second.`,
 			if err := opts.Game.CheckConflicts(cmd.Flags().Changed); err != nil {
 				return err
 			}
+			if err := opts.Players.Check(cmd.Flags().Changed); err != nil {
+				return err
+			}
+			if opts.Players.Multi() {
+				return runPlayers(opts, cmd.Flags().Changed)
+			}
 			return run(opts)
 		},
 	}
 	cmdutil.AddGameFlags(cmd, &opts.Game, true)
+	cmdutil.AddPlayersFlags(cmd, &opts.Players)
 	cmd.Flags().IntVar(&opts.Depth, "depth", 8, fmt.Sprintf("plies to count, 1..%d", MaxDepth))
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print one JSON object instead of text")
 	return cmd

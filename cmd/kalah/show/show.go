@@ -14,7 +14,9 @@ import (
 type Options struct {
 	IO   *cmdutil.IOStreams
 	Game cmdutil.GameFlags
-	JSON bool
+	// Players chooses the 3- or 4-player game (players.go).
+	Players cmdutil.PlayersFlags
+	JSON    bool
 }
 
 // NewCmdShow returns the show command.
@@ -35,10 +37,17 @@ Kalah(--pits, --seeds).`,
 			if err := opts.Game.CheckConflicts(cmd.Flags().Changed); err != nil {
 				return err
 			}
+			if err := opts.Players.Check(cmd.Flags().Changed); err != nil {
+				return err
+			}
+			if opts.Players.Multi() {
+				return runPlayers(opts, cmd.Flags().Changed)
+			}
 			return run(opts)
 		},
 	}
 	cmdutil.AddGameFlags(cmd, &opts.Game, true)
+	cmdutil.AddPlayersFlags(cmd, &opts.Players)
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print one JSON object instead of text")
 	return cmd
 }

@@ -146,10 +146,8 @@ type paranoidSearch struct {
 	root  uint8 // the seat whose gain is the value
 	memo  *table
 	nodes uint64
-	// nodes0 counts the nodes of searches for earlier roots.
-	nodes0 uint64
-	ctx    context.Context
-	err    error
+	ctx   context.Context
+	err   error
 }
 
 // child is one move of a node, played.
@@ -169,7 +167,7 @@ func (s *paranoidSearch) search(b Board, alpha, beta int) int {
 	// at once, and otherwise narrow the window.
 	k := s.kr.key(b)
 	seeds := b.Seeds()
-	e, ok := s.memo.get(k)
+	e, ok := s.memo.get(k, s.root)
 	if !ok {
 		e = bound{0, uint8(seeds), 0xff}
 	}
@@ -257,7 +255,7 @@ func (s *paranoidSearch) search(b Board, alpha, beta int) int {
 	default:
 		lo, hi = best, best
 	}
-	s.memo.put(k, seeds, bound{uint8(lo), uint8(hi), bestMove})
+	s.memo.put(k, s.root, seeds, bound{uint8(lo), uint8(hi), bestMove})
 	return best
 }
 

@@ -85,7 +85,7 @@ type Solver struct {
 	concept Concept
 	opts    Options
 	mx      *maxnSearch
-	par     *paranoidSearch // nil until needed; its table is for one root seat
+	par     *paranoidSearch // nil until needed
 	kr      keyer
 	ctx     context.Context
 }
@@ -123,18 +123,13 @@ func NewSolver(r Rules, c Concept, seeds int, opts Options) (*Solver, error) {
 	return s, nil
 }
 
-// paranoid returns the paranoid search for root, its table emptied when
-// the root seat changes.
+// paranoid returns the paranoid search for root (one table serves every
+// root seat).
 func (s *Solver) paranoid(root uint8) *paranoidSearch {
 	if s.par == nil {
-		s.par = &paranoidSearch{r: s.r, kr: s.kr, root: root, memo: newTable(s.opts.TTBytes), ctx: s.ctx}
+		s.par = &paranoidSearch{r: s.r, kr: s.kr, memo: newTable(s.opts.TTBytes), ctx: s.ctx}
 	}
-	if s.par.root != root {
-		s.par.nodes0 += s.par.nodes
-		s.par.nodes = 0
-		s.par.root = root
-		s.par.memo.clear()
-	}
+	s.par.root = root
 	return s.par
 }
 
@@ -164,7 +159,7 @@ func (s *Solver) check(p Position) error {
 func (s *Solver) nodes() (n uint64, entries int) {
 	n, entries = s.mx.nodes, len(s.mx.memo)
 	if s.par != nil {
-		n += s.par.nodes0 + s.par.nodes
+		n += s.par.nodes
 		entries += s.par.memo.used
 	}
 	return n, entries
@@ -330,3 +325,6 @@ func (s *Solver) Guarantee(ctx context.Context, p Position, seat int) (int, erro
 	}
 	return v, nil
 }
+
+// Work is the solver's nodes and table entries so far.
+func (s *Solver) Work() (nodes uint64, entries int) { return s.nodes() }

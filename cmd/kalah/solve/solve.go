@@ -41,6 +41,8 @@ type Options struct {
 	// Progress, when set, forces progress reports on or off, whatever the
 	// streams are; nil decides from --quiet, --json and the terminal.
 	Progress *bool
+	// Players chooses the 3- or 4-player game (players.go).
+	Players PlayersOptions
 }
 
 // NewCmdSolve returns the solve command.
@@ -81,6 +83,12 @@ SIGTERM stops the solve, prints the bounds proven so far and exits 130.`,
   printf '4,4,4,4,4,4,0,4,4,4,4,4,4,0\n1,0,2,0,3,0,20,0,0,0,2,0,1,19 north\n' | kalah solve --position - --json`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if opts.Players.Players != 2 {
+				return runPlayers(cmd.Context(), opts, cmd.Flags().Changed)
+			}
+			if err := checkTwoPlayers(cmd.Flags().Changed); err != nil {
+				return err
+			}
 			if err := opts.Game.CheckConflicts(cmd.Flags().Changed); err != nil {
 				return err
 			}
@@ -110,6 +118,7 @@ SIGTERM stops the solve, prints the bounds proven so far and exits 130.`,
 	f.IntVar(&opts.StoreMinWork, "store-min-work", 0, "store only entries that cost at least 2^this many nodes (default persist.DefaultMinWork)")
 	f.MarkHidden("store-min-seeds")
 	f.MarkHidden("store-min-work")
+	addPlayersFlags(cmd, opts)
 	return cmd
 }
 

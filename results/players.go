@@ -86,6 +86,9 @@ func (r *PlayersRecord) Check() error {
 	if r.Rule != "no-empty-capture" || len(r.Openings) == 0 || len(r.Best) == 0 || r.PV == "" {
 		return fmt.Errorf("%s: incomplete record", r.Name())
 	}
+	if err := r.checkPV(mr); err != nil {
+		return fmt.Errorf("%s: %w", r.Name(), err)
+	}
 	if r.VCSRevision == "" || strings.HasSuffix(r.VCSRevision, "+dirty") || r.CPU == "" {
 		return fmt.Errorf("%s: provenance %+v: want a clean build's revision and the CPU", r.Name(), r.Provenance)
 	}
@@ -145,4 +148,29 @@ func targetOrder(t string) int {
 		return 99
 	}
 	return int(tg)
+}
+
+// checkPV replays the principal variation from the start: every move
+// legal and the mover's, the game over at its end with the record's
+// stores, and its first move among the best.
+func (r *PlayersRecord) checkPV(mr multi.Rules) error {
+	p, err := mr.StartPosition(r.Seeds)
+	if err != nil {
+		return err
+	}
+	moves := strings.Fields(r.PV)
+	if !slices.Contains(r.Best, moves[0]) {
+		return fmt.Errorf("principal variation starts with %s, not a best move %v", moves[0], r.Best)
+	}
+	for k, mv := range moves {
+		i, err := multi.ParseMove(p, mv)
+		if err != nil {
+			return fmt.Errorf("principal variation, move %d: %w", k+1, err)
+		}
+		p, _ = mr.PlayPosition(p, i)
+	}
+	if !p.Board.Over() || !slices.Equal(p.Stores(), r.Stores) {
+		return fmt.Errorf("principal variation ends at %s, not a finished game with stores %v", p, r.Stores)
+	}
+	return nil
 }

@@ -34,7 +34,10 @@ and whether the mover earned an extra turn; when the game ends, the result
 
 A move is the mover's pit letter (a..h for South, A..H for North) or its
 1-based pit number counted from the mover's left. After an extra turn the
-same side moves again. Every move is checked before anything is printed.`,
+same side moves again. Every move is checked before anything is printed.
+
+With --players 3 or 4 the moves are played in the k-player game
+(--capture-target next|opposite|all; moves may name the seat, "1c").`,
 		Example: `  kalah move c f
   kalah move --position 0,0,13,0,0,0,0,1,1,1,1,1,1,0 c
   kalah move --rule empty-capture --json 3 6 B`,

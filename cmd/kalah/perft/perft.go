@@ -35,7 +35,10 @@ func NewCmdPerft(io *cmdutil.IOStreams) *cobra.Command {
 default the start of Kalah(--pits, --seeds)). Every sowing is one ply, so an
 extra turn is a further ply of the same player; a finished game adds nothing
 to deeper counts. Prints the count at each depth, their total (the nodes
-visited), the time taken and nodes per second.`,
+visited), the time taken and nodes per second.
+
+With --players 3 or 4 it counts the k-player game (--capture-target
+next|opposite|all).`,
 		Example: `  kalah perft --depth 10
   kalah perft --pits 4 --seeds 3 --rule empty-capture --depth 12 --json`,
 		Args: cmdutil.NoArgs,

@@ -28,7 +28,10 @@ func NewCmdShow(io *cmdutil.IOStreams) *cobra.Command {
 		Long: `Draw a position: North's pits (A.. from North's left, so right to left on
 the page) on top, South's pits (a..) below, North's store on the left and
 South's on the right. Without --position it draws the start of
-Kalah(--pits, --seeds).`,
+Kalah(--pits, --seeds).
+
+With --players 3 or 4 it draws the k-player game instead: one row per
+player in seat order (docs/rules.md, "Three and four players").`,
 		Example: `  kalah show
   kalah show --pits 4 --seeds 3
   kalah show --position 0,0,13,0,0,0,0,1,1,1,1,1,1,0 --to-move south --json`,

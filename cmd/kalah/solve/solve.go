@@ -75,7 +75,13 @@ The endgame database of the pit count and rule installed in the default
 directory (see 'kalah egdb path') or in --egdb DIR is used when there is
 one. Long solves report progress on standard error every 2 s (not with
 --quiet, nor with --json when standard error is not a terminal). Ctrl-C or
-SIGTERM stops the solve, prints the bounds proven so far and exits 130.`,
+SIGTERM stops the solve, prints the bounds proven so far and exits 130.
+
+With --players 3 or 4 it solves the k-player game under --concept paranoid
+(what the mover can guarantee against all the others; every seat's
+guarantee too) or maxn (each player for itself, lowest pit among equal
+moves), every move's value as the final stores of every seat; --save DIR
+records a start position in DIR/players.jsonl (docs/cli.md).`,
 		Example: `  kalah solve
   kalah solve --pits 4 --seeds 3 --rule empty-capture --json
   kalah solve --pits 6 --seeds 4 --rule empty-capture --value-only

@@ -33,6 +33,14 @@ func Report(s Archive) ([]byte, error) {
 		return nil, err
 	}
 	rp.graphs = graphs
+	if rp.players, err = s.LoadPlayers(); err != nil {
+		return nil, err
+	}
+	for _, r := range rp.players {
+		if err := r.Check(); err != nil {
+			return nil, fmt.Errorf("%s: %w", s.PlayersPath(), err)
+		}
+	}
 	rp.write()
 	return rp.buf.Bytes(), nil
 }
@@ -55,9 +63,10 @@ func TargetCells() [][2]int {
 }
 
 type report struct {
-	buf    bytes.Buffer
-	recs   []Record
-	graphs []GraphRecord
+	buf     bytes.Buffer
+	recs    []Record
+	graphs  []GraphRecord
+	players []PlayersRecord // players.go, players_report.go
 }
 
 func (rp *report) p(format string, a ...any) { fmt.Fprintf(&rp.buf, format, a...) }
@@ -94,6 +103,7 @@ func (rp *report) write() {
 	rp.lines()
 	rp.graphTables()
 	rp.sizes()
+	rp.playersSection()
 	rp.runs()
 	rp.sources()
 }

@@ -368,3 +368,34 @@ func TestKeyRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+func TestStopThenStart(t *testing.T) {
+	e := newEnv(t, 5*time.Second)
+	_, stop := e.workers(2, nil)
+	defer stop()
+	p := params(t, "stopped", engine.Rules{Pits: 6, Capture: engine.NoEmptyCapture}, 0, midGame, engine.North)
+	var once sync.Once
+	n := 0
+	var mu sync.Mutex
+	cfg := CoordinatorConfig{onResult: func(Result) {
+		mu.Lock()
+		defer mu.Unlock()
+		if n++; n == 3 {
+			once.Do(func() {
+				go func() {
+					if err := Stop(context.Background(), e.c, p.Name); err != nil {
+						t.Error(err)
+					}
+				}()
+			})
+		}
+	}}
+	if _, err := e.coordinate(context.Background(), p, cfg); err == nil {
+		t.Fatal("not stopped")
+	}
+	rec, err := e.coordinate(context.Background(), p, CoordinatorConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(t, p, rec)
+}

@@ -64,6 +64,7 @@ type Coordinator struct {
 	pending map[string]*pend      // units asked and not answered, by key
 	st      Status
 	runCtx  context.Context // Run's context: when it ends, units stay queued
+	stopRun context.CancelFunc
 }
 
 type bounds struct{ lo, hi int }
@@ -198,6 +199,10 @@ func (co *Coordinator) Run(ctx context.Context) (*results.Record, error) {
 	if rec, err := LoadRecord(ctx, co.c, co.p.Name); err == nil {
 		return rec, nil
 	}
+	ctx, stopRun := context.WithCancel(ctx)
+	defer stopRun()
+	co.stopRun = stopRun
+	co.c.State.Delete(ctx, co.p.Name+".stop") // a new start undoes 'campaign stop'
 	co.start, co.runCtx = time.Now(), ctx
 	if old, err := LoadStatus(ctx, co.c, co.p.Name); err == nil {
 		co.st = *old // counters go on from the last run

@@ -368,16 +368,35 @@ func (co *Coordinator) issue(ctx context.Context, key string, b engine.Board, ga
 			}
 		}
 	}
-	data, _ := json.Marshal(mk)
-	if _, err := co.c.State.Put(ctx, markKey, data); err != nil {
-		return err
-	}
 	u := Unit{Campaign: co.p.Name, Key: key, Rule: co.rules.Capture.String(), Pits: co.rules.Pits, Gamma: gamma, GameSeeds: co.root.Board.Seeds()}
 	body, _ := json.Marshal(u)
-	id := fmt.Sprintf("%s.%s.%d", co.p.Name, key, mk.N)
-	ack, err := co.c.JS.PublishMsg(ctx, &nats.Msg{Subject: unitSubject(co.p.Name), Data: body}, jetstream.WithMsgID(id))
-	if err != nil {
-		return fmt.Errorf("queueing unit %s: %w", key, err)
+	var ack *jetstream.PubAck
+	var id string
+	for {
+		data, _ := json.Marshal(mk)
+		if _, err := co.c.State.Put(ctx, markKey, data); err != nil {
+			return err
+		}
+		id = fmt.Sprintf("%s.%s.%d", co.p.Name, key, mk.N)
+		var err error
+		ack, err = co.c.JS.PublishMsg(ctx, &nats.Msg{Subject: unitSubject(co.p.Name), Data: body}, jetstream.WithMsgID(id))
+		if err != nil {
+			return fmt.Errorf("queueing unit %s: %w", key, err)
+		}
+		if !ack.Duplicate {
+			break
+		}
+		// An earlier run's copy: fine while it is queued or held (its
+		// answer comes), lost when it left the queue unanswered (purged
+		// by 'campaign stop', or deleted): then it goes out anew.
+		st, err := co.c.JS.Stream(ctx, unitStream)
+		if err != nil {
+			return err
+		}
+		if _, err := st.GetMsg(ctx, ack.Sequence); err == nil {
+			break
+		}
+		mk.N++
 	}
 	co.mu.Lock()
 	p.seq, p.msgID = ack.Sequence, id

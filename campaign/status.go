@@ -134,6 +134,11 @@ func (co *Coordinator) statusLoop(ctx context.Context, prevSeconds float64) func
 			case <-ctx.Done():
 				return
 			case <-t.C:
+				if _, err := co.c.State.Get(ctx, co.p.Name+".stop"); err == nil {
+					co.logf("stopped by 'kalah campaign stop'")
+					co.stopRun()
+					return
+				}
 				co.mu.Lock()
 				co.st.Seconds = prevSeconds + time.Since(co.start).Seconds()
 				st := co.st
@@ -207,4 +212,21 @@ func Info(ctx context.Context, c *Conn, name string) (*Status, error) {
 		}
 	}
 	return st, nil
+}
+
+// Stop asks a campaign's coordinator to stop (it checks at its next status
+// write) and removes the campaign's units still queued; answers already
+// given stay in the bucket, and 'campaign start' goes on from them.
+func Stop(ctx context.Context, c *Conn, name string) error {
+	if _, err := LoadParams(ctx, c, name); err != nil {
+		return err
+	}
+	if _, err := c.State.Put(ctx, name+".stop", []byte(time.Now().UTC().Format(time.RFC3339))); err != nil {
+		return err
+	}
+	s, err := c.JS.Stream(ctx, unitStream)
+	if err != nil {
+		return err
+	}
+	return s.Purge(ctx, jetstream.WithPurgeSubject(unitSubject(name)))
 }

@@ -3,6 +3,7 @@ package root
 
 import (
 	benchcmd "github.com/kalah-solver/kalah/cmd/kalah/bench"
+	campaigncmd "github.com/kalah-solver/kalah/cmd/kalah/campaign"
 	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
 	egdbcmd "github.com/kalah-solver/kalah/cmd/kalah/egdb"
 	graphcmd "github.com/kalah-solver/kalah/cmd/kalah/graph"
@@ -14,6 +15,7 @@ import (
 	storecmd "github.com/kalah-solver/kalah/cmd/kalah/store"
 	tablecmd "github.com/kalah-solver/kalah/cmd/kalah/table"
 	verifylinecmd "github.com/kalah-solver/kalah/cmd/kalah/verifyline"
+	workercmd "github.com/kalah-solver/kalah/cmd/kalah/worker"
 	"github.com/spf13/cobra"
 )
 
@@ -50,5 +52,7 @@ table and a parallel MTD(f) search.`,
 	cmd.AddCommand(graphcmd.NewCmdGraph(io))
 	cmd.AddCommand(verifylinecmd.NewCmdVerifyLine(io))
 	cmd.AddCommand(reportcmd.NewCmdReport(io))
+	cmd.AddCommand(campaigncmd.NewCmdCampaign(io))
+	cmd.AddCommand(workercmd.NewCmdWorker(io))
 	return cmd
 }

@@ -399,3 +399,33 @@ func TestStopThenStart(t *testing.T) {
 	}
 	check(t, p, rec)
 }
+
+// A unit that takes several ack waits is kept by its worker through its
+// heartbeats: never delivered twice.
+func TestHeartbeatsKeepLongUnits(t *testing.T) {
+	e := newEnv(t, time.Second)
+	var once sync.Once
+	_, stop := e.workers(2, func(i int, c *WorkerConfig) {
+		if i == 0 {
+			c.delay = func(Unit) time.Duration {
+				d := time.Duration(0)
+				once.Do(func() { d = 3 * time.Second })
+				return d
+			}
+		}
+	})
+	defer stop()
+	p := params(t, "long", engine.Rules{Pits: 4, Capture: engine.EmptyCapture}, 3, "", engine.South)
+	rec, err := e.coordinate(context.Background(), p, CoordinatorConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(t, p, rec)
+	st, _ := Info(context.Background(), e.c, p.Name)
+	if st.Redelivered != 0 {
+		t.Errorf("%d units delivered again", st.Redelivered)
+	}
+	if len(st.Workers) == 0 || st.Workers[0].Name != "w1" {
+		t.Errorf("the slow worker answered nothing: %+v", st.Workers)
+	}
+}

@@ -36,6 +36,9 @@ type WorkerConfig struct {
 	// true the worker vanishes holding the unit (no result, no ack, its
 	// connection closed), as a killed process would.
 	crash func(Unit) bool
+	// delay, for tests: how long to wait, heartbeats running, before
+	// solving a unit, as a long unit would.
+	delay func(Unit) time.Duration
 }
 
 // Worker pulls units from the work queue, solves each with a local
@@ -206,6 +209,12 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) error {
 		}
 	}()
 	t0 := time.Now()
+	if w.cfg.delay != nil {
+		select {
+		case <-time.After(w.cfg.delay(u)):
+		case <-uctx.Done():
+		}
+	}
 	v, nodes, err := sv.NullWindow(uctx, b, gamma)
 	if err != nil {
 		if ctx.Err() != nil {

@@ -73,7 +73,7 @@ The server must be reachable within 5 s (exit 1 otherwise).`,
 	f.StringVar(&opts.TTMem, "tt-mem", "", "transposition table size, e.g. 2GiB (default: the session's policy for the campaign's game)")
 	f.StringVar(&opts.EGDB, "egdb", "", "endgame-database directory (default: the installed one, if any)")
 	f.BoolVar(&opts.NoEGDB, "no-egdb", false, "use no endgame database")
-	f.DurationVar(&opts.AckWait, "ack-wait", campaign.DefaultAckWait, "how long a unit may go without a heartbeat before another worker gets it (the first client to create the queue sets it)")
+	f.DurationVar(&opts.AckWait, "ack-wait", campaign.DefaultAckWait, "how long a unit may go without a heartbeat before another worker gets it (shared by all workers: the last one started sets it)")
 	f.BoolVarP(&opts.Quiet, "quiet", "q", false, "do not log each unit on standard error")
 	return cmd
 }

@@ -59,6 +59,10 @@ type Coordinator struct {
 	localMu sync.Mutex
 	local   *kalah.Session // the front end's own small solver
 
+	// issueMu orders the queueing of units and their cancelling, so that
+	// a unit given up and asked again at once is not lost between them.
+	issueMu sync.Mutex
+
 	mu      sync.Mutex
 	table   map[engine.Key]bounds // every bound known on a board (relative value)
 	pending map[string]*pend      // units asked and not answered, by key

@@ -176,8 +176,14 @@ func (co *Coordinator) test(ctx context.Context, b engine.Board, gamma, split in
 	}
 	// Step 2: the eldest brother alone.
 	v, high, err := co.testMove(ctx, b, moves[0], gamma, split-1)
-	if err != nil || high {
+	if err != nil {
 		return v, err
+	}
+	if high {
+		co.mu.Lock()
+		co.note(b, gamma, v)
+		co.mu.Unlock()
+		return v, nil
 	}
 	best := v
 	if len(moves) == 1 {
@@ -357,6 +363,8 @@ func (co *Coordinator) ask(ctx context.Context, b engine.Board, gamma int) (int,
 // the first copy is still queued; a worker also skips a unit whose answer
 // is already in the bucket.
 func (co *Coordinator) issue(ctx context.Context, key string, b engine.Board, gamma int, p *pend) error {
+	co.issueMu.Lock()
+	defer co.issueMu.Unlock()
 	mk := mark{N: 1}
 	markKey := co.p.Name + ".unit." + key
 	if e, err := co.c.State.Get(ctx, markKey); err == nil {
@@ -424,6 +432,17 @@ func (co *Coordinator) release(key string, p *pend) {
 	co.st.Cancelled++
 	co.mu.Unlock()
 	if co.stopping() || id == "" {
+		return
+	}
+	// Under issueMu: a unit asked again meanwhile (a new waiter, already
+	// in co.pending) is not cancelled; one asked after sees the mark and
+	// goes out under a new message id.
+	co.issueMu.Lock()
+	defer co.issueMu.Unlock()
+	co.mu.Lock()
+	again := co.pending[key] != nil
+	co.mu.Unlock()
+	if again {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5e9)

@@ -3,6 +3,7 @@ package root
 
 import (
 	benchcmd "github.com/kalah-solver/kalah/cmd/kalah/bench"
+	campaigncmd "github.com/kalah-solver/kalah/cmd/kalah/campaign"
 	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
 	egdbcmd "github.com/kalah-solver/kalah/cmd/kalah/egdb"
 	graphcmd "github.com/kalah-solver/kalah/cmd/kalah/graph"
@@ -16,6 +17,7 @@ import (
 	storecmd "github.com/kalah-solver/kalah/cmd/kalah/store"
 	tablecmd "github.com/kalah-solver/kalah/cmd/kalah/table"
 	verifylinecmd "github.com/kalah-solver/kalah/cmd/kalah/verifyline"
+	workercmd "github.com/kalah-solver/kalah/cmd/kalah/worker"
 	"github.com/spf13/cobra"
 )
 
@@ -54,5 +56,7 @@ table and a parallel MTD(f) search.`,
 	cmd.AddCommand(reportcmd.NewCmdReport(io))
 	cmd.AddCommand(servecmd.NewCmdServe(io))
 	cmd.AddCommand(playcmd.NewCmdPlay(io))
+	cmd.AddCommand(campaigncmd.NewCmdCampaign(io))
+	cmd.AddCommand(workercmd.NewCmdWorker(io))
 	return cmd
 }

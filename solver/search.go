@@ -158,7 +158,7 @@ func (w *worker) searchBoard(b engine.Board, alpha, beta, depth int) (v int, pro
 //	v >= beta         the true value is at least v (fail high)
 //	alpha < v < beta  v is the true value
 //
-// and proven, which says whether v depends on the depth limit. With depth
+// and proven, true when v does not depend on the depth limit. With depth
 // = tt.DepthSolved the search is exact: v is always proven and every bound
 // it returns or stores holds forever. With a smaller depth, leaves at the
 // horizon score 0 (no further gain) and v is a heuristic, unless proven:

@@ -115,10 +115,13 @@ type candidate struct {
 }
 
 // expansion is a node's children: sown, with their table slots computed
-// and their buckets prefetched (the peeks fill in the rest).
+// and their buckets prefetched (the peeks fill in the rest). After the
+// peeks, open lists the k moves left to search, as indices into list (so
+// that ordering them moves bytes, not candidates).
 type expansion struct {
-	n    int
+	n, k int
 	list [engine.MaxPits]candidate
+	open [engine.MaxPits]int8
 }
 
 // tally is what a node has established so far: the best value found and
@@ -223,14 +226,14 @@ func (w *worker) search(n *candidate, alpha, beta, depth int, ahead *expansion) 
 		w.expand(b, ex)
 	}
 	nextPit := w.expandAhead(b, ex, tableMove(e, hit), &next)
-	t, k, cut := w.peekAll(b, ex, alpha, beta, childDepth)
+	t, cut := w.peekAll(b, ex, alpha, beta, childDepth)
 	if !cut {
 		// Step 5. Order the moves the peeks left open.
-		order(ex.list[:k])
+		order(ex)
 
 		// Step 6. Search them in order, raising alpha as values come in.
 		var ok bool
-		if t, ok = w.searchMoves(b, ex.list[:k], t, alpha, beta, childDepth, &next, nextPit); !ok {
+		if t, ok = w.searchMoves(n, ex, t, alpha, beta, childDepth, &next, nextPit); !ok {
 			return 0, false
 		}
 	}
@@ -362,17 +365,18 @@ func (w *worker) scoreMoves(b engine.Board, list []candidate, ttMove int) int {
 // bounds give each move an interval [lo, hi]. A move proving >= beta cuts
 // the node: peekAll returns it as the tally, with cut set. An exact move
 // needs no search, and a move that cannot beat alpha is dropped, its upper
-// bound kept for the fail-soft value: both go into the tally. The k moves
-// left open are moved to the front of ex.list, in their order.
-func (w *worker) peekAll(b engine.Board, ex *expansion, alpha, beta, depth int) (t tally, k int, cut bool) {
+// bound kept for the fail-soft value: both go into the tally. The moves
+// left open go to ex.open, in their order.
+func (w *worker) peekAll(b engine.Board, ex *expansion, alpha, beta, depth int) (t tally, cut bool) {
 	w.st.Peeks += int64(ex.n)
 	t = tally{best: -inf, move: -1}
+	k := 0
 	for j := 0; j < ex.n; j++ {
 		cd := &ex.list[j]
 		lo, hi := w.peek(b, cd, depth)
 		if lo >= beta {
 			w.st.CutPeek++
-			return tally{best: lo, move: int(cd.pit), limited: cd.limited}, 0, true
+			return tally{best: lo, move: int(cd.pit), limited: cd.limited}, true
 		}
 		if lo == hi || hi <= max(alpha, t.best) {
 			t.limited = t.limited || cd.limited
@@ -381,12 +385,11 @@ func (w *worker) peekAll(b engine.Board, ex *expansion, alpha, beta, depth int) 
 			}
 			continue
 		}
-		if k != j {
-			ex.list[k] = *cd
-		}
+		ex.open[k] = int8(j)
 		k++
 	}
-	return t, k, false
+	ex.k = k
+	return t, false
 }
 
 // peek bounds the value of one move of b from its child alone: the game's
@@ -423,83 +426,79 @@ func (w *worker) peek(b engine.Board, cd *candidate, depth int) (lo, hi int) {
 	return engine.MoveBounds(cd.res, gain, clo, chi)
 }
 
-// order sorts the moves by score, highest first (step 5): the table move,
-// extra turns (nearest the store first), then by the seeds the move banks
-// (so captures by their size), ties broken by history. Insertion sort,
-// stable: at most eight moves. (Ordering by the peeked interval, or
+// order sorts the open moves by score, highest first (step 5): the table
+// move, extra turns (nearest the store first), then by the seeds the move
+// banks (so captures by their size), ties broken by history. Insertion
+// sort, stable: at most eight moves. (Ordering by the peeked interval, or
 // captures before every other move, cost nodes: docs/algorithms.md.)
-func order(list []candidate) {
-	for i := 1; i < len(list); i++ {
-		cd := list[i]
+func order(ex *expansion) {
+	for i := 1; i < ex.k; i++ {
+		j := ex.open[i]
+		score := ex.list[j].score
 		x := i
-		for ; x > 0 && list[x-1].score < cd.score; x-- {
-			list[x] = list[x-1]
+		for ; x > 0 && ex.list[ex.open[x-1]].score < score; x-- {
+			ex.open[x] = ex.open[x-1]
 		}
-		list[x] = cd
+		ex.open[x] = j
 	}
 }
 
-// searchMoves searches the moves in order (step 6), each with alpha raised
-// to the best value so far, and adds their values to t; it stops at the
-// first move that reaches beta. next is the expansion of move nextPit, done
-// ahead. ok is false when the worker was stopped.
+// searchMoves searches n's open moves in order (step 6), each with alpha
+// raised to the best value so far, and adds their values to t; it stops at
+// the first move that reaches beta. next is the expansion of move nextPit,
+// done ahead. ok is false when the worker was stopped.
 //
 // With several workers (simplified ABDADA): after the first move, a child
 // another worker is searching right now is put off until the others are
 // done, so that workers spread over the tree; then the put-off ones are
 // searched (by then usually answered by the table).
-func (w *worker) searchMoves(b engine.Board, list []candidate, t tally, alpha, beta, depth int, next *expansion, nextPit int) (_ tally, ok bool) {
+func (w *worker) searchMoves(n *candidate, ex *expansion, t tally, alpha, beta, depth int, next *expansion, nextPit int) (_ tally, ok bool) {
 	var deferred [engine.MaxPits]int8
-	k, nd := len(list), 0
+	k, nd := ex.k, 0
 	for j := 0; j < k+nd; j++ {
 		var cd *candidate
 		if j < k {
-			cd = &list[j]
+			cd = &ex.list[ex.open[j]]
 			if j > 0 && w.busy != nil && cd.child.Seeds() >= busyMinSeeds && w.busy.isBusy(cd.slot) {
-				deferred[nd] = int8(j)
+				deferred[nd] = ex.open[j]
 				nd++
 				continue
 			}
 		} else {
-			cd = &list[deferred[j-k]]
+			cd = &ex.list[deferred[j-k]]
 		}
 		var ahead *expansion
 		if j == 0 && int(cd.pit) == nextPit {
 			ahead = next
 		}
-		v, proven := w.searchMove(cd, max(alpha, t.best), beta, depth, ahead)
+		// The window goes down and the value comes back through the sign
+		// rule (engine/value.go). With several workers the child is marked
+		// busy while it is searched.
+		gain := int(cd.gain)
+		marked := w.busy != nil && cd.child.Seeds() >= busyMinSeeds
+		if marked {
+			w.busy.enter(cd.slot)
+		}
+		calpha, cbeta := engine.ChildWindow(cd.res, gain, max(alpha, t.best), beta)
+		cv, proven := w.search(cd, calpha, cbeta, depth, ahead)
+		if marked {
+			w.busy.leave(cd.slot)
+		}
 		if w.aborted {
 			return t, false
 		}
+		v := engine.MoveValue(cd.res, gain, cv)
 		t.limited = t.limited || !proven
 		if v > t.best {
 			t.best, t.move = v, int(cd.pit)
 			if v >= beta {
 				w.st.CutSearch++
-				w.recordCut(b, int(cd.pit))
+				w.recordCut(n.child, int(cd.pit))
 				break
 			}
 		}
 	}
 	return t, true
-}
-
-// searchMove searches the child of one move and returns the move's value
-// for the mover: the window goes down and the value comes back through
-// the sign rule (engine/value.go). With several workers the child is
-// marked busy while it is searched.
-func (w *worker) searchMove(cd *candidate, alpha, beta, depth int, ahead *expansion) (int, bool) {
-	gain := int(cd.gain)
-	marked := w.busy != nil && cd.child.Seeds() >= busyMinSeeds
-	if marked {
-		w.busy.enter(cd.slot)
-	}
-	calpha, cbeta := engine.ChildWindow(cd.res, gain, alpha, beta)
-	v, proven := w.search(cd, calpha, cbeta, depth, ahead)
-	if marked {
-		w.busy.leave(cd.slot)
-	}
-	return engine.MoveValue(cd.res, gain, v), proven
 }
 
 // recordCut credits pit of b with a beta cut-off in the history (by pit

@@ -1,5 +1,7 @@
 package multi
 
+import "github.com/kalah-solver/kalah/engine"
+
 // This is the package's hot file: Play is the inner loop of every search.
 //
 // Sowing s seeds from the mover's pit i walks a cycle of L = km+1 holes as
@@ -11,29 +13,18 @@ package multi
 // precomputed step for (k, m, i, r), indexed by seat offset from the mover.
 // The start pit is not skipped.
 
-// Result says what a sowing did.
-type Result uint8
+// Result says what a sowing did: the two-player game's flags (an extra
+// turn, a capture, the end of the game), with the same meaning for k
+// players (a capture banks the target pit(s), at least one of which held
+// seeds; the game ends when any player's pits are empty).
+type Result = engine.Result
 
+// The flags of a Result.
 const (
-	// ResExtra: the last seed fell in the mover's store; the mover moves
-	// again. Never set together with ResOver.
-	ResExtra Result = 1 << iota
-	// ResCapture: the last seed fell in an own empty pit and was banked with
-	// the seeds of the target pit(s), at least one of which held seeds.
-	ResCapture
-	// ResOver: a player's pits are empty; the board was swept and the game
-	// is over.
-	ResOver
+	ResExtra   = engine.ResExtra
+	ResCapture = engine.ResCapture
+	ResOver    = engine.ResOver
 )
-
-// Extra reports an extra turn.
-func (r Result) Extra() bool { return r&ResExtra != 0 }
-
-// Capture reports a capture.
-func (r Result) Capture() bool { return r&ResCapture != 0 }
-
-// Over reports the end of the game.
-func (r Result) Over() bool { return r&ResOver != 0 }
 
 // sowStep is the lane-wise increment of a partial lap.
 type sowStep struct {

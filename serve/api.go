@@ -149,23 +149,13 @@ func newNode(p engine.Position) node {
 	if n.Over {
 		d := p.SouthDiff()
 		n.Result = &d
-		n.Winner = winner(d)
+		n.Winner = results.Winner(d)
 	} else {
 		for _, i := range p.Board.MoveList() {
 			n.Moves = append(n.Moves, engine.MoveLetter(p.ToMove, i))
 		}
 	}
 	return n
-}
-
-func winner(southDiff int) string {
-	switch {
-	case southDiff > 0:
-		return "south"
-	case southDiff < 0:
-		return "north"
-	}
-	return "draw"
 }
 
 // step is one sowing of a line and the position after it.

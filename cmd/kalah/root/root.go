@@ -3,6 +3,7 @@ package root
 
 import (
 	benchcmd "github.com/kalah-solver/kalah/cmd/kalah/bench"
+	bookcmd "github.com/kalah-solver/kalah/cmd/kalah/book"
 	campaigncmd "github.com/kalah-solver/kalah/cmd/kalah/campaign"
 	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
 	egdbcmd "github.com/kalah-solver/kalah/cmd/kalah/egdb"
@@ -51,6 +52,7 @@ table and a parallel MTD(f) search.`,
 	cmd.AddCommand(solvecmd.NewCmdSolve(io))
 	cmd.AddCommand(storecmd.NewCmdStore(io))
 	cmd.AddCommand(tablecmd.NewCmdTable(io))
+	cmd.AddCommand(bookcmd.NewCmdBook(io))
 	cmd.AddCommand(graphcmd.NewCmdGraph(io))
 	cmd.AddCommand(verifylinecmd.NewCmdVerifyLine(io))
 	cmd.AddCommand(reportcmd.NewCmdReport(io))

@@ -6,7 +6,7 @@
 GO ?= go
 
 # The packages whose tests run goroutines that share memory.
-RACE_PKGS := . ./tt/... ./solver/... ./egdb/... ./persist/... ./results/... ./bench/... ./cmd/...
+RACE_PKGS := . ./tt/... ./solver/... ./egdb/... ./persist/... ./results/... ./bench/... ./play/... ./serve/... ./campaign/... ./cmd/...
 
 .PHONY: build test slow race bench fuzz lint install
 

@@ -41,6 +41,9 @@ import (
 	"github.com/kalah-solver/kalah/solver"
 )
 
+// errNoCache: an opening book needs the persistent store.
+var errNoCache = errors.New("an opening book lives in the persistent store: open the session with one (not NoCache)")
+
 // Rule is a capture convention.
 type Rule = engine.Capture
 

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/kalah-solver/kalah/engine"
+	"github.com/kalah-solver/kalah/internal/reference"
 	"github.com/kalah-solver/kalah/solver"
 )
 
@@ -107,8 +108,8 @@ func TestSignature(t *testing.T) {
 }
 
 // TestValues checks the values the runner reports, the root's and the
-// best moves, against a plain memoized negamax that shares no code with
-// the engine or the solver. The brute force is exponential in the seeds:
+// best moves, against internal/reference, a plain memoized negamax over
+// seed-by-seed sowing that shares no code with the engine or the solver. The brute force is exponential in the seeds:
 // it checks the positions it can finish within a budget of positions, a
 // small one under -short.
 func TestValues(t *testing.T) {
@@ -126,16 +127,17 @@ func TestValues(t *testing.T) {
 			continue
 		}
 		t.Run(c.Name, func(t *testing.T) {
-			ref := newReference(c.Rules.Capture == engine.EmptyCapture, limit)
-			b := fromHoles(p.Holes(), p.ToMove == engine.North)
-			want := b.own[refPits] - b.opp[refPits] + ref.value(b)
-			if ref.overflow {
+			ref := reference.NewSolver(reference.Rules{Pits: c.Rules.Pits, EmptyCapture: c.Rules.Capture == engine.EmptyCapture}, limit)
+			g := ref.Game(p.Holes(), p.ToMove == engine.North)
+			base := p.Board.StoreDiff()
+			want := base + ref.Value(g)
+			if ref.Overflow {
 				t.Skipf("%d seeds: the reference needs more than %d positions", p.Board.Seeds(), limit)
 			}
 			checked++
 			var best []string
-			for i := 0; i < refPits; i++ {
-				if b.own[i] > 0 && b.own[refPits]-b.opp[refPits]+ref.moveValue(b, i) == want {
+			for i := 0; i < c.Rules.Pits; i++ {
+				if p.Board.Pit(i) > 0 && base+ref.MoveValue(g, i) == want {
 					best = append(best, engine.MoveLetter(p.ToMove, i))
 				}
 			}
@@ -149,7 +151,7 @@ func TestValues(t *testing.T) {
 			if strings.Join(res.Best, " ") != strings.Join(best, " ") {
 				t.Errorf("best moves %v, reference %v (%s, %s to move)", res.Best, best, res.Position, res.ToMove)
 			}
-			t.Logf("%d seeds, value %+d, best %v; the reference searched %d positions", p.Board.Seeds(), want, best, len(ref.memo))
+			t.Logf("%d seeds, value %+d, best %v; the reference searched %d positions", p.Board.Seeds(), want, best, ref.Positions())
 		})
 	}
 	if checked < 5 {

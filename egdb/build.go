@@ -73,12 +73,12 @@ func (w *slicer) value(own, opp uint64) int {
 		case res&engine.ResOver != 0:
 		case res&engine.ResExtra != 0:
 			r, s2 := w.x.Rank(c.Own, c.Opp)
-			g += int(w.lower[s2][r])
+			g = engine.MoveGain(res, k, s2, int(w.lower[s2][r]))
 		case k == 0:
-			g = s - w.same(c.Opp, c.Own)
+			g = engine.MoveGain(res, 0, s, w.same(c.Opp, c.Own))
 		default:
 			r, s2 := w.x.Rank(c.Opp, c.Own)
-			g += s2 - int(w.lower[s2][r])
+			g = engine.MoveGain(res, k, s2, int(w.lower[s2][r]))
 		}
 		if g > best {
 			best = g

@@ -72,15 +72,15 @@ func (db *DB) MoveGain(b engine.Board, i int) (gain int, ok bool) {
 	}
 	c, res := db.rules.Sow(engine.Board{Own: b.Own, Opp: b.Opp}, i)
 	k := int(c.OwnStore)
-	switch {
-	case res.Over():
+	if res.Over() {
 		return k, true
-	case res.Extra():
-		g, ok := db.Probe(c)
-		return k + g, ok
 	}
-	g, ok := db.Probe(c.Flip())
-	return s - g, ok
+	child := c
+	if !res.Extra() {
+		child = c.Flip()
+	}
+	g, ok := db.Probe(child)
+	return engine.MoveGain(res, k, s-k, g), ok
 }
 
 // Close releases the database's file mappings.

@@ -8,80 +8,29 @@ import (
 	"testing"
 
 	"github.com/kalah-solver/kalah/engine"
+	"github.com/kalah-solver/kalah/internal/reference"
 )
 
-// ref is an independent reference: the game played seed by seed on a
-// plain array, solved by memoized recursion over whole positions. It uses
-// neither the engine's sowing nor any of the database's ranking.
-type ref struct {
-	m       int
-	capture engine.Capture
-	memo    map[string]int
+// refGain is the reference's value (internal/reference: the game played
+// seed by seed on a plain array, solved by memoized recursion; neither the
+// engine's sowing nor any of the database's ranking) of the position with
+// the mover's pits own and the opponent's opp, in the database's unit:
+// the seeds the mover banks, (value + seeds) / 2.
+func refGain(rf *reference.Solver, own, opp uint64) int {
+	m := rf.Pits
+	p := pitsOf(m, own, opp)
+	holes := make([]int, 2*m+2) // South (the mover) then North, stores empty
+	copy(holes, p[:m])
+	copy(holes[m+1:], p[m:])
+	s := 0
+	for _, n := range p {
+		s += n
+	}
+	return (rf.Value(rf.Game(holes, false)) + s) / 2
 }
 
-func newRef(m int, c engine.Capture) *ref {
-	return &ref{m: m, capture: c, memo: map[string]int{}}
-}
-
-// gain is what the mover banks, of the seeds in pits, with own pits
-// pits[0..m-1] and the opponent's pits[m..2m-1] (each from its owner's
-// left). Both sides must hold seeds.
-func (r *ref) gain(pits []int) int {
-	key := fmt.Sprint(pits)
-	if v, ok := r.memo[key]; ok {
-		return v
-	}
-	best := -1
-	for i := 0; i < r.m; i++ {
-		if pits[i] > 0 {
-			best = max(best, r.move(pits, i))
-		}
-	}
-	r.memo[key] = best
-	return best
-}
-
-// move plays pit i and returns what the mover banks from then on.
-func (r *ref) move(pits []int, i int) int {
-	m := r.m
-	// Holes in the mover's cycle: own pits 0..m-1, own store m, opponent's
-	// pits m+1..2m. The opponent's store is never sown.
-	h := make([]int, 2*m+1)
-	copy(h, pits[:m])
-	copy(h[m+1:], pits[m:])
-	seeds := h[i]
-	h[i] = 0
-	pos := i
-	for ; seeds > 0; seeds-- {
-		pos = (pos + 1) % (2*m + 1)
-		h[pos]++
-	}
-	extra := pos == m
-	if pos < m && h[pos] == 1 {
-		opp := m + 1 + (m - 1 - pos)
-		if h[opp] > 0 || r.capture == engine.EmptyCapture {
-			h[m] += h[opp] + 1
-			h[pos], h[opp] = 0, 0
-		}
-	}
-	own, oth := 0, 0
-	for j := 0; j < m; j++ {
-		own += h[j]
-		oth += h[m+1+j]
-	}
-	banked := h[m]
-	if own == 0 || oth == 0 {
-		return banked + own // the mover's remaining seeds are swept to its store
-	}
-	child := make([]int, 2*m)
-	if extra {
-		copy(child, h[:m])
-		copy(child[m:], h[m+1:])
-		return banked + r.gain(child)
-	}
-	copy(child, h[m+1:])
-	copy(child[m:], h[:m])
-	return banked + (own + oth) - r.gain(child)
+func newRef(m int, c engine.Capture) *reference.Solver {
+	return reference.NewSolver(reference.Rules{Pits: m, EmptyCapture: c == engine.EmptyCapture}, 0)
 }
 
 var (
@@ -132,7 +81,7 @@ func TestAgainstReferenceSmall(t *testing.T) {
 					cur := db.Index().Cursor(s, 0, db.Index().Size(s))
 					for cur.Next() {
 						got, ok := db.Probe(engine.Board{Own: cur.Own, Opp: cur.Opp})
-						want := rf.gain(pitsOf(m, cur.Own, cur.Opp))
+						want := refGain(rf, cur.Own, cur.Opp)
 						if !ok || got != want {
 							t.Fatalf("slice %d rank %d %v: got %d (ok %v), reference %d", s, cur.Rank, pitsOf(m, cur.Own, cur.Opp), got, ok, want)
 						}
@@ -160,7 +109,7 @@ func TestAgainstReferenceRandom(t *testing.T) {
 				r := rng.Int64N(db.Index().Size(s))
 				own, opp := db.Index().Unrank(s, r)
 				got, _ := db.Probe(engine.Board{Own: own, Opp: opp, OwnStore: 3, OppStore: 7})
-				if want := rf.gain(pitsOf(6, own, opp)); got != want {
+				if want := refGain(rf, own, opp); got != want {
 					t.Fatalf("slice %d rank %d %v: got %d, reference %d", s, r, pitsOf(6, own, opp), got, want)
 				}
 			}

@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// perftTable was computed by the reference (refPerft) and by the packed
+// perftTable was computed by the reference (internal/reference) and by the packed
 // engine, which agree; both are checked against it here.
 var perftTable = []struct {
 	pits, seeds int
@@ -33,8 +33,7 @@ func TestPerft(t *testing.T) {
 			t.Errorf("Kalah(%d,%d) %s perft: engine %v, want %v", c.pits, c.seeds, c.rule, got, c.counts[:depth])
 		}
 		refDepth := depth - 2 // the reference is slow
-		ref := make([]int64, refDepth)
-		refPerft(refFromPosition(p, c.rule), ref)
+		ref := refRules(r).Perft(refGame(p), refDepth)
 		for d := range ref {
 			if uint64(ref[d]) != c.counts[d] {
 				t.Errorf("Kalah(%d,%d) %s perft: reference %v, want %v", c.pits, c.seeds, c.rule, ref, c.counts[:refDepth])

@@ -4,6 +4,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/kalah-solver/kalah/internal/reference"
 )
 
 // randomPosition plays a random game of Kalah(m,n) for a random number of
@@ -29,18 +31,31 @@ func randomPosition(rng *rand.Rand, r Rules, seeds int) Position {
 	}
 }
 
+// refRules is the seed-by-seed reference (internal/reference) for r.
+func refRules(r Rules) reference.Rules {
+	return reference.Rules{Pits: r.Pits, EmptyCapture: r.Capture == EmptyCapture}
+}
+
+// refGame is p for the reference.
+func refGame(p Position) reference.Game {
+	return refRules(Rules{Pits: p.Pits}).Game(p.Holes(), p.ToMove == North)
+}
+
 // checkAgainstReference plays pit i on p with the packed engine and the
 // reference and reports any disagreement.
 func checkAgainstReference(t *testing.T, r Rules, p Position, i int) Position {
 	t.Helper()
-	ref := refFromPosition(p, r.Capture)
-	extra, captured, over := ref.play(i)
+	ref, extra, captured, over := refRules(r).Play(refGame(p), i)
+	refHoles, refNext := ref.Holes[:2*r.Pits+2], South
+	if ref.North {
+		refNext = North
+	}
 	next, res := r.PlayPosition(p, i)
 	got := next.Holes()
-	if !slices.Equal(got, ref.holes) || res.Extra() != extra || res.Capture() != captured || res.Over() != over || (!over && next.ToMove != ref.toMove) {
+	if !slices.Equal(got, refHoles) || res.Extra() != extra || res.Capture() != captured || res.Over() != over || (!over && next.ToMove != refNext) {
 		t.Fatalf("%v: %s to move at %v plays %s:\n packed %v extra=%v capture=%v over=%v next=%v\n ref    %v extra=%v capture=%v over=%v next=%v",
 			r, p.ToMove, p, MoveLetter(p.ToMove, i), got, res.Extra(), res.Capture(), res.Over(), next.ToMove,
-			ref.holes, extra, captured, over, ref.toMove)
+			refHoles, extra, captured, over, refNext)
 	}
 	if next.Board.Total() != p.Board.Total() {
 		t.Fatalf("seeds not conserved: %v -> %v", p, next)

@@ -35,3 +35,15 @@ func Group(n int64) string {
 	}
 	return s
 }
+
+// Winner names the winner from South's final store minus North's:
+// "south", "north" or "draw".
+func Winner(southDiff int) string {
+	switch {
+	case southDiff > 0:
+		return "south"
+	case southDiff < 0:
+		return "north"
+	}
+	return "draw"
+}

@@ -46,6 +46,14 @@ func Report(s Archive) ([]byte, error) {
 		return nil, err
 	}
 	rp.graphs = graphs
+	if rp.players, err = s.LoadPlayers(); err != nil {
+		return nil, err
+	}
+	for _, r := range rp.players {
+		if err := r.Check(); err != nil {
+			return nil, fmt.Errorf("%s: %w", s.PlayersPath(), err)
+		}
+	}
 	rp.write()
 	return rp.buf.Bytes(), nil
 }
@@ -80,10 +88,11 @@ const targetText = "m, n = 1..6 except (6,6), (7,1..4) and (8,1..3)"
 func isTarget(m, n int) bool { return m >= 1 && m <= MaxTargetPits && n >= 1 && n <= targetSeeds[m] }
 
 type report struct {
-	buf    bytes.Buffer
-	recs   []Record
-	open   []Open
-	graphs []GraphRecord
+	buf     bytes.Buffer
+	recs    []Record
+	open    []Open
+	graphs  []GraphRecord
+	players []PlayersRecord // players.go, players_report.go
 }
 
 func (rp *report) findOpen(rule string, m, n int) *Open {
@@ -130,6 +139,7 @@ func (rp *report) write() {
 	rp.openCells()
 	rp.graphTables()
 	rp.sizes()
+	rp.playersSection()
 	rp.runs()
 	rp.sources()
 }

@@ -8,22 +8,17 @@ import (
 	"time"
 
 	"github.com/kalah-solver/kalah/engine"
+	"github.com/kalah-solver/kalah/internal/reference"
 )
 
-// brute is the independent reference: plain memoized negamax over whole
-// boards (stores included), no bounds, no windows, no table tricks. Its
-// value is the mover's final store difference.
-type brute struct {
-	r    engine.Rules
-	memo map[[2]uint64]int
-}
+// brute is the independent reference (internal/reference: plain memoized
+// negamax over seed-by-seed sowing; no bounds, no windows, no table
+// tricks, no code shared with the engine) for one rule set, speaking
+// engine boards. Its values are the mover's final store difference.
+type brute struct{ *reference.Solver }
 
-func newBrute(r engine.Rules) *brute { return &brute{r: r, memo: map[[2]uint64]int{}} }
-
-// whole is the whole board, stores included, as a map key (the tests use at
-// most 7 pits a side, so lane 7 is free for the stores).
-func whole(b engine.Board) [2]uint64 {
-	return [2]uint64{b.Own | uint64(b.OwnStore)<<56, b.Opp | uint64(b.OppStore)<<56}
+func newBrute(r engine.Rules) *brute {
+	return &brute{reference.NewSolver(reference.Rules{Pits: r.Pits, EmptyCapture: r.Capture == engine.EmptyCapture}, 0)}
 }
 
 // brutes shares one reference per rule set across a test's positions, so
@@ -37,33 +32,23 @@ func (bs brutes) get(r engine.Rules) *brute {
 	return bs[r]
 }
 
-func (br *brute) value(b engine.Board) int {
-	if b.Over() {
-		return b.StoreDiff()
+// game is b for the reference: b's mover as South.
+func (br *brute) game(b engine.Board) reference.Game {
+	m := br.Pits
+	h := make([]int, 2*m+2)
+	for i := 0; i < m; i++ {
+		h[i], h[m+1+i] = b.Pit(i), b.OppPit(i)
 	}
-	if v, ok := br.memo[whole(b)]; ok {
-		return v
-	}
-	best := -1 << 30
-	for _, i := range b.MoveList() {
-		if v := br.move(b, i); v > best {
-			best = v
-		}
-	}
-	br.memo[whole(b)] = best
-	return best
+	h[m], h[2*m+1] = int(b.OwnStore), int(b.OppStore)
+	return br.Game(h, false)
 }
+
+// value is the mover's final store difference from b under perfect play.
+func (br *brute) value(b engine.Board) int { return b.StoreDiff() + br.Value(br.game(b)) }
 
 // move is the mover's final store difference after pit i and perfect play.
 func (br *brute) move(b engine.Board, i int) int {
-	c, res := br.r.Play(b, i)
-	switch {
-	case res.Over():
-		return c.StoreDiff()
-	case res.Extra():
-		return br.value(c)
-	}
-	return -br.value(c)
+	return b.StoreDiff() + br.MoveValue(br.game(b), i)
 }
 
 func newTestSolver(t testing.TB, r engine.Rules, threads int) *Solver {

@@ -40,7 +40,7 @@ func (s *Solver) test(b engine.Board, gamma, depth int) (v int, ok bool) {
 		w := s.workers[0]
 		var stop atomic.Bool
 		w.reset(&stop)
-		v = w.search(b, gamma-1, gamma, depth)
+		v, _ = w.searchBoard(b, gamma-1, gamma, depth)
 		w.publish()
 		s.stats.Add(w.st)
 		w.total += w.st.Nodes
@@ -59,7 +59,7 @@ func (s *Solver) test(b engine.Board, gamma, depth int) (v int, ok bool) {
 		wg.Add(1)
 		go func(w *worker) {
 			defer wg.Done()
-			r := w.search(b, gamma-1, gamma, depth)
+			r, _ := w.searchBoard(b, gamma-1, gamma, depth)
 			if !w.aborted {
 				once.Do(func() {
 					v, done = r, true

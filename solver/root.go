@@ -115,16 +115,17 @@ func (s *Solver) SolveEveryMove(ctx context.Context, p engine.Position) (*Result
 		mv := MoveValue{Pit: i + 1, Move: engine.MoveLetter(p.ToMove, i), Extra: r.Extra()}
 		var lo, hi int
 		ok := true
-		switch {
-		case r.Over():
+		if r.Over() {
 			lo = gain - int(c.OppStore-b.OppStore)
 			hi = lo
-		case r.Extra():
-			clo, chi, done := s.mtdf(ctx, c, guess-gain, tt.DepthSolved, s.reporter(stage, start, "move "+mv.Move, base+gain, 1))
-			lo, hi, ok = gain+clo, gain+chi, done
-		default:
-			clo, chi, done := s.mtdf(ctx, c.Flip(), gain-guess, tt.DepthSolved, s.reporter(stage, start, "move "+mv.Move, base+gain, -1))
-			lo, hi, ok = gain-chi, gain-clo, done
+		} else {
+			if !r.Extra() {
+				c = c.Flip()
+			}
+			cguess, _ := engine.ChildWindow(r, gain, guess, guess)
+			clo, chi, done := s.mtdf(ctx, c, cguess, tt.DepthSolved, s.reporter(stage, start, "move "+mv.Move, r, base+gain))
+			lo, hi = engine.MoveBounds(r, gain, clo, chi)
+			ok = done
 		}
 		mv.Lower, mv.Upper, mv.Solved = base+lo, base+hi, ok && lo == hi
 		mv.Value = mv.Lower
@@ -175,7 +176,7 @@ func (s *Solver) SolveBestMove(ctx context.Context, p engine.Position) (*Result,
 	base := b.StoreDiff()
 	guess := s.deepen(ctx, b, 0, s.opts.Deepen)
 	// mtdf's bounds start from the seeds', so they are proven either way.
-	lo, hi, ok := s.mtdf(ctx, b, guess, tt.DepthSolved, s.reporter(&run.stage, run.start, "value", base, 1))
+	lo, hi, ok := s.mtdf(ctx, b, guess, tt.DepthSolved, s.reporter(&run.stage, run.start, "value", engine.ResExtra, base))
 	res.Lower, res.Upper, res.Value = base+lo, base+hi, base+lo
 	if !ok {
 		res.Solved = false
@@ -212,7 +213,7 @@ func (s *Solver) interruptedBounds(b engine.Board, done []MoveValue) (lo, hi int
 				mlo = base + gain - int(c.OppStore-b.OppStore)
 				mhi = mlo
 			} else {
-				mlo, mhi = base+gain-c.Seeds(), base+gain+c.Seeds()
+				mlo, mhi = engine.MoveBounds(r, base+gain, -c.Seeds(), c.Seeds())
 			}
 		}
 		lo, hi = max(lo, mlo), max(hi, mhi)
@@ -221,14 +222,16 @@ func (s *Solver) interruptedBounds(b engine.Board, done []MoveValue) (lo, hi int
 }
 
 // reporter returns an MTD(f) callback that publishes the stage's bounds
-// (converted to absolute values for the root's mover) and forwards them.
-func (s *Solver) reporter(stage *atomic.Pointer[Progress], start time.Time, name string, offset, sign int) func(lo, hi int) {
+// and forwards them. The bounds are on the value of a position reached by
+// a move with result res from the root, and offset is the root's store
+// difference after that move: the sign rule (engine.MoveBounds) turns them
+// into absolute values for the root's mover. For the root itself, pass
+// engine.ResExtra (the same mover) and the root's store difference.
+func (s *Solver) reporter(stage *atomic.Pointer[Progress], start time.Time, name string, res engine.Result, offset int) func(lo, hi int) {
 	stage.Store(&Progress{Stage: name, Lower: offset - inf, Upper: offset + inf})
 	return func(lo, hi int) {
-		p := &Progress{Stage: name, Lower: offset + lo, Upper: offset + hi, Passes: s.stats.Passes}
-		if sign < 0 {
-			p.Lower, p.Upper = offset-hi, offset-lo
-		}
+		p := &Progress{Stage: name, Passes: s.stats.Passes}
+		p.Lower, p.Upper = engine.MoveBounds(res, offset, lo, hi)
 		stage.Store(p)
 		if s.opts.Progress != nil {
 			q := *p
@@ -253,21 +256,23 @@ func (s *Solver) PV(ctx context.Context, p engine.Position, v int) ([]engine.Ply
 			gain := int(c.OwnStore - b.OwnStore)
 			var reach bool
 			var next int
-			switch {
-			case r.Over():
+			if r.Over() {
 				reach = gain-int(c.OppStore-b.OppStore) >= v
-			case r.Extra():
-				t, ok := s.test(c, v-gain, tt.DepthSolved)
+			} else {
+				if !r.Extra() {
+					c = c.Flip()
+				}
+				// The move reaches v if its value passes the null window
+				// (v-1, v): one test of the child at that window's upper
+				// end, seen through the sign rule. The line then continues
+				// from the child with the value the move needs of it.
+				_, gamma := engine.ChildWindow(r, gain, v-1, v)
+				t, ok := s.test(c, gamma, tt.DepthSolved)
 				if !ok {
 					return line, ErrInterrupted
 				}
-				reach, next = t >= v-gain, v-gain
-			default:
-				t, ok := s.test(c.Flip(), gain-v+1, tt.DepthSolved) // child <= gain-v ?
-				if !ok {
-					return line, ErrInterrupted
-				}
-				reach, next = t < gain-v+1, gain-v
+				reach = engine.MoveValue(r, gain, t) >= v
+				next, _ = engine.ChildWindow(r, gain, v, v)
 			}
 			if reach {
 				line = append(line, engine.Ply{Side: p.ToMove, Pit: i})

@@ -49,7 +49,7 @@ type worker struct {
 	id    int
 
 	cache      Cache // nil for none
-	cacheSeeds int   // ask the store only at boards with this many seeds
+	cacheSeeds int   // ask the store only at boards with this many seeds (never without one)
 	cacheWork  int   // give the store entries whose work is at least this
 
 	stop    *atomic.Bool  // set when this test is answered elsewhere
@@ -60,12 +60,6 @@ type worker struct {
 	st        Stats
 	total     int64 // nodes over every test so far
 	published int64
-
-	// horizon is set by every node on return: whether its result depends
-	// on the depth limit (a horizon leaf or a depth-limited entry somewhere
-	// below). A depth-limited search whose result does not is a proof, and
-	// is stored as one (Irving's result depth, reduced to a flag).
-	horizon bool
 
 	hist [engine.MaxPits][engine.MaxSeeds + 1]int32 // cut-offs by pit and seeds in it
 
@@ -106,301 +100,200 @@ func (s *Stats) Add(o Stats) {
 
 // candidate is a move waiting to be searched, with what the peek learned:
 // the child seen from its mover, and the child's table slot and entry so
-// that the child need not look itself up again.
+// that the child need not look itself up again. The position a search
+// starts from is a candidate of no move (only child, slot, entry, hit).
 type candidate struct {
-	child engine.Board
-	slot  tt.Slot
-	entry tt.Entry
-	hit   bool
-	dep   bool // the peeked bound came from a depth-limited entry
-	gain  int8 // seeds the move banked for the mover
-	pit   int8
-	res   engine.Result
-	score int64
+	child   engine.Board
+	slot    tt.Slot
+	entry   tt.Entry
+	hit     bool
+	limited bool // the peeked bound came from a depth-limited entry
+	gain    int8 // seeds the move banked for the mover
+	pit     int8
+	res     engine.Result
+	score   int64 // place in the order of step 5, set by scoreMoves
 }
 
-// search returns a fail-soft bound on the value of b for the window
-// (alpha, beta), alpha < beta:
+// expansion is a node's children: sown, with their table slots computed
+// and their buckets prefetched (the peeks fill in the rest). After the
+// peeks, open lists the k moves left to search, as indices into list (so
+// that ordering them moves bytes, not candidates).
+type expansion struct {
+	n, k int
+	list [engine.MaxPits]candidate
+	open [engine.MaxPits]int8
+}
+
+// tally is what a node has established so far: the best value found and
+// its move (-1 for none), and whether any bound behind it depends on the
+// depth limit.
+type tally struct {
+	best, move int
+	limited    bool
+}
+
+// searchBoard searches b from scratch, as the drivers do: the endgame
+// database answers a small board, and otherwise b is looked up in the
+// table and searched. The contract is search's.
+func (w *worker) searchBoard(b engine.Board, alpha, beta, depth int) (v int, proven bool) {
+	s := b.Seeds()
+	if s <= w.dbMax {
+		if g, ok := w.db.Probe(b); ok {
+			w.st.DBHits++
+			return 2*g - s, true
+		}
+	}
+	n := candidate{child: b, slot: w.tab.SlotOf(b.Key(), s)}
+	w.st.TTProbes++
+	n.entry, n.hit = w.tab.Probe(n.slot)
+	if n.hit {
+		w.st.TTHits++
+	}
+	return w.search(&n, alpha, beta, depth, nil)
+}
+
+// search is the node: fail-soft negamax over n.child, whose table slot and
+// entry the caller has already looked up. For the window (alpha, beta),
+// alpha < beta, it returns a bound v on the value of the board (relative to
+// the stores, engine/value.go):
 //
 //	v <= alpha        the true value is at most v  (fail low)
 //	v >= beta         the true value is at least v (fail high)
 //	alpha < v < beta  v is the true value
 //
-// With depth = tt.DepthSolved values are full-depth: every bound it
-// returns or stores holds forever. With a smaller depth, leaves at the
-// horizon score 0 (no further gain) and the result is a heuristic, unless
-// w.horizon is false on return: then no horizon leaf or depth-limited
-// entry was used and the result is a proven bound like any other.
-// After a sowing that earns an extra turn the same player moves again, so
-// the child is searched with the same sign and the window shifted by the
-// seeds banked; after a normal move the window is negated.
-func (w *worker) search(b engine.Board, alpha, beta, depth int) int {
-	s := b.Seeds()
-	// The endgame database answers small boards exactly.
-	if s <= w.dbMax {
-		if g, ok := w.db.Probe(b); ok {
-			w.st.DBHits++
-			w.horizon = false
-			return 2*g - s
-		}
-	}
-	slot := w.tab.SlotOf(b.Key(), s)
-	w.st.TTProbes++
-	e, hit := w.tab.Probe(slot)
-	if hit {
-		w.st.TTHits++
-	}
-	return w.node(b, s, alpha, beta, depth, slot, e, hit, nil)
-}
-
-// fromCache looks b up in the persistent store after a table miss, and
-// copies a find into the table.
-func (w *worker) fromCache(b engine.Board, slot tt.Slot) (tt.Entry, bool) {
-	e, ok := w.cache.Get(b.Key())
-	if ok {
-		w.st.CacheHits++
-		w.tab.Put(slot, e)
-	}
-	return e, ok
-}
-
-// node searches b, whose table slot and entry (if hit) the caller has
-// already looked up; the contract is search's. pre, if not nil, is b's
-// expansion (step 3), done ahead by the caller.
-func (w *worker) node(b engine.Board, s, alpha, beta, depth int, slot tt.Slot, e tt.Entry, hit bool, pre *expansion) int {
-	w.st.Nodes++
-	if w.st.Nodes&4095 == 0 {
-		w.shared.Add(w.st.Nodes - w.published)
-		w.published = w.st.Nodes
-		if w.stop.Load() || w.cancel.Load() {
-			w.aborted = true
-		}
-	}
-	if w.aborted {
-		return 0
+// and proven, true when v does not depend on the depth limit. With depth
+// = tt.DepthSolved the search is exact: v is always proven and every bound
+// it returns or stores holds forever. With a smaller depth, leaves at the
+// horizon score 0 (no further gain) and v is a heuristic, unless proven:
+// then no horizon leaf and no depth-limited entry was used below, and v
+// holds like a full-depth bound (Irving's result depth, reduced to a flag).
+// A worker that sees the stop flag unwinds with (0, false) and sets
+// w.aborted: its results are void.
+//
+// ahead, if not nil, is n.child's expansion (step 4), done by the parent
+// while it waited for its own children's buckets.
+func (w *worker) search(n *candidate, alpha, beta, depth int, ahead *expansion) (v int, proven bool) {
+	// Step 1. Poll: count the node, and every 4096 nodes publish the count
+	// and look at the stop flags.
+	if w.poll() {
+		return 0, false
 	}
 
-	// Step 1. Bounds from the seeds (the paper's futility pruning, exact in
-	// Kalah): the mover can gain at most the s seeds left and lose at most
-	// s. A window outside [-s, s] is decided without a move.
-	w.horizon = false
+	// Step 2. Seed bounds (the paper's futility pruning, exact in Kalah):
+	// the mover can gain at most the s seeds left and lose at most s, so a
+	// window outside [-s, s] is decided without a move. A depth-limited
+	// search (only ever used to find a first guess and fill the table with
+	// good moves) scores its horizon as "no further gain".
+	b, s := n.child, n.child.Seeds()
 	if alpha >= s {
 		w.st.CutSeeds++
-		return s
+		return s, true
 	}
 	if beta <= -s {
 		w.st.CutSeeds++
-		return -s
+		return -s, true
 	}
-
-	// A depth-limited search (only ever used to find a first guess and
-	// fill the table with good moves) scores its horizon as "no further
-	// gain": the current store difference.
 	if depth == 0 {
-		w.horizon = true
-		return 0
+		return 0, false
 	}
 	childDepth := depth - 1
 	if depth == tt.DepthSolved {
 		childDepth = depth
 	}
 
-	// Step 2. Own table entry (or, on a miss at a big board, the
-	// persistent store's): a proven bound that decides the window ends the
-	// node; otherwise its move is tried first.
-	if !hit && w.cache != nil && s >= w.cacheSeeds {
-		e, hit = w.fromCache(b, slot)
+	// Step 3. Probe: the node's own entry is the one its parent's peek
+	// found or, on a table miss at a big board, the persistent store's. A
+	// bound of it that decides the window ends the node; otherwise its move
+	// is tried first.
+	e, hit := n.entry, n.hit
+	if !hit && s >= w.cacheSeeds {
+		e, hit = w.fromCache(n)
 	}
-	ttMove := -1
-	if hit {
-		if e.Depth() >= depth {
-			if lo := e.Lower(); lo >= beta {
-				w.st.CutTT++
-				w.horizon = !e.Solved()
-				return lo
-			}
-			if hi := e.Upper(); hi <= alpha {
-				w.st.CutTT++
-				w.horizon = !e.Solved()
-				return hi
-			}
-		}
-		ttMove = e.Move()
+	if v, ok := decides(e, hit, alpha, beta, depth); ok {
+		w.st.CutTT++
+		return v, e.Solved()
 	}
 	nodes0 := w.st.Nodes
 
-	// Step 3. Expand: sow every move, find each child's table slot and
-	// prefetch its bucket at once, so that the memory latency of one
-	// child's bucket overlaps the sowing and ranking of the next ones
-	// (unless the caller expanded b ahead, below).
-	var own expansion
-	ex := pre
+	// Step 4. Expand and peek: sow every move (unless the parent did),
+	// expand ahead the child most likely to be searched first, then bound
+	// every move from its child's table entry, the database or the game's
+	// end. A move that proves >= beta ends the search (on to step 7).
+	var own, next expansion
+	ex := ahead
 	if ex == nil {
 		ex = &own
 		w.expand(b, ex)
 	}
-	list, n := &ex.list, ex.n
+	nextPit := w.expandAhead(b, ex, tableMove(e, hit), &next)
+	t, cut := w.peekAll(b, ex, alpha, beta, childDepth)
+	if !cut {
+		// Step 5. Order the moves the peeks left open.
+		order(ex)
 
-	// Speculation: while the children's buckets come in, expand the child
-	// most likely to be searched first (the table move, else the first in
-	// the static order of step 5), so that its children's buckets are on
-	// their way too when it is searched. A child that the peeks of step 4
-	// settle, or a node they cut, wastes the work; on Kalah(6,4) it still
-	// saves 12 % of the time (docs/algorithms.md). The node count is the
-	// same either way.
-	var ahead expansion
-	aheadPit := -1
-	if sj := w.scoreMoves(b, list[:n], ttMove); sj >= 0 && list[sj].child.Seeds() > w.dbMax {
-		aheadPit = int(list[sj].pit)
-		w.expand(list[sj].child, &ahead)
-	}
-	w.st.Peeks += int64(n)
-
-	// Step 4. Peek at every child before recursing (Irving's crunch, the
-	// enhanced transposition cut-off): game ends, database hits and table
-	// bounds give each move an interval [lo, hi]. A move proving >= beta
-	// ends the node; an exact move needs no search; a move that cannot
-	// beat alpha is dropped, its upper bound kept for the fail-soft value.
-	origAlpha := alpha
-	best, bestMove := -inf, -1
-	dep := false // some bound used below depends on the horizon
-	k := 0
-	for j := 0; j < n; j++ {
-		cd := list[j]
-		gain := int(cd.gain)
-		var lo, hi int
-		if cd.res.Over() {
-			lo = gain - int(cd.child.OppStore-b.OppStore)
-			hi = lo
-		} else {
-			lo, hi = w.peek(&cd, gain, childDepth)
-		}
-		if lo >= beta {
-			w.st.CutPeek++
-			d := depth
-			if !cd.dep {
-				d = tt.DepthSolved
-			}
-			w.tab.Put(slot, tt.MakeEntry(lo, tt.NoUpper, int(cd.pit), d, 0))
-			w.horizon = cd.dep
-			return lo
-		}
-		if lo == hi || hi <= alpha {
-			dep = dep || cd.dep
-			if hi > best {
-				best, bestMove = hi, int(cd.pit)
-				if hi > alpha {
-					alpha = hi
-				}
-			}
-			continue
-		}
-		// Step 5. Order: table move, extra turns (nearest the store
-		// first), then by the seeds the move banks (so captures by their
-		// size), ties broken by history. Insertion sort into the front of
-		// the same array. (Ordering by the peeked interval, or captures
-		// before every other move, cost nodes: docs/algorithms.md.)
-		// The scores are set by scoreMoves, before the peeks.
-		score := cd.score
-		x := k
-		for ; x > 0 && list[x-1].score < score; x-- {
-			list[x] = list[x-1]
-		}
-		list[x] = cd
-		k++
-	}
-
-	// Step 6. Search the rest in order, raising alpha as values come in.
-	// With several workers (simplified ABDADA): after the first move, a
-	// child another worker is searching right now is put off until the
-	// others are done, so that workers spread over the tree; then the put-
-	// off ones are searched (by then usually answered by the table).
-	var deferred [engine.MaxPits]int8
-	nd := 0
-	for j := 0; j < k+nd; j++ {
-		var cd *candidate
-		if j < k {
-			cd = &list[j]
-			if j > 0 && w.busy != nil && cd.child.Seeds() >= busyMinSeeds && w.busy.isBusy(cd.slot) {
-				deferred[nd] = int8(j)
-				nd++
-				continue
-			}
-		} else {
-			cd = &list[deferred[j-k]]
-		}
-		gain := int(cd.gain)
-		cs := cd.child.Seeds()
-		marked := w.busy != nil && cs >= busyMinSeeds
-		if marked {
-			w.busy.enter(cd.slot)
-		}
-		var px *expansion
-		if j == 0 && int(cd.pit) == aheadPit {
-			px = &ahead
-		}
-		var v int
-		if cd.res.Extra() {
-			v = gain + w.node(cd.child, cs, alpha-gain, beta-gain, childDepth, cd.slot, cd.entry, cd.hit, px)
-		} else {
-			v = gain - w.node(cd.child, cs, gain-beta, gain-alpha, childDepth, cd.slot, cd.entry, cd.hit, px)
-		}
-		if marked {
-			w.busy.leave(cd.slot)
-		}
-		if w.aborted {
-			return 0
-		}
-		dep = dep || w.horizon
-		if v > best {
-			best, bestMove = v, int(cd.pit)
-			if v > alpha {
-				alpha = v
-				if v >= beta {
-					w.st.CutSearch++
-					if h := &w.hist[cd.pit][b.Pit(int(cd.pit))]; *h < 1<<23 {
-						*h += int32(s)
-					} else {
-						w.ageHistory()
-					}
-					break
-				}
-			}
+		// Step 6. Search them in order, raising alpha as values come in.
+		var ok bool
+		if t, ok = w.searchMoves(n, ex, t, alpha, beta, childDepth, &next, nextPit); !ok {
+			return 0, false
 		}
 	}
 
-	// Step 7. Store the bound: lower on a cut-off, upper on a fail low,
-	// exact in between, merged with the bound the entry already held (an
-	// MTD(f) test that fails the other way keeps the earlier one).
-	lower, upper := best, best
-	switch {
-	case best >= beta:
-		upper = tt.NoUpper
-	case best <= origAlpha:
-		lower = tt.NoLower
-	}
-	work := bits.Len64(uint64(w.st.Nodes - nodes0))
-	stored := depth
-	if !dep {
-		stored = tt.DepthSolved
-	}
-	ent := w.tab.Put(slot, tt.MakeEntry(lower, upper, max(bestMove, 0), stored, work))
-	if w.cache != nil && ent.Solved() && work >= w.cacheWork {
-		w.cache.Put(b.Key(), ent)
-	}
-	w.horizon = dep
-	return best
+	// Step 7. Store the bound in the table (and, if costly, the store).
+	w.store(n, t, alpha, beta, depth, w.st.Nodes-nodes0)
+	return t.best, !t.limited
 }
 
-// expansion is a node's children: sown, with their table slots computed
-// and their buckets prefetched (the peeks fill in the rest).
-type expansion struct {
-	n    int
-	list [engine.MaxPits]candidate
+// poll counts a node (step 1); every 4096 nodes it publishes the count for
+// progress reports and reads the stop flags, which are atomic and shared.
+// It reports whether this worker must stop.
+func (w *worker) poll() bool {
+	w.st.Nodes++
+	if w.st.Nodes&4095 == 0 {
+		w.publish()
+		if w.stop.Load() || w.cancel.Load() {
+			w.aborted = true
+		}
+	}
+	return w.aborted
+}
+
+// fromCache looks n up in the persistent store after a table miss (step
+// 3) and copies a find into the table.
+func (w *worker) fromCache(n *candidate) (tt.Entry, bool) {
+	e, ok := w.cache.Get(n.child.Key())
+	if ok {
+		w.st.CacheHits++
+		w.tab.Put(n.slot, e)
+	}
+	return e, ok
+}
+
+// decides reports whether an entry found for a search of the given depth
+// decides the window by itself, and with which bound: a lower bound >= beta
+// or an upper bound <= alpha, from an entry at least as deep.
+func decides(e tt.Entry, hit bool, alpha, beta, depth int) (v int, ok bool) {
+	if hit && e.Depth() >= depth {
+		if v = e.Lower(); v >= beta {
+			return v, true
+		}
+		if v = e.Upper(); v <= alpha {
+			return v, true
+		}
+	}
+	return 0, false
+}
+
+// tableMove is the entry's best move, -1 without an entry.
+func tableMove(e tt.Entry, hit bool) int {
+	if !hit {
+		return -1
+	}
+	return e.Move()
 }
 
 // expand sows every move of b into x, computes each child's slot and
-// prefetches its bucket.
+// prefetches its bucket at once (step 4), so that the memory latency of one
+// child's bucket overlaps the sowing and ranking of the next ones.
 func (w *worker) expand(b engine.Board, x *expansion) {
 	n := 0
 	for mv := b.Moves(); mv != 0; mv &= mv - 1 {
@@ -421,6 +314,23 @@ func (w *worker) expand(b engine.Board, x *expansion) {
 		n++
 	}
 	x.n = n
+}
+
+// expandAhead scores b's moves and, while their children's buckets come
+// in, expands into next the child that step 5 will put first unless the
+// peeks settle it (the table move, else the first in the static order), so
+// that its children's buckets are on their way too when it is searched.
+// It returns that child's pit, -1 if none was expanded. When the peeks
+// settle the child or cut the node the work is wasted; on Kalah(6,4) it
+// still saves 12 % of the time (docs/algorithms.md). It never changes the
+// search: the node counts are the same either way.
+func (w *worker) expandAhead(b engine.Board, ex *expansion, ttMove int, next *expansion) int {
+	j := w.scoreMoves(b, ex.list[:ex.n], ttMove)
+	if j < 0 || ex.list[j].child.Seeds() <= w.dbMax {
+		return -1
+	}
+	w.expand(ex.list[j].child, next)
+	return int(ex.list[j].pit)
 }
 
 // scoreMoves sets each move's place in the order of step 5 (the table
@@ -450,12 +360,49 @@ func (w *worker) scoreMoves(b engine.Board, list []candidate, ttMove int) int {
 	return sj
 }
 
-// peek bounds the value of a move that banked gain seeds, from its child
-// alone: the seeds left, the database and the table, without searching. It
-// returns the move's value interval [lo, hi] for the parent's mover and
-// keeps the child's entry in cd for the child's own node.
-func (w *worker) peek(cd *candidate, gain, depth int) (lo, hi int) {
+// peekAll looks at every child before recursing (step 4; Irving's crunch,
+// the enhanced transposition cut-off): game ends, database hits and table
+// bounds give each move an interval [lo, hi]. A move proving >= beta cuts
+// the node: peekAll returns it as the tally, with cut set. An exact move
+// needs no search, and a move that cannot beat alpha is dropped, its upper
+// bound kept for the fail-soft value: both go into the tally. The moves
+// left open go to ex.open, in their order.
+func (w *worker) peekAll(b engine.Board, ex *expansion, alpha, beta, depth int) (t tally, cut bool) {
+	w.st.Peeks += int64(ex.n)
+	t = tally{best: -inf, move: -1}
+	k := 0
+	for j := 0; j < ex.n; j++ {
+		cd := &ex.list[j]
+		lo, hi := w.peek(b, cd, depth)
+		if lo >= beta {
+			w.st.CutPeek++
+			return tally{best: lo, move: int(cd.pit), limited: cd.limited}, true
+		}
+		if lo == hi || hi <= max(alpha, t.best) {
+			t.limited = t.limited || cd.limited
+			if hi > t.best {
+				t.best, t.move = hi, int(cd.pit)
+			}
+			continue
+		}
+		ex.open[k] = int8(j)
+		k++
+	}
+	ex.k = k
+	return t, false
+}
+
+// peek bounds the value of one move of b from its child alone: the game's
+// end, the seeds left, the database and the table, without searching. It
+// returns the move's value interval [lo, hi] for b's mover and keeps the
+// child's entry in cd for the child's own search.
+func (w *worker) peek(b engine.Board, cd *candidate, depth int) (lo, hi int) {
+	gain := int(cd.gain)
 	c := cd.child
+	if cd.res.Over() {
+		v := gain - int(c.OppStore-b.OppStore)
+		return v, v
+	}
 	cs := c.Seeds()
 	clo, chi := -cs, cs
 	if cs <= w.dbMax {
@@ -472,14 +419,97 @@ func (w *worker) peek(cd *candidate, gain, depth int) (lo, hi int) {
 			if e.Depth() >= depth {
 				clo = max(clo, e.Lower())
 				chi = min(chi, e.Upper())
-				cd.dep = !e.Solved()
+				cd.limited = !e.Solved()
 			}
 		}
 	}
-	if cd.res.Extra() {
-		return gain + clo, gain + chi
+	return engine.MoveBounds(cd.res, gain, clo, chi)
+}
+
+// order sorts the open moves by score, highest first (step 5): the table
+// move, extra turns (nearest the store first), then by the seeds the move
+// banks (so captures by their size), ties broken by history. Insertion
+// sort, stable: at most eight moves. (Ordering by the peeked interval, or
+// captures before every other move, cost nodes: docs/algorithms.md.)
+func order(ex *expansion) {
+	for i := 1; i < ex.k; i++ {
+		j := ex.open[i]
+		score := ex.list[j].score
+		x := i
+		for ; x > 0 && ex.list[ex.open[x-1]].score < score; x-- {
+			ex.open[x] = ex.open[x-1]
+		}
+		ex.open[x] = j
 	}
-	return gain - chi, gain - clo
+}
+
+// searchMoves searches n's open moves in order (step 6), each with alpha
+// raised to the best value so far, and adds their values to t; it stops at
+// the first move that reaches beta. next is the expansion of move nextPit,
+// done ahead. ok is false when the worker was stopped.
+//
+// With several workers (simplified ABDADA): after the first move, a child
+// another worker is searching right now is put off until the others are
+// done, so that workers spread over the tree; then the put-off ones are
+// searched (by then usually answered by the table).
+func (w *worker) searchMoves(n *candidate, ex *expansion, t tally, alpha, beta, depth int, next *expansion, nextPit int) (_ tally, ok bool) {
+	var deferred [engine.MaxPits]int8
+	k, nd := ex.k, 0
+	for j := 0; j < k+nd; j++ {
+		var cd *candidate
+		if j < k {
+			cd = &ex.list[ex.open[j]]
+			if j > 0 && w.busy != nil && cd.child.Seeds() >= busyMinSeeds && w.busy.isBusy(cd.slot) {
+				deferred[nd] = ex.open[j]
+				nd++
+				continue
+			}
+		} else {
+			cd = &ex.list[deferred[j-k]]
+		}
+		var ahead *expansion
+		if j == 0 && int(cd.pit) == nextPit {
+			ahead = next
+		}
+		// The window goes down and the value comes back through the sign
+		// rule (engine/value.go). With several workers the child is marked
+		// busy while it is searched.
+		gain := int(cd.gain)
+		marked := w.busy != nil && cd.child.Seeds() >= busyMinSeeds
+		if marked {
+			w.busy.enter(cd.slot)
+		}
+		calpha, cbeta := engine.ChildWindow(cd.res, gain, max(alpha, t.best), beta)
+		cv, proven := w.search(cd, calpha, cbeta, depth, ahead)
+		if marked {
+			w.busy.leave(cd.slot)
+		}
+		if w.aborted {
+			return t, false
+		}
+		v := engine.MoveValue(cd.res, gain, cv)
+		t.limited = t.limited || !proven
+		if v > t.best {
+			t.best, t.move = v, int(cd.pit)
+			if v >= beta {
+				w.st.CutSearch++
+				w.recordCut(n.child, int(cd.pit))
+				break
+			}
+		}
+	}
+	return t, true
+}
+
+// recordCut credits pit of b with a beta cut-off in the history (by pit
+// and the seeds in it, weighted by the seeds on the board), halving every
+// counter when one grows large.
+func (w *worker) recordCut(b engine.Board, pit int) {
+	if h := &w.hist[pit][b.Pit(pit)]; *h < 1<<23 {
+		*h += int32(b.Seeds())
+	} else {
+		w.ageHistory()
+	}
 }
 
 // ageHistory halves every history counter, so that the counters follow the
@@ -489,5 +519,31 @@ func (w *worker) ageHistory() {
 		for j := range w.hist[i] {
 			w.hist[i][j] >>= 1
 		}
+	}
+}
+
+// store writes the node's result to the table (step 7): a lower bound on a
+// cut-off, an upper bound on a fail low, exact in between, merged with the
+// bound the entry already held (an MTD(f) test that fails the other way
+// keeps the earlier one). It is stored as solved when nothing behind it
+// depends on the depth limit, with log2 of its cost in nodes as its work;
+// a solved entry that cost at least 2^cacheWork nodes also goes to the
+// persistent store.
+func (w *worker) store(n *candidate, t tally, alpha, beta, depth int, nodes int64) {
+	lower, upper := t.best, t.best
+	switch {
+	case t.best >= beta:
+		upper = tt.NoUpper
+	case t.best <= alpha:
+		lower = tt.NoLower
+	}
+	stored := depth
+	if !t.limited {
+		stored = tt.DepthSolved
+	}
+	work := bits.Len64(uint64(nodes))
+	ent := w.tab.Put(n.slot, tt.MakeEntry(lower, upper, max(t.move, 0), stored, work))
+	if w.cache != nil && ent.Solved() && work >= w.cacheWork {
+		w.cache.Put(n.child.Key(), ent)
 	}
 }

@@ -130,9 +130,10 @@ func New(rules engine.Rules, opts Options) (*Solver, error) {
 		busy = newBusyTable()
 	}
 	for i := 0; i < opts.Threads; i++ {
-		w := &worker{busy: busy, rules: rules, tab: tab, db: opts.DB, dbMax: dbMax, id: i, shared: &s.nodes, cancel: &s.cancel}
+		w := &worker{busy: busy, rules: rules, tab: tab, db: opts.DB, dbMax: dbMax, id: i, shared: &s.nodes, cancel: &s.cancel, cacheSeeds: engine.MaxSeeds + 1}
 		if opts.Cache != nil {
-			w.cache, w.cacheSeeds, w.cacheWork = opts.Cache, opts.Cache.MinSeeds(), opts.Cache.MinWork()
+			// A peek's cut-off costs no node (work 0): never worth storing.
+			w.cache, w.cacheSeeds, w.cacheWork = opts.Cache, opts.Cache.MinSeeds(), max(opts.Cache.MinWork(), 1)
 		}
 		s.workers = append(s.workers, w)
 	}
@@ -171,12 +172,14 @@ func (s *Solver) Stats() Stats { return s.stats }
 var ErrInterrupted = errors.New("solve interrupted")
 
 // run starts the progress ticker and the cancellation watcher for one
-// solve, and returns a function that stops them.
+// solve, and returns a function that stops them and waits until they have.
 func (s *Solver) run(ctx context.Context, stage *atomic.Pointer[Progress], start time.Time) func() {
 	s.cancel.Store(false)
 	s.nodes0 = s.nodes.Load()
-	done := make(chan struct{})
+	done, exited := make(chan struct{}), make(chan struct{})
+	nodes0 := s.nodes0
 	go func() {
+		defer close(exited)
 		t := time.NewTicker(s.opts.ProgressEvery)
 		defer t.Stop()
 		for {
@@ -190,14 +193,16 @@ func (s *Solver) run(ctx context.Context, stage *atomic.Pointer[Progress], start
 			case <-t.C:
 				if s.opts.Progress != nil {
 					p := *stage.Load()
-					p.Nodes = s.nodes.Load() - s.nodes0
+					p.Nodes = s.nodes.Load() - nodes0
 					p.Elapsed = time.Since(start)
 					s.opts.Progress(p)
 				}
 			}
 		}
 	}()
-	return func() { close(done) }
+	// Stopping waits for the goroutine, so that no report of this solve
+	// runs (or reads the solver) once the next solve has begun.
+	return func() { close(done); <-exited }
 }
 
 // BoardValue returns the exact value of b relative to its stores (the mover's

@@ -53,15 +53,7 @@ func LegalMoves(p engine.Position) []string {
 
 // Winner names the winner from South's store minus North's: "south",
 // "north" or "draw".
-func Winner(southDiff int) string {
-	switch {
-	case southDiff > 0:
-		return "south"
-	case southDiff < 0:
-		return "north"
-	}
-	return "draw"
-}
+func Winner(southDiff int) string { return results.Winner(southDiff) }
 
 // Outcome is "south wins", "north wins" or "draw", from South's store
 // minus North's.

@@ -13,10 +13,12 @@ import (
 
 // Options are the inputs of one "kalah move".
 type Options struct {
-	IO    *cmdutil.IOStreams
-	Game  cmdutil.GameFlags
-	JSON  bool
-	Moves []string // as typed: letters or 1-based pit numbers
+	IO   *cmdutil.IOStreams
+	Game cmdutil.GameFlags
+	// Players chooses the 3- or 4-player game (players.go).
+	Players cmdutil.PlayersFlags
+	JSON    bool
+	Moves   []string // as typed: letters or 1-based pit numbers
 }
 
 // NewCmdMove returns the move command.
@@ -32,7 +34,10 @@ and whether the mover earned an extra turn; when the game ends, the result
 
 A move is the mover's pit letter (a..h for South, A..H for North) or its
 1-based pit number counted from the mover's left. After an extra turn the
-same side moves again. Every move is checked before anything is printed.`,
+same side moves again. Every move is checked before anything is printed.
+
+With --players 3 or 4 the moves are played in the k-player game
+(--capture-target next|opposite|all; moves may name the seat, "1c").`,
 		Example: `  kalah move c f
   kalah move --position 0,0,13,0,0,0,0,1,1,1,1,1,1,0 c
   kalah move --rule empty-capture --json 3 6 B`,
@@ -46,11 +51,18 @@ same side moves again. Every move is checked before anything is printed.`,
 			if err := opts.Game.CheckConflicts(cmd.Flags().Changed); err != nil {
 				return err
 			}
+			if err := opts.Players.Check(cmd.Flags().Changed); err != nil {
+				return err
+			}
 			opts.Moves = args
+			if opts.Players.Multi() {
+				return runPlayers(opts, cmd.Flags().Changed)
+			}
 			return run(opts)
 		},
 	}
 	cmdutil.AddGameFlags(cmd, &opts.Game, true)
+	cmdutil.AddPlayersFlags(cmd, &opts.Players)
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print one JSON object instead of text")
 	return cmd
 }

@@ -17,10 +17,12 @@ const MaxDepth = 200
 
 // Options are the inputs of one "kalah perft".
 type Options struct {
-	IO    *cmdutil.IOStreams
-	Game  cmdutil.GameFlags
-	Depth int
-	JSON  bool
+	IO   *cmdutil.IOStreams
+	Game cmdutil.GameFlags
+	// Players chooses the 3- or 4-player game (players.go).
+	Players cmdutil.PlayersFlags
+	Depth   int
+	JSON    bool
 }
 
 // NewCmdPerft returns the perft command.
@@ -33,7 +35,10 @@ func NewCmdPerft(io *cmdutil.IOStreams) *cobra.Command {
 default the start of Kalah(--pits, --seeds)). Every sowing is one ply, so an
 extra turn is a further ply of the same player; a finished game adds nothing
 to deeper counts. Prints the count at each depth, their total (the nodes
-visited), the time taken and nodes per second.`,
+visited), the time taken and nodes per second.
+
+With --players 3 or 4 it counts the k-player game (--capture-target
+next|opposite|all).`,
 		Example: `  kalah perft --depth 10
   kalah perft --pits 4 --seeds 3 --rule empty-capture --depth 12 --json`,
 		Args: cmdutil.NoArgs,
@@ -41,10 +46,17 @@ visited), the time taken and nodes per second.`,
 			if err := opts.Game.CheckConflicts(cmd.Flags().Changed); err != nil {
 				return err
 			}
+			if err := opts.Players.Check(cmd.Flags().Changed); err != nil {
+				return err
+			}
+			if opts.Players.Multi() {
+				return runPlayers(opts, cmd.Flags().Changed)
+			}
 			return run(opts)
 		},
 	}
 	cmdutil.AddGameFlags(cmd, &opts.Game, true)
+	cmdutil.AddPlayersFlags(cmd, &opts.Players)
 	cmd.Flags().IntVar(&opts.Depth, "depth", 8, fmt.Sprintf("plies to count, 1..%d", MaxDepth))
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print one JSON object instead of text")
 	return cmd

@@ -3,17 +3,22 @@ package root
 
 import (
 	benchcmd "github.com/kalah-solver/kalah/cmd/kalah/bench"
+	bookcmd "github.com/kalah-solver/kalah/cmd/kalah/book"
+	campaigncmd "github.com/kalah-solver/kalah/cmd/kalah/campaign"
 	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
 	egdbcmd "github.com/kalah-solver/kalah/cmd/kalah/egdb"
 	graphcmd "github.com/kalah-solver/kalah/cmd/kalah/graph"
 	movecmd "github.com/kalah-solver/kalah/cmd/kalah/move"
 	perftcmd "github.com/kalah-solver/kalah/cmd/kalah/perft"
+	playcmd "github.com/kalah-solver/kalah/cmd/kalah/play"
 	reportcmd "github.com/kalah-solver/kalah/cmd/kalah/report"
+	servecmd "github.com/kalah-solver/kalah/cmd/kalah/serve"
 	showcmd "github.com/kalah-solver/kalah/cmd/kalah/show"
 	solvecmd "github.com/kalah-solver/kalah/cmd/kalah/solve"
 	storecmd "github.com/kalah-solver/kalah/cmd/kalah/store"
 	tablecmd "github.com/kalah-solver/kalah/cmd/kalah/table"
 	verifylinecmd "github.com/kalah-solver/kalah/cmd/kalah/verifyline"
+	workercmd "github.com/kalah-solver/kalah/cmd/kalah/worker"
 	"github.com/spf13/cobra"
 )
 
@@ -47,8 +52,13 @@ table and a parallel MTD(f) search.`,
 	cmd.AddCommand(solvecmd.NewCmdSolve(io))
 	cmd.AddCommand(storecmd.NewCmdStore(io))
 	cmd.AddCommand(tablecmd.NewCmdTable(io))
+	cmd.AddCommand(bookcmd.NewCmdBook(io))
 	cmd.AddCommand(graphcmd.NewCmdGraph(io))
 	cmd.AddCommand(verifylinecmd.NewCmdVerifyLine(io))
 	cmd.AddCommand(reportcmd.NewCmdReport(io))
+	cmd.AddCommand(servecmd.NewCmdServe(io))
+	cmd.AddCommand(playcmd.NewCmdPlay(io))
+	cmd.AddCommand(campaigncmd.NewCmdCampaign(io))
+	cmd.AddCommand(workercmd.NewCmdWorker(io))
 	return cmd
 }

@@ -14,7 +14,9 @@ import (
 type Options struct {
 	IO   *cmdutil.IOStreams
 	Game cmdutil.GameFlags
-	JSON bool
+	// Players chooses the 3- or 4-player game (players.go).
+	Players cmdutil.PlayersFlags
+	JSON    bool
 }
 
 // NewCmdShow returns the show command.
@@ -26,7 +28,10 @@ func NewCmdShow(io *cmdutil.IOStreams) *cobra.Command {
 		Long: `Draw a position: North's pits (A.. from North's left, so right to left on
 the page) on top, South's pits (a..) below, North's store on the left and
 South's on the right. Without --position it draws the start of
-Kalah(--pits, --seeds).`,
+Kalah(--pits, --seeds).
+
+With --players 3 or 4 it draws the k-player game instead: one row per
+player in seat order (docs/rules.md, "Three and four players").`,
 		Example: `  kalah show
   kalah show --pits 4 --seeds 3
   kalah show --position 0,0,13,0,0,0,0,1,1,1,1,1,1,0 --to-move south --json`,
@@ -35,10 +40,17 @@ Kalah(--pits, --seeds).`,
 			if err := opts.Game.CheckConflicts(cmd.Flags().Changed); err != nil {
 				return err
 			}
+			if err := opts.Players.Check(cmd.Flags().Changed); err != nil {
+				return err
+			}
+			if opts.Players.Multi() {
+				return runPlayers(opts, cmd.Flags().Changed)
+			}
 			return run(opts)
 		},
 	}
 	cmdutil.AddGameFlags(cmd, &opts.Game, true)
+	cmdutil.AddPlayersFlags(cmd, &opts.Players)
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print one JSON object instead of text")
 	return cmd
 }

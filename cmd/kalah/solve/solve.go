@@ -41,6 +41,8 @@ type Options struct {
 	// Progress, when set, forces progress reports on or off, whatever the
 	// streams are; nil decides from --quiet, --json and the terminal.
 	Progress *bool
+	// Players chooses the 3- or 4-player game (players.go).
+	Players PlayersOptions
 }
 
 // NewCmdSolve returns the solve command.
@@ -73,7 +75,13 @@ The endgame database of the pit count and rule installed in the default
 directory (see 'kalah egdb path') or in --egdb DIR is used when there is
 one. Long solves report progress on standard error every 2 s (not with
 --quiet, nor with --json when standard error is not a terminal). Ctrl-C or
-SIGTERM stops the solve, prints the bounds proven so far and exits 130.`,
+SIGTERM stops the solve, prints the bounds proven so far and exits 130.
+
+With --players 3 or 4 it solves the k-player game under --concept paranoid
+(what the mover can guarantee against all the others; every seat's
+guarantee too) or maxn (each player for itself, lowest pit among equal
+moves), every move's value as the final stores of every seat; --save DIR
+records a start position in DIR/players.jsonl (docs/cli.md).`,
 		Example: `  kalah solve
   kalah solve --pits 4 --seeds 3 --rule empty-capture --json
   kalah solve --pits 6 --seeds 4 --rule empty-capture --value-only
@@ -81,6 +89,12 @@ SIGTERM stops the solve, prints the bounds proven so far and exits 130.`,
   printf '4,4,4,4,4,4,0,4,4,4,4,4,4,0\n1,0,2,0,3,0,20,0,0,0,2,0,1,19 north\n' | kalah solve --position - --json`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if opts.Players.Players != 2 {
+				return runPlayers(cmd.Context(), opts, cmd.Flags().Changed)
+			}
+			if err := checkTwoPlayers(cmd.Flags().Changed); err != nil {
+				return err
+			}
 			if err := opts.Game.CheckConflicts(cmd.Flags().Changed); err != nil {
 				return err
 			}
@@ -110,6 +124,7 @@ SIGTERM stops the solve, prints the bounds proven so far and exits 130.`,
 	f.IntVar(&opts.StoreMinWork, "store-min-work", 0, "store only entries that cost at least 2^this many nodes (default persist.DefaultMinWork)")
 	f.MarkHidden("store-min-seeds")
 	f.MarkHidden("store-min-work")
+	addPlayersFlags(cmd, opts)
 	return cmd
 }
 

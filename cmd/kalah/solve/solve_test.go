@@ -10,6 +10,7 @@ import (
 
 	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
 	"github.com/kalah-solver/kalah/engine"
+	"github.com/kalah-solver/kalah/internal/reference"
 )
 
 // execute runs kalah solve in-process with stdin as standard input. The
@@ -29,45 +30,30 @@ func execute(t *testing.T, ctx context.Context, stdin string, args ...string) (s
 	return out.String(), errOut.String(), err
 }
 
-// brute is an independent reference: memoized plain negamax over whole
-// boards, returning the mover's final store difference.
+// brute asks the shared slow reference (internal/reference: seed-by-seed
+// sowing, plain memoized recursion) for values with the stores counted,
+// for the side to move of the position it was made for.
 type brute struct {
-	r    engine.Rules
-	memo map[engine.Board]int
+	ref  *reference.Solver
+	game reference.Game
+	diff int // the mover's store minus the opponent's
 }
 
-func (br *brute) value(b engine.Board) int {
-	if b.Over() {
-		return b.StoreDiff()
-	}
-	if v, ok := br.memo[b]; ok {
-		return v
-	}
-	best := -1000
-	for _, i := range b.MoveList() {
-		best = max(best, br.move(b, i))
-	}
-	br.memo[b] = best
-	return best
+func newBrute(r engine.Rules, p engine.Position) *brute {
+	rr := reference.Rules{Pits: r.Pits, EmptyCapture: r.Capture == engine.EmptyCapture}
+	return &brute{ref: reference.NewSolver(rr, 0), game: rr.Game(p.Holes(), p.ToMove == engine.North), diff: p.Board.StoreDiff()}
 }
 
-func (br *brute) move(b engine.Board, i int) int {
-	c, res := br.r.Play(b, i)
-	switch {
-	case res.Over():
-		return c.StoreDiff()
-	case res.Extra():
-		return br.value(c)
-	}
-	return -br.value(c)
-}
+// value is the position's value; move is pit i's.
+func (br *brute) value() int     { return br.diff + br.ref.Value(br.game) }
+func (br *brute) move(i int) int { return br.diff + br.ref.MoveValue(br.game, i) }
 
 // checkRecord compares a JSON record with the reference and replays its
 // principal variation, in both notations, to the value.
 func checkRecord(t *testing.T, rec map[string]any, r engine.Rules, p engine.Position) {
 	t.Helper()
-	br := &brute{r: r, memo: map[engine.Board]int{}}
-	want := br.value(p.Board)
+	br := newBrute(r, p)
+	want := br.value()
 	if rec["value"] != float64(want) || rec["solved"] != true {
 		t.Fatalf("%v at %v: value %v, reference %d", r, p, rec["value"], want)
 	}
@@ -78,8 +64,8 @@ func checkRecord(t *testing.T, rec map[string]any, r engine.Rules, p engine.Posi
 	for k, m := range moves {
 		mv := m.(map[string]any)
 		i := p.Board.MoveList()[k] // pit order
-		if mv["pit"] != float64(i+1) || mv["move"] != engine.MoveLetter(p.ToMove, i) || mv["value"] != float64(br.move(p.Board, i)) {
-			t.Errorf("move %d: %v, want pit %d value %d", k, mv, i+1, br.move(p.Board, i))
+		if mv["pit"] != float64(i+1) || mv["move"] != engine.MoveLetter(p.ToMove, i) || mv["value"] != float64(br.move(i)) {
+			t.Errorf("move %d: %v, want pit %d value %d", k, mv, i+1, br.move(i))
 		}
 	}
 	paper, err := r.ParsePaper(p, rec["pv"].(string))
@@ -326,21 +312,21 @@ func TestSolveInterruptedStore(t *testing.T) {
 func TestSolveValueOnly(t *testing.T) {
 	for _, c := range engine.Captures {
 		r := engine.Rules{Pits: 4, Capture: c}
-		br := &brute{r: r, memo: map[engine.Board]int{}}
 		for n := 1; n <= 3; n++ {
 			p, _ := r.StartPosition(n)
+			br := newBrute(r, p)
 			out, _, err := execute(t, context.Background(), "", "--pits", "4", "--seeds", itoa(n), "--rule", c.String(), "--json", "--no-store", "--value-only")
 			if err != nil {
 				t.Fatal(err)
 			}
 			rec := decode(t, out)[0]
-			want := br.value(p.Board)
+			want := br.value()
 			best, _ := rec["best"].([]any)
 			if rec["value"] != float64(want) || rec["value_only"] != true || len(list(rec, "moves")) != 0 || len(best) != 1 {
 				t.Fatalf("%v n=%d: %v, reference value %d", r, n, rec, want)
 			}
 			pit, err := engine.ParseMove(p, best[0].(string))
-			if err != nil || br.move(p.Board, pit) != want {
+			if err != nil || br.move(pit) != want {
 				t.Errorf("%v n=%d: best move %v is not optimal (%v)", r, n, best[0], err)
 			}
 			line, err := r.ParseLetters(p, rec["pv_letters"].(string))

@@ -206,8 +206,10 @@ func TestInUse(t *testing.T) {
 
 // TestSIGKILL kills a real "kalah solve" while it writes the store: the
 // store opens again, keeps what was committed, and a second solve over it
-// finishes with the right value. The kill waits for an event, not a clock:
-// the solve's progress line at 2 s or later, by which time the store's
+// finishes with the right value. The kill waits for events, not a clock:
+// the second progress line of the full-depth search (after the
+// depth-limited deepening, whose results are not proofs and so are not
+// stored), two seconds or more into the proofs, by which time the store's
 // writer, which commits at least once a second, has committed.
 func TestSIGKILL(t *testing.T) {
 	tmp := t.TempDir()
@@ -227,15 +229,18 @@ func TestSIGKILL(t *testing.T) {
 		t.Fatal(err)
 	}
 	sc := bufio.NewScanner(stderr)
-	progressed := false
-	for !progressed && sc.Scan() {
-		progressed = strings.Contains(sc.Text(), "s] ") // "[    2.0s] deepening: ..."
+	lines := 0
+	for lines < 2 && sc.Scan() {
+		if strings.Contains(sc.Text(), "s] value: ") { // "[    6.0s] value: value in [+8, +12]; ..."
+			lines++
+		}
 	}
+	progressed := lines == 2
 	cmd.Process.Signal(syscall.SIGKILL)
 	go io.Copy(io.Discard, stderr)
 	err = cmd.Wait()
 	if !progressed || err == nil {
-		t.Fatalf("the solve ended (%v) before its first progress line", err)
+		t.Fatalf("the solve ended (%v) before its second progress line of the full-depth search", err)
 	}
 	st, err := persist.Open(dir, engine.Rules{}, persist.Options{})
 	if err != nil {

@@ -1,0 +1,431 @@
+package campaign
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/kalah-solver/kalah"
+	"github.com/kalah-solver/kalah/engine"
+	"github.com/kalah-solver/kalah/results"
+)
+
+// The tests run an embedded server on a free loopback port, workers in
+// the process, and compare with kalah.Session.Solve.
+
+// midGame is a Kalah(6,x) position in the middle of a game, 26 seeds in
+// the pits, North to move.
+const midGame = "3,0,5,1,0,2,14,2,4,0,3,1,5,12"
+
+func testLog(t *testing.T) *log.Logger {
+	if testing.Verbose() {
+		return log.New(os.Stderr, "", log.Lmicroseconds)
+	}
+	return nil
+}
+
+// env is a server and a connection for the coordinator.
+type env struct {
+	t   *testing.T
+	srv *Server
+	c   *Conn
+	dir string
+}
+
+func newEnv(t *testing.T, ackWait time.Duration) *env {
+	t.Helper()
+	dir := t.TempDir()
+	srv, err := StartServer(dir, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Shutdown)
+	c, err := Connect(context.Background(), srv.URL(), ackWait)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	return &env{t: t, srv: srv, c: c, dir: dir}
+}
+
+// workers starts n workers on their own connections; the returned
+// function stops them.
+func (e *env) workers(n int, cfg func(i int, c *WorkerConfig)) ([]*Worker, func()) {
+	e.t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	var ws []*Worker
+	for i := 0; i < n; i++ {
+		c, err := Connect(ctx, e.srv.URL(), e.c.AckWait)
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		wc := WorkerConfig{Name: fmt.Sprintf("w%d", i+1), Threads: 1, TableBytes: 16 << 20, NoEGDB: true, Log: testLog(e.t)}
+		if cfg != nil {
+			cfg(i, &wc)
+		}
+		w := NewWorker(c, wc)
+		ws = append(ws, w)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer c.Close()
+			if err := w.Run(ctx); err != nil && !errors.Is(err, errCrashed) {
+				e.t.Errorf("worker: %v", err)
+			}
+		}()
+	}
+	return ws, func() { cancel(); wg.Wait() }
+}
+
+func params(t *testing.T, name string, r engine.Rules, seeds int, pos string, side engine.Side) Params {
+	t.Helper()
+	var p engine.Position
+	var err error
+	if pos == "" {
+		p, err = r.StartPosition(seeds)
+	} else {
+		p, err = engine.ParsePosition(pos, side)
+		seeds = 0
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	pr := NewParams(name, r, seeds, p)
+	pr.LocalSeeds = 6 // ship nearly everything
+	return pr
+}
+
+// coordinate runs a coordinator to the end.
+func (e *env) coordinate(ctx context.Context, p Params, cfg CoordinatorConfig) (*results.Record, error) {
+	e.t.Helper()
+	if err := Create(ctx, e.c, p); err != nil {
+		return nil, err
+	}
+	cfg.Log = testLog(e.t)
+	cfg.StatusEvery = 200 * time.Millisecond
+	co, err := NewCoordinator(e.c, p, cfg)
+	if err != nil {
+		return nil, err
+	}
+	defer co.Close()
+	return co.Run(ctx)
+}
+
+// check compares a campaign's record with the local solver's answer, and
+// replays its principal variation.
+func check(t *testing.T, p Params, rec *results.Record) {
+	t.Helper()
+	r, pos, err := p.root()
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := kalah.Open(kalah.Config{Pits: r.Pits, Seeds: 1, Rule: r.Capture, Threads: 1, TableBytes: 16 << 20, NoEGDB: true, NoCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer k.Close()
+	want, err := k.Solve(context.Background(), pos)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Value != want.Value || rec.Result != want.Record.Result {
+		t.Errorf("%s: value %d %s, want %d %s", p.Name, rec.Value, rec.Result, want.Value, want.Record.Result)
+	}
+	if fmt.Sprint(rec.Moves) != fmt.Sprint(want.Record.Moves) || strings.Join(rec.Best, ",") != strings.Join(want.Record.Best, ",") {
+		t.Errorf("%s: moves %v best %v, want %v best %v", p.Name, rec.Moves, rec.Best, want.Record.Moves, want.Record.Best)
+	}
+	line, err := r.ParsePaper(pos, rec.PV)
+	if err != nil {
+		t.Fatalf("%s: pv %q: %v", p.Name, rec.PV, err)
+	}
+	end, err := r.PlayLine(pos, line)
+	if err != nil || !end.Board.Over() {
+		t.Fatalf("%s: pv %q does not end the game (%v)", p.Name, rec.PV, err)
+	}
+	d := end.SouthDiff()
+	if pos.ToMove == engine.North {
+		d = -d
+	}
+	if d != rec.Value {
+		t.Errorf("%s: pv %q ends at %d, value %d", p.Name, rec.PV, d, rec.Value)
+	}
+	if rec.Nodes <= 0 || rec.Rule != r.Capture.String() || rec.Position != pos.String() {
+		t.Errorf("%s: record %+v", p.Name, rec)
+	}
+}
+
+func TestCampaignMatchesSolve(t *testing.T) {
+	e := newEnv(t, 5*time.Second)
+	_, stop := e.workers(2, nil)
+	defer stop()
+	for _, c := range []engine.Capture{engine.NoEmptyCapture, engine.EmptyCapture} {
+		r := engine.Rules{Pits: 4, Capture: c}
+		p := params(t, "k43-"+ruleToken(c), r, 3, "", engine.South)
+		rec, err := e.coordinate(context.Background(), p, CoordinatorConfig{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(t, p, rec)
+		if rec.Seeds != 3 {
+			t.Errorf("seeds %d", rec.Seeds)
+		}
+		r6 := engine.Rules{Pits: 6, Capture: c}
+		p = params(t, "mid-"+ruleToken(c), r6, 0, midGame, engine.North)
+		rec, err = e.coordinate(context.Background(), p, CoordinatorConfig{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(t, p, rec)
+		st, err := Info(context.Background(), e.c, p.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.State != "done" || st.Done == 0 || st.Lower != rec.Value || st.Upper != rec.Value {
+			t.Errorf("status %+v", st)
+		}
+		// A second run answers from the record; a second campaign on the
+		// same position from the bucket, without a single unit.
+		again, err := e.coordinate(context.Background(), p, CoordinatorConfig{})
+		if err != nil || again.Value != rec.Value {
+			t.Errorf("rerun: %v %v", again, err)
+		}
+		p.Name += "-again"
+		again, err = e.coordinate(context.Background(), p, CoordinatorConfig{})
+		if err != nil || again.Value != rec.Value {
+			t.Fatalf("second campaign: %v %v", again, err)
+		}
+		if st, _ := Info(context.Background(), e.c, p.Name); st.Issued != 0 {
+			t.Errorf("second campaign issued %d units", st.Issued)
+		}
+	}
+}
+
+func TestWorkerVanishesMidUnit(t *testing.T) {
+	e := newEnv(t, time.Second)
+	var once sync.Once
+	crashed := false
+	_, stop := e.workers(2, func(i int, c *WorkerConfig) {
+		if i == 0 {
+			c.crash = func(Unit) bool {
+				once.Do(func() { crashed = true })
+				return crashed
+			}
+		}
+	})
+	defer stop()
+	p := params(t, "vanish", engine.Rules{Pits: 4, Capture: engine.NoEmptyCapture}, 3, "", engine.South)
+	rec, err := e.coordinate(context.Background(), p, CoordinatorConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(t, p, rec)
+	st, _ := Info(context.Background(), e.c, p.Name)
+	if !crashed || st.Redelivered < 1 {
+		t.Errorf("crashed %v, redelivered %d", crashed, st.Redelivered)
+	}
+	for _, w := range st.Workers {
+		if w.Name == "w1" {
+			t.Errorf("the vanished worker answered %d units", w.Units)
+		}
+	}
+}
+
+func TestCoordinatorRestart(t *testing.T) {
+	e := newEnv(t, 5*time.Second)
+	ws, stop := e.workers(2, nil)
+	defer stop()
+	p := params(t, "restart", engine.Rules{Pits: 6, Capture: engine.EmptyCapture}, 0, midGame, engine.North)
+	var mu sync.Mutex
+	seen := map[string]int{}
+	onResult := func(cancel context.CancelFunc, after int) func(Result) {
+		return func(r Result) {
+			mu.Lock()
+			defer mu.Unlock()
+			seen[r.Key]++
+			if len(seen) == after && cancel != nil {
+				cancel()
+			}
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	_, err := e.coordinate(ctx, p, CoordinatorConfig{onResult: onResult(cancel, 4)})
+	if err == nil {
+		t.Fatal("the first run was not stopped")
+	}
+	st, err := Info(context.Background(), e.c, p.Name)
+	if err != nil || st.State != "stopped" {
+		t.Fatalf("status after the stop: %+v %v", st, err)
+	}
+	rec, err := e.coordinate(context.Background(), p, CoordinatorConfig{onResult: onResult(nil, 0)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(t, p, rec)
+	for k, n := range seen {
+		if n > 1 {
+			t.Errorf("unit %s answered %d times", k, n)
+		}
+	}
+	solved := ws[0].Solved.Load() + ws[1].Solved.Load()
+	st, _ = Info(context.Background(), e.c, p.Name)
+	if st.Runs != 2 || st.Restarts != 1 || int64(len(seen)) != st.Done || solved != st.Done {
+		t.Errorf("runs %d, answers %d, done %d, solved %d", st.Runs, len(seen), st.Done, solved)
+	}
+}
+
+func TestUnreachable(t *testing.T) {
+	t0 := time.Now()
+	_, err := Connect(context.Background(), "nats://127.0.0.1:1", 0)
+	if !errors.Is(err, ErrUnreachable) {
+		t.Fatalf("err %v", err)
+	}
+	if d := time.Since(t0); d > 5*time.Second {
+		t.Errorf("took %v", d)
+	}
+}
+
+func TestConflict(t *testing.T) {
+	e := newEnv(t, time.Second)
+	ctx := context.Background()
+	p := params(t, "c1", engine.Rules{Pits: 4, Capture: engine.NoEmptyCapture}, 3, "", engine.South)
+	if err := Create(ctx, e.c, p); err != nil {
+		t.Fatal(err)
+	}
+	if err := Create(ctx, e.c, p); err != nil {
+		t.Fatalf("same parameters: %v", err)
+	}
+	q := p
+	q.Rule = engine.EmptyCapture.String()
+	if err := Create(ctx, e.c, q); !errors.Is(err, ErrConflict) {
+		t.Fatalf("other rule: %v", err)
+	}
+	if got, _ := LoadParams(ctx, e.c, "c1"); got != p {
+		t.Errorf("parameters changed to %+v", got)
+	}
+	if err := Create(ctx, e.c, Params{Name: "bad name"}); err == nil {
+		t.Error("bad name accepted")
+	}
+}
+
+func TestMalformedResults(t *testing.T) {
+	e := newEnv(t, 5*time.Second)
+	ctx := context.Background()
+	r := engine.Rules{Pits: 4, Capture: engine.NoEmptyCapture}
+	p := params(t, "bad", r, 3, "", engine.South)
+	start, _ := r.StartPosition(3)
+	never := UnitKey(r, start.Board, 2)
+	bad := []string{
+		`not json`,
+		`{"campaign":"bad","key":"` + never + `","value":2}`,                 // never issued
+		`{"campaign":"bad","key":"` + never + `","value":99}`,                // out of range
+		`{"campaign":"bad","key":"nec.4.zz.00.g256","value":0}`,              // bad key
+		`{"campaign":"bad","key":"` + never + `","value":0,"surprise":true}`, // unknown field
+		`{"campaign":"other","key":"` + never + `","value":0}`,               // another campaign's
+	}
+	for _, b := range bad {
+		if _, err := e.c.JS.Publish(ctx, resultSubject("bad"), []byte(b)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, stop := e.workers(2, nil)
+	defer stop()
+	rec, err := e.coordinate(ctx, p, CoordinatorConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(t, p, rec)
+	st, _ := Info(ctx, e.c, p.Name)
+	if st.Rejected != int64(len(bad)) {
+		t.Errorf("rejected %d of %d", st.Rejected, len(bad))
+	}
+	if e2, err := e.c.Results.Get(ctx, never); err == nil && strings.Contains(string(e2.Value()), `"value":99`) {
+		t.Error("an out-of-range result reached the bucket")
+	}
+}
+
+func TestKeyRoundTrip(t *testing.T) {
+	r := engine.Rules{Pits: 6, Capture: engine.EmptyCapture}
+	p, _ := engine.ParsePosition(midGame, engine.North)
+	for _, g := range []int{-26, -1, 0, 3, 26} {
+		k := UnitKey(r, p.Board, g)
+		r2, b, g2, err := ParseKey(k)
+		if err != nil || r2 != r || b.Key() != p.Board.Key() || g2 != g {
+			t.Errorf("%s: %v %v %v %d", k, err, r2, b, g2)
+		}
+	}
+	for _, k := range []string{"", "nec.6.x.y.g1", "xx.6.0000000000000001.0000000000000001.g256",
+		"nec.6.0000000000000001.0000000000000000.g256", "nec.6.0000000000000001.0000000000000001.g999",
+		"nec.4.0000010000000001.0000000000000001.g256"} {
+		if _, _, _, err := ParseKey(k); err == nil {
+			t.Errorf("%q accepted", k)
+		}
+	}
+}
+
+func TestStopThenStart(t *testing.T) {
+	e := newEnv(t, 5*time.Second)
+	_, stop := e.workers(2, nil)
+	defer stop()
+	p := params(t, "stopped", engine.Rules{Pits: 6, Capture: engine.NoEmptyCapture}, 0, midGame, engine.North)
+	var once sync.Once
+	n := 0
+	var mu sync.Mutex
+	cfg := CoordinatorConfig{onResult: func(Result) {
+		mu.Lock()
+		defer mu.Unlock()
+		if n++; n == 3 {
+			once.Do(func() {
+				go func() {
+					if err := Stop(context.Background(), e.c, p.Name); err != nil {
+						t.Error(err)
+					}
+				}()
+			})
+		}
+	}}
+	if _, err := e.coordinate(context.Background(), p, cfg); err == nil {
+		t.Fatal("not stopped")
+	}
+	rec, err := e.coordinate(context.Background(), p, CoordinatorConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(t, p, rec)
+}
+
+// A unit that takes several ack waits is kept by its worker through its
+// heartbeats: never delivered twice.
+func TestHeartbeatsKeepLongUnits(t *testing.T) {
+	e := newEnv(t, time.Second)
+	var once sync.Once
+	_, stop := e.workers(2, func(i int, c *WorkerConfig) {
+		if i == 0 {
+			c.delay = func(Unit) time.Duration {
+				d := time.Duration(0)
+				once.Do(func() { d = 3 * time.Second })
+				return d
+			}
+		}
+	})
+	defer stop()
+	p := params(t, "long", engine.Rules{Pits: 4, Capture: engine.EmptyCapture}, 3, "", engine.South)
+	rec, err := e.coordinate(context.Background(), p, CoordinatorConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(t, p, rec)
+	st, _ := Info(context.Background(), e.c, p.Name)
+	if st.Redelivered != 0 {
+		t.Errorf("%d units delivered again", st.Redelivered)
+	}
+	if len(st.Workers) == 0 || st.Workers[0].Name != "w1" {
+		t.Errorf("the slow worker answered nothing: %+v", st.Workers)
+	}
+}

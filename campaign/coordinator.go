@@ -1,0 +1,386 @@
+package campaign
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log"
+	"sync"
+	"time"
+
+	"github.com/kalah-solver/kalah"
+	"github.com/kalah-solver/kalah/engine"
+	"github.com/kalah-solver/kalah/results"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// Params define a campaign; a campaign name, once created, always means
+// the same parameters.
+type Params struct {
+	Name     string `json:"name"`
+	Rule     string `json:"rule"`
+	Pits     int    `json:"pits"`
+	Seeds    int    `json:"seeds,omitempty"` // n when the root is the start of Kalah(m,n)
+	Position string `json:"position"`        // the root, engine notation
+	ToMove   string `json:"to_move"`
+	// Split is how many plies below each root move's position the
+	// coordinator splits a null-window test before shipping the subtrees
+	// as units (1: units are the positions two plies below the root).
+	Split int `json:"split"`
+	// LocalSeeds: boards with at most this many seeds are tested by the
+	// coordinator itself (shipping them costs more than solving them).
+	LocalSeeds int `json:"local_seeds"`
+}
+
+// ErrConflict is returned when a campaign name exists with other
+// parameters; nothing is changed then.
+var ErrConflict = errors.New("campaign exists with other parameters")
+
+// CoordinatorConfig configures a coordinator's own resources.
+type CoordinatorConfig struct {
+	Log *log.Logger
+	// StatusEvery is how often the status record is written (default 2 s).
+	StatusEvery time.Duration
+	// onResult, for tests: called after each accepted result.
+	onResult func(Result)
+}
+
+// Coordinator runs the top of the search of one campaign (search.go) and
+// takes in the workers' answers.
+type Coordinator struct {
+	c     *Conn
+	p     Params
+	cfg   CoordinatorConfig
+	rules engine.Rules
+	root  engine.Position
+	start time.Time
+
+	localMu sync.Mutex
+	local   *kalah.Session // the front end's own small solver
+
+	// issueMu orders the queueing of units and their cancelling, so that
+	// a unit given up and asked again at once is not lost between them.
+	issueMu sync.Mutex
+
+	mu      sync.Mutex
+	table   map[engine.Key]bounds // every bound known on a board (relative value)
+	pending map[string]*pend      // units asked and not answered, by key
+	st      Status
+	runCtx  context.Context // Run's context: when it ends, units stay queued
+	stopRun context.CancelFunc
+}
+
+type bounds struct{ lo, hi int }
+
+// pend is a unit in flight: the goroutines waiting for it, its stream
+// sequence (to delete it when no longer needed) and its answer.
+type pend struct {
+	refs   int
+	seq    uint64
+	msgID  string
+	done   chan struct{}
+	v      int
+	err    error
+	closed bool
+}
+
+// mark is an issued unit's record in the state bucket: the count of its
+// issues (the last one's message id is <campaign>.<key>.<n>) and whether
+// the coordinator gave it up.
+type mark struct {
+	N         int  `json:"n"`
+	Cancelled bool `json:"cancelled,omitempty"`
+}
+
+func (p Params) root() (engine.Rules, engine.Position, error) {
+	c, err := engine.ParseCapture(p.Rule)
+	if err != nil {
+		return engine.Rules{}, engine.Position{}, err
+	}
+	side, err := engine.ParseSide(p.ToMove)
+	if err != nil {
+		return engine.Rules{}, engine.Position{}, err
+	}
+	pos, err := engine.ParsePosition(p.Position, side)
+	if err != nil {
+		return engine.Rules{}, engine.Position{}, err
+	}
+	if pos.Pits != p.Pits {
+		return engine.Rules{}, engine.Position{}, fmt.Errorf("position has %d pits, campaign %d", pos.Pits, p.Pits)
+	}
+	r, err := engine.NewRules(p.Pits, c)
+	return r, pos, err
+}
+
+// NewParams fills in a campaign's parameters for the start of Kalah(m,n)
+// (position "") or for a position, with the default split.
+func NewParams(name string, r engine.Rules, seeds int, pos engine.Position) Params {
+	return Params{Name: name, Rule: r.Capture.String(), Pits: r.Pits, Seeds: seeds, Position: pos.String(),
+		ToMove: pos.ToMove.String(), Split: 1, LocalSeeds: 12}
+}
+
+// Create records a campaign's parameters, or checks them against those
+// already recorded under its name (ErrConflict when they differ).
+func Create(ctx context.Context, c *Conn, p Params) error {
+	if err := CheckName(p.Name); err != nil {
+		return err
+	}
+	if _, _, err := p.root(); err != nil {
+		return err
+	}
+	if p.Split < 0 || p.Split > 4 {
+		return fmt.Errorf("split %d: want 0..4 plies", p.Split)
+	}
+	data, _ := json.Marshal(p)
+	if _, err := c.State.Create(ctx, p.Name+".params", data); err == nil {
+		return nil
+	} else if !errors.Is(err, jetstream.ErrKeyExists) {
+		return err
+	}
+	old, err := LoadParams(ctx, c, p.Name)
+	if err != nil {
+		return err
+	}
+	if old != p {
+		return fmt.Errorf("%w: %q is %s (Kalah(%d) %s, position %s %s, split %d, local %d), not %s (Kalah(%d) %s, position %s %s, split %d, local %d)",
+			ErrConflict, p.Name, old.Name, old.Pits, old.Rule, old.Position, old.ToMove, old.Split, old.LocalSeeds,
+			p.Name, p.Pits, p.Rule, p.Position, p.ToMove, p.Split, p.LocalSeeds)
+	}
+	return nil
+}
+
+// ErrNoCampaign is returned for a name no campaign has.
+var ErrNoCampaign = errors.New("no such campaign")
+
+// LoadParams reads a campaign's parameters.
+func LoadParams(ctx context.Context, c *Conn, name string) (Params, error) {
+	var p Params
+	e, err := c.State.Get(ctx, name+".params")
+	if errors.Is(err, jetstream.ErrKeyNotFound) {
+		return p, fmt.Errorf("%w: %q", ErrNoCampaign, name)
+	}
+	if err != nil {
+		return p, err
+	}
+	return p, json.Unmarshal(e.Value(), &p)
+}
+
+// NewCoordinator prepares the coordinator of the campaign p (created with
+// Create).
+func NewCoordinator(c *Conn, p Params, cfg CoordinatorConfig) (*Coordinator, error) {
+	r, pos, err := p.root()
+	if err != nil {
+		return nil, err
+	}
+	if cfg.StatusEvery == 0 {
+		cfg.StatusEvery = 2 * time.Second
+	}
+	k, err := kalah.Open(kalah.Config{Pits: r.Pits, Seeds: 1, Rule: r.Capture, Threads: 1, TableBytes: 32 << 20, NoEGDB: true, NoCache: true})
+	if err != nil {
+		return nil, err
+	}
+	co := &Coordinator{c: c, p: p, cfg: cfg, rules: r, root: pos, local: k,
+		table: map[engine.Key]bounds{}, pending: map[string]*pend{}}
+	co.st = Status{Params: p, State: "running"}
+	return co, nil
+}
+
+func (co *Coordinator) logf(format string, a ...any) {
+	if co.cfg.Log != nil {
+		co.cfg.Log.Printf(co.p.Name+": "+format, a...)
+	}
+}
+
+// Close releases the coordinator's own solver.
+func (co *Coordinator) Close() { co.local.Close() }
+
+// Run drives the campaign to its end and returns its record, also kept in
+// the state bucket. A finished campaign returns its record at once. When
+// ctx ends first, the units in flight stay on the queue and their answers
+// wait on the results stream for the next run.
+func (co *Coordinator) Run(ctx context.Context) (*results.Record, error) {
+	if rec, err := LoadRecord(ctx, co.c, co.p.Name); err == nil {
+		return rec, nil
+	}
+	ctx, stopRun := context.WithCancel(ctx)
+	defer stopRun()
+	co.stopRun = stopRun
+	co.c.State.Delete(ctx, co.p.Name+".stop") // a new start undoes 'campaign stop'
+	co.start, co.runCtx = time.Now(), ctx
+	if old, err := LoadStatus(ctx, co.c, co.p.Name); err == nil {
+		co.st = *old // counters go on from the last run
+		co.st.State, co.st.Runs = "running", old.Runs+1
+	} else {
+		co.st.Runs = 1
+	}
+	co.st.Restarts = co.st.Runs - 1
+	prevSeconds := co.st.Seconds
+	if err := co.loadTable(ctx); err != nil {
+		return nil, fmt.Errorf("reading the results bucket: %w", err)
+	}
+	cons, err := co.c.JS.CreateOrUpdateConsumer(ctx, resultStream, jetstream.ConsumerConfig{
+		Durable: "coord-" + co.p.Name, FilterSubject: resultSubject(co.p.Name),
+		AckPolicy: jetstream.AckExplicitPolicy, AckWait: 10 * time.Second, MaxDeliver: -1,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("results stream: %w", err)
+	}
+	// Answers that came while no coordinator ran go in first.
+	for {
+		batch, err := cons.FetchNoWait(100)
+		if err != nil {
+			return nil, err
+		}
+		n := 0
+		for msg := range batch.Messages() {
+			co.take(ctx, msg)
+			n++
+		}
+		if n == 0 {
+			break
+		}
+	}
+	cc, err := cons.Consume(func(msg jetstream.Msg) { co.take(context.Background(), msg) }, jetstream.PullMaxMessages(50))
+	if err != nil {
+		return nil, err
+	}
+	stopStatus := co.statusLoop(ctx, prevSeconds)
+	rec, err := co.search(ctx)
+	stopStatus()
+	// On the way out, the answers already fetched are taken in too, so
+	// that none waits out its ack wait before the next run sees it.
+	cc.Drain()
+	<-cc.Closed()
+	co.mu.Lock()
+	co.st.Seconds = prevSeconds + time.Since(co.start).Seconds()
+	if err != nil {
+		co.st.State = "stopped"
+	} else {
+		co.st.State = "done"
+	}
+	st := co.st
+	co.mu.Unlock()
+	wctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err != nil {
+		SaveStatus(wctx, co.c, &st)
+		return nil, err
+	}
+	rec.Seconds = float64(int64(st.Seconds*1000)) / 1000
+	data, _ := json.Marshal(rec)
+	if _, err := co.c.State.Put(wctx, co.p.Name+".record", data); err != nil {
+		return rec, err
+	}
+	return rec, SaveStatus(wctx, co.c, &st)
+}
+
+// loadTable reads every answer of the campaign's rules from the results
+// bucket: what earlier runs and other campaigns proved.
+func (co *Coordinator) loadTable(ctx context.Context) error {
+	kl, err := co.c.Results.ListKeysFiltered(ctx, keyPrefix(co.rules)+">")
+	if err != nil {
+		return err
+	}
+	var keys []string
+	for k := range kl.Keys() {
+		keys = append(keys, k)
+	}
+	for _, k := range keys {
+		e, err := co.c.Results.Get(ctx, k)
+		if err != nil {
+			continue
+		}
+		res, b, gamma, err := parseResult(e.Value(), co.rules)
+		if err != nil {
+			co.logf("ignoring bucket entry %s: %v", k, err)
+			continue
+		}
+		co.mu.Lock()
+		co.note(b, gamma, res.Value)
+		co.mu.Unlock()
+	}
+	co.logf("%d answers of %v in the results bucket", len(keys), co.rules)
+	return nil
+}
+
+// note adds the answer v of the test (b, gamma) to the table; co.mu held.
+func (co *Coordinator) note(b engine.Board, gamma, v int) {
+	k := b.Key()
+	t, ok := co.table[k]
+	if !ok {
+		s := b.Seeds()
+		t = bounds{-s, s}
+	}
+	if v >= gamma {
+		t.lo = max(t.lo, v)
+	} else {
+		t.hi = min(t.hi, v)
+	}
+	co.table[k] = t
+}
+
+// lookup answers the test (b, gamma) from the table when the bounds
+// known decide it; co.mu held.
+func (co *Coordinator) lookup(b engine.Board, gamma int) (int, bool) {
+	t, ok := co.table[b.Key()]
+	switch {
+	case !ok:
+		return 0, false
+	case t.lo >= gamma:
+		return t.lo, true
+	case t.hi < gamma:
+		return t.hi, true
+	}
+	return 0, false
+}
+
+// take handles one message of the results stream: a result is trusted
+// only when it is well formed, for this campaign's rules, within its
+// board's seeds and for a unit the campaign issued; anything else is
+// logged and dropped.
+func (co *Coordinator) take(ctx context.Context, msg jetstream.Msg) {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	res, b, gamma, err := parseResult(msg.Data(), co.rules)
+	if err == nil && res.Campaign != co.p.Name {
+		err = fmt.Errorf("%w: result for campaign %q on %s", ErrBadResult, res.Campaign, msg.Subject())
+	}
+	if err == nil {
+		if _, gerr := co.c.State.Get(ctx, co.p.Name+".unit."+res.Key); gerr != nil {
+			err = fmt.Errorf("%w: unit %s was never issued by %q (%v)", ErrBadResult, res.Key, co.p.Name, gerr)
+		}
+	}
+	if err != nil {
+		co.logf("rejected: %v", err)
+		co.mu.Lock()
+		co.st.Rejected++
+		co.mu.Unlock()
+		msg.Term()
+		return
+	}
+	if _, err := co.c.Results.Put(ctx, res.Key, msg.Data()); err != nil {
+		co.logf("results bucket: %v (the result stays on the stream)", err)
+		msg.Nak()
+		return
+	}
+	co.mu.Lock()
+	co.note(b, gamma, res.Value)
+	co.st.Done++
+	co.st.Nodes += res.Nodes
+	co.st.CPUSeconds += res.Seconds
+	if res.Attempt > 1 {
+		co.st.Redelivered++
+	}
+	co.st.addWorker(res)
+	if p := co.pending[res.Key]; p != nil && !p.closed {
+		p.v, p.closed = res.Value, true
+		close(p.done)
+		delete(co.pending, res.Key)
+	}
+	co.mu.Unlock()
+	msg.Ack()
+	if co.cfg.onResult != nil {
+		co.cfg.onResult(res)
+	}
+}

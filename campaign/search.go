@@ -1,0 +1,560 @@
+package campaign
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/kalah-solver/kalah/engine"
+	"github.com/kalah-solver/kalah/results"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// The front end of the search: the coordinator's half of the proof.
+//
+// The coordinator computes every root move's exact value with MTD(f), as
+// 'kalah solve' does, one MTD(f) per move and all moves at once. Each
+// null-window test "value(b) >= gamma" is split at b's moves (Split plies
+// deep) into the children's null-window tests, each with the window the
+// parent's test gives it; the tests Split plies down are shipped as units
+// and answered by the workers. The split keeps alpha-beta's pruning:
+//
+//  1. Table. A test the bounds known on b already decide costs nothing
+//     (every answer of every unit, this run's, an earlier run's or another
+//     campaign's, is in the results bucket and in the coordinator's table).
+//  2. Eldest brother first (young brothers wait). The first move, in the
+//     solver's root order (extra turns, captures, the rest), is tested
+//     alone: when it fails high, so does b, and no other child is asked.
+//  3. The brothers in parallel. Otherwise every other move's test goes
+//     out at once; the first to fail high answers b's test, and the tests
+//     still out are cancelled: deleted from the queue when not yet taken,
+//     stopped on the worker holding them otherwise.
+//  4. When every move fails low, b fails low with the largest bound.
+//
+// In window terms (docs/algorithms.md): a move banking g seeds with an
+// extra turn tests its child at gamma-g with the sign kept; any other move
+// tests the flipped child at g-gamma+1 (value(b) >= gamma through that
+// move iff value(child) <= g-gamma), and the answer's sense is reversed.
+
+// search computes the root's record.
+func (co *Coordinator) search(ctx context.Context) (*results.Record, error) {
+	p := co.root
+	b := p.Board
+	base := b.StoreDiff()
+	moves := orderRoot(co.rules, b)
+	vals := make([]results.MoveValue, len(moves))
+	co.mu.Lock()
+	co.st.Moves = make([]MoveStatus, len(moves))
+	for j, i := range moves {
+		co.st.Moves[j] = MoveStatus{Move: engine.MoveLetter(p.ToMove, i), Lower: base - b.Seeds(), Upper: base + b.Seeds()}
+	}
+	co.mu.Unlock()
+	errs := make([]error, len(moves))
+	var wg sync.WaitGroup
+	for j, i := range moves {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c, r := co.rules.Sow(b, i)
+			gain := int(c.OwnStore - b.OwnStore)
+			mv := results.MoveValue{Move: engine.MoveLetter(p.ToMove, i), Pit: i + 1, ExtraTurn: r.Extra()}
+			var lo, hi int
+			var err error
+			switch {
+			case r.Over():
+				lo = gain - int(c.OppStore-b.OppStore)
+				hi = lo
+			case r.Extra():
+				lo, hi, err = co.mtdf(ctx, c, j, base+gain, 1)
+				lo, hi = gain+lo, gain+hi
+			default:
+				lo, hi, err = co.mtdf(ctx, c.Flip(), j, base+gain, -1)
+				lo, hi = gain-hi, gain-lo
+			}
+			mv.Value = base + lo
+			vals[j], errs[j] = mv, err
+			co.setMove(j, base+lo, base+hi)
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	value := -1 << 30
+	for _, m := range vals {
+		value = max(value, m.Value)
+	}
+	rec := &results.Record{Rule: co.rules.Capture.String(), Pits: p.Pits, Seeds: co.p.Seeds, Position: p.String(),
+		ToMove: p.ToMove.String(), Value: value, Result: results.Outcome(value), Moves: []results.MoveValue{}, Best: []string{}}
+	sortByPit(vals)
+	for _, m := range vals {
+		rec.Moves = append(rec.Moves, m)
+		if m.Value == value {
+			rec.Best = append(rec.Best, m.Move)
+		}
+	}
+	pv, err := co.pv(ctx, p, value-base)
+	if err != nil {
+		return nil, err
+	}
+	rec.PV, rec.PVLetters = engine.FormatPaper(pv), engine.FormatLetters(pv)
+	co.stamp(rec)
+	return rec, nil
+}
+
+// mtdf pins down the value of b (relative) by null-window tests, as
+// solver's MTD(f) does, starting from a depth-limited guess computed by
+// the coordinator itself. j, offset and sign say which root move it is,
+// for the status.
+func (co *Coordinator) mtdf(ctx context.Context, b engine.Board, j, offset, sign int) (lo, hi int, err error) {
+	s := b.Seeds()
+	lo, hi = -s, s
+	co.localMu.Lock()
+	g := 0
+	if sv, err := co.local.Solver(); err == nil && s > co.p.LocalSeeds {
+		g = sv.Guess(ctx, b, 12)
+	}
+	co.localMu.Unlock()
+	for lo < hi {
+		gamma := roundUp(g, s)
+		if gamma <= lo {
+			gamma = lo + 2
+		}
+		gamma = min(gamma, hi)
+		v, err := co.test(ctx, b, gamma, co.p.Split)
+		if err != nil {
+			return lo, hi, err
+		}
+		if v >= gamma {
+			lo = max(lo, roundUp(v, s))
+		} else {
+			hi = min(hi, roundDown(v, s))
+		}
+		g = v
+		if sign > 0 {
+			co.setMove(j, offset+lo, offset+hi)
+		} else {
+			co.setMove(j, offset-hi, offset-lo)
+		}
+	}
+	return lo, hi, nil
+}
+
+// test answers "value(b) >= gamma" with a fail-soft bound, splitting it
+// split plies deep (steps 1-4 above).
+func (co *Coordinator) test(ctx context.Context, b engine.Board, gamma, split int) (int, error) {
+	s := b.Seeds()
+	switch {
+	case b.Over():
+		return 0, nil
+	case gamma <= -s:
+		return -s, nil
+	case gamma > s:
+		return s, nil
+	}
+	gamma = roundUp(gamma, s)
+	co.mu.Lock()
+	v, ok := co.lookup(b, gamma)
+	co.mu.Unlock()
+	if ok {
+		return v, nil
+	}
+	if s <= co.p.LocalSeeds {
+		return co.testLocal(ctx, b, gamma)
+	}
+	if split <= 0 {
+		return co.ask(ctx, b, gamma)
+	}
+	moves := orderRoot(co.rules, b)
+	// Step 1 again, for the children: answers known below b (an earlier
+	// run's, another campaign's) decide the test without shipping a unit.
+	if v, ok := co.peek(b, gamma, split); ok {
+		return v, nil
+	}
+	// Step 2: the eldest brother alone.
+	v, high, err := co.testMove(ctx, b, moves[0], gamma, split-1)
+	if err != nil {
+		return v, err
+	}
+	if high {
+		co.mu.Lock()
+		co.note(b, gamma, v)
+		co.mu.Unlock()
+		return v, nil
+	}
+	best := v
+	if len(moves) == 1 {
+		return best, nil
+	}
+	// Step 3: the younger brothers in parallel, the first to fail high
+	// ending the test and cancelling the others.
+	sctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	type answer struct {
+		v    int
+		high bool
+		err  error
+	}
+	out := make(chan answer, len(moves)-1)
+	for _, i := range moves[1:] {
+		go func() {
+			v, high, err := co.testMove(sctx, b, i, gamma, split-1)
+			out <- answer{v, high, err}
+		}()
+	}
+	var firstErr error
+	for range moves[1:] {
+		a := <-out
+		switch {
+		case a.err != nil:
+			if firstErr == nil {
+				firstErr = a.err
+			}
+		case a.high:
+			cancel()
+			co.mu.Lock()
+			co.note(b, gamma, a.v)
+			co.mu.Unlock()
+			return a.v, nil
+		default:
+			best = max(best, a.v)
+		}
+	}
+	if firstErr != nil {
+		return 0, firstErr
+	}
+	// Step 4: every move failed low.
+	co.mu.Lock()
+	co.note(b, gamma, best)
+	co.mu.Unlock()
+	return best, nil
+}
+
+// peek answers the test (b, gamma) from the table alone, looking split
+// plies down: a move known to fail high decides it, as do all moves known
+// to fail low. It ships nothing.
+func (co *Coordinator) peek(b engine.Board, gamma, split int) (int, bool) {
+	s := b.Seeds()
+	switch {
+	case b.Over():
+		return 0, true
+	case gamma <= -s:
+		return -s, true
+	case gamma > s:
+		return s, true
+	}
+	gamma = roundUp(gamma, s)
+	co.mu.Lock()
+	v, ok := co.lookup(b, gamma)
+	co.mu.Unlock()
+	if ok || split <= 0 {
+		return v, ok
+	}
+	best, all := -s-1, true
+	for _, i := range orderRoot(co.rules, b) {
+		c, r := co.rules.Sow(b, i)
+		gain := int(c.OwnStore - b.OwnStore)
+		var mv int
+		var high, known bool
+		switch {
+		case r.Over():
+			mv = gain - int(c.OppStore-b.OppStore)
+			high, known = mv >= gamma, true
+		case r.Extra():
+			t, k := co.peek(c, gamma-gain, split-1)
+			mv, high, known = gain+t, gain+t >= gamma, k
+		default:
+			g := gain - gamma + 1
+			t, k := co.peek(c.Flip(), g, split-1)
+			mv, high, known = gain-t, t < g, k
+		}
+		switch {
+		case known && high:
+			return mv, true
+		case known:
+			best = max(best, mv)
+		default:
+			all = false
+		}
+	}
+	return best, all
+}
+
+// testMove tests move i of b against gamma: it returns a bound on the
+// move's value (relative to b's stores) and whether it fails high.
+func (co *Coordinator) testMove(ctx context.Context, b engine.Board, i, gamma, split int) (int, bool, error) {
+	c, r := co.rules.Sow(b, i)
+	gain := int(c.OwnStore - b.OwnStore)
+	switch {
+	case r.Over():
+		v := gain - int(c.OppStore-b.OppStore)
+		return v, v >= gamma, nil
+	case r.Extra():
+		t, err := co.test(ctx, c, gamma-gain, split)
+		return gain + t, gain+t >= gamma, err
+	default:
+		g := gain - gamma + 1
+		t, err := co.test(ctx, c.Flip(), g, split)
+		return gain - t, t < g, err
+	}
+}
+
+// testLocal runs a test on a small board with the coordinator's own
+// solver.
+func (co *Coordinator) testLocal(ctx context.Context, b engine.Board, gamma int) (int, error) {
+	co.localMu.Lock()
+	defer co.localMu.Unlock()
+	sv, err := co.local.Solver()
+	if err != nil {
+		return 0, err
+	}
+	v, _, err := sv.NullWindow(ctx, b, gamma)
+	if err != nil {
+		return 0, err
+	}
+	co.mu.Lock()
+	co.note(b, gamma, v)
+	co.st.Local++
+	co.mu.Unlock()
+	return v, nil
+}
+
+// ask ships the test (b, gamma) as a unit, or joins the unit already out
+// for it, and waits for its answer. When ctx ends while the campaign goes
+// on (a brother failed high) and nobody else waits for the unit, the unit
+// is cancelled.
+func (co *Coordinator) ask(ctx context.Context, b engine.Board, gamma int) (int, error) {
+	key := UnitKey(co.rules, b, gamma)
+	co.mu.Lock()
+	p := co.pending[key]
+	first := p == nil
+	if first {
+		p = &pend{done: make(chan struct{})}
+		co.pending[key] = p
+	}
+	p.refs++
+	co.mu.Unlock()
+	if first {
+		if err := co.issue(ctx, key, b, gamma, p); err != nil {
+			co.mu.Lock()
+			if !p.closed {
+				p.err, p.closed = err, true
+				close(p.done)
+				delete(co.pending, key)
+			}
+			co.mu.Unlock()
+		}
+	}
+	select {
+	case <-p.done:
+		return p.v, p.err
+	case <-ctx.Done():
+		co.release(key, p)
+		return 0, ctx.Err()
+	}
+}
+
+// issue marks the unit issued in the state bucket and puts it on the
+// queue. A unit issued by an earlier run and not given up is put again
+// under the same message id, which JetStream drops as a duplicate while
+// the first copy is still queued; a worker also skips a unit whose answer
+// is already in the bucket.
+func (co *Coordinator) issue(ctx context.Context, key string, b engine.Board, gamma int, p *pend) error {
+	co.issueMu.Lock()
+	defer co.issueMu.Unlock()
+	mk := mark{N: 1}
+	markKey := co.p.Name + ".unit." + key
+	if e, err := co.c.State.Get(ctx, markKey); err == nil {
+		var old mark
+		if json.Unmarshal(e.Value(), &old) == nil {
+			mk.N = old.N
+			if old.Cancelled {
+				mk.N++
+			}
+		}
+	}
+	u := Unit{Campaign: co.p.Name, Key: key, Rule: co.rules.Capture.String(), Pits: co.rules.Pits, Gamma: gamma, GameSeeds: co.root.Board.Seeds()}
+	body, _ := json.Marshal(u)
+	var ack *jetstream.PubAck
+	var id string
+	for {
+		data, _ := json.Marshal(mk)
+		if _, err := co.c.State.Put(ctx, markKey, data); err != nil {
+			return err
+		}
+		id = fmt.Sprintf("%s.%s.%d", co.p.Name, key, mk.N)
+		var err error
+		ack, err = co.c.JS.PublishMsg(ctx, &nats.Msg{Subject: unitSubject(co.p.Name), Data: body}, jetstream.WithMsgID(id))
+		if err != nil {
+			return fmt.Errorf("queueing unit %s: %w", key, err)
+		}
+		if !ack.Duplicate {
+			break
+		}
+		// An earlier run's copy: fine while it is queued or held (its
+		// answer comes), lost when it left the queue unanswered (purged
+		// by 'campaign stop', or deleted): then it goes out anew.
+		st, err := co.c.JS.Stream(ctx, unitStream)
+		if err != nil {
+			return err
+		}
+		if _, err := st.GetMsg(ctx, ack.Sequence); err == nil {
+			break
+		}
+		mk.N++
+	}
+	co.mu.Lock()
+	p.seq, p.msgID = ack.Sequence, id
+	if !ack.Duplicate {
+		co.st.Issued++
+	}
+	co.mu.Unlock()
+	return nil
+}
+
+// release drops one waiter of a unit; the last one gives the unit up,
+// unless the whole campaign is stopping (then the unit stays queued for
+// the next run).
+func (co *Coordinator) release(key string, p *pend) {
+	co.mu.Lock()
+	p.refs--
+	if p.refs > 0 || p.closed {
+		co.mu.Unlock()
+		return
+	}
+	p.err, p.closed = context.Canceled, true
+	close(p.done)
+	delete(co.pending, key)
+	seq, id := p.seq, p.msgID
+	co.st.Cancelled++
+	co.mu.Unlock()
+	if co.stopping() || id == "" {
+		return
+	}
+	// Under issueMu: a unit asked again meanwhile (a new waiter, already
+	// in co.pending) is not cancelled; one asked after sees the mark and
+	// goes out under a new message id.
+	co.issueMu.Lock()
+	defer co.issueMu.Unlock()
+	co.mu.Lock()
+	again := co.pending[key] != nil
+	co.mu.Unlock()
+	if again {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5e9)
+	defer cancel()
+	data, _ := json.Marshal(mark{N: 1, Cancelled: true})
+	if e, err := co.c.State.Get(ctx, co.p.Name+".unit."+key); err == nil {
+		var mk mark
+		if json.Unmarshal(e.Value(), &mk) == nil {
+			mk.Cancelled = true
+			data, _ = json.Marshal(mk)
+		}
+	}
+	co.c.State.Put(ctx, co.p.Name+".unit."+key, data)
+	if st, err := co.c.JS.Stream(ctx, unitStream); err == nil {
+		st.DeleteMsg(ctx, seq) // fails harmlessly when already taken
+	}
+	co.c.NC.Publish(cancelSubject(co.p.Name), []byte(id))
+}
+
+// pv follows optimal moves from p, whose relative value is v, to the end
+// of the game, with the same split tests (nearly all answered by the
+// table); once the board is small the coordinator's own solver ends it.
+func (co *Coordinator) pv(ctx context.Context, p engine.Position, v int) ([]engine.Ply, error) {
+	var line []engine.Ply
+	for !p.Board.Over() {
+		b := p.Board
+		if b.Seeds() <= co.p.LocalSeeds {
+			co.localMu.Lock()
+			sv, err := co.local.Solver()
+			var tail []engine.Ply
+			if err == nil {
+				tail, err = sv.PV(ctx, p, v)
+			}
+			co.localMu.Unlock()
+			return append(line, tail...), err
+		}
+		found := false
+		for _, i := range orderRoot(co.rules, b) {
+			c, r := co.rules.Sow(b, i)
+			gain := int(c.OwnStore - b.OwnStore)
+			var reach bool
+			var next int
+			switch {
+			case r.Over():
+				reach = gain-int(c.OppStore-b.OppStore) >= v
+			case r.Extra():
+				t, err := co.test(ctx, c, v-gain, co.p.Split)
+				if err != nil {
+					return line, err
+				}
+				reach, next = t >= v-gain, v-gain
+			default:
+				t, err := co.test(ctx, c.Flip(), gain-v+1, co.p.Split)
+				if err != nil {
+					return line, err
+				}
+				reach, next = t < gain-v+1, gain-v
+			}
+			if reach {
+				line = append(line, engine.Ply{Side: p.ToMove, Pit: i})
+				p, _ = co.rules.PlayPosition(p, i)
+				v, found = next, true
+				break
+			}
+		}
+		if !found {
+			return line, fmt.Errorf("campaign: no move reaches value %d at %v (inconsistent answers)", v, p)
+		}
+	}
+	return line, nil
+}
+
+// orderRoot lists b's legal moves as the solver's root does: extra turns
+// nearest the store first, then captures, then the rest from the store
+// backwards.
+func orderRoot(r engine.Rules, b engine.Board) []int {
+	var extra, capt, rest []int
+	for i := r.Pits - 1; i >= 0; i-- {
+		if b.Pit(i) == 0 {
+			continue
+		}
+		_, res := r.Sow(b, i)
+		switch {
+		case res.Extra():
+			extra = append(extra, i)
+		case res.Capture():
+			capt = append(capt, i)
+		default:
+			rest = append(rest, i)
+		}
+	}
+	return append(append(extra, capt...), rest...)
+}
+
+func roundUp(v, p int) int {
+	if (v-p)&1 != 0 {
+		return v + 1
+	}
+	return v
+}
+
+func roundDown(v, p int) int {
+	if (v-p)&1 != 0 {
+		return v - 1
+	}
+	return v
+}
+
+func sortByPit(ms []results.MoveValue) {
+	for i := 1; i < len(ms); i++ {
+		for j := i; j > 0 && ms[j].Pit < ms[j-1].Pit; j-- {
+			ms[j], ms[j-1] = ms[j-1], ms[j]
+		}
+	}
+}

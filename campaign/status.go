@@ -1,0 +1,232 @@
+package campaign
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/kalah-solver/kalah/results"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// Status is a campaign's progress, written to the state bucket by its
+// coordinator every few seconds and at its end ('kalah campaign status').
+type Status struct {
+	Params
+	State string `json:"state"` // running, stopped (the coordinator ended early) or done
+	Runs  int    `json:"runs"`  // coordinator runs so far
+	// Restarts is Runs-1: how often the coordinator was started again.
+	Restarts int `json:"restarts"`
+	// Lower and Upper bound the root's value (for its mover, stores
+	// counted), Moves every root move's.
+	Lower int          `json:"lower"`
+	Upper int          `json:"upper"`
+	Moves []MoveStatus `json:"moves"`
+
+	Issued      int64 `json:"units_issued"`      // units put on the queue
+	Done        int64 `json:"units_done"`        // answers accepted
+	Cancelled   int64 `json:"units_cancelled"`   // units given up after a brother failed high
+	Redelivered int64 `json:"units_redelivered"` // answers that needed a second delivery (a worker vanished)
+	Rejected    int64 `json:"results_rejected"`  // result messages not trusted
+	Local       int64 `json:"local_tests"`       // small tests the coordinator ran itself
+	// Pending and InFlight are filled in by Info, from the stream: units
+	// queued and units held by workers (over every campaign) right now.
+	Pending  uint64 `json:"units_pending"`
+	InFlight int    `json:"units_in_flight"`
+
+	Nodes      int64        `json:"nodes"`       // over every accepted answer
+	CPUSeconds float64      `json:"cpu_seconds"` // workers' seconds over every accepted answer
+	Seconds    float64      `json:"seconds"`     // the coordinator's wall time over every run
+	Workers    []WorkerInfo `json:"workers"`
+	Updated    string       `json:"updated"`
+}
+
+// MoveStatus is a root move's proven bounds.
+type MoveStatus struct {
+	Move  string `json:"move"`
+	Lower int    `json:"lower"`
+	Upper int    `json:"upper"`
+}
+
+// WorkerInfo is what a worker contributed and how it was built: answers
+// from workers of other revisions or database depths are accepted (an
+// exact value does not depend on either) and both are listed here.
+type WorkerInfo struct {
+	Name      string  `json:"name"`
+	Revision  string  `json:"revision"`
+	EGDBSeeds int     `json:"egdb_seeds"`
+	Threads   int     `json:"threads"`
+	TTBytes   int64   `json:"tt_bytes"`
+	Units     int64   `json:"units"`
+	Nodes     int64   `json:"nodes"`
+	Seconds   float64 `json:"seconds"`
+}
+
+func (s *Status) addWorker(r Result) {
+	for i := range s.Workers {
+		w := &s.Workers[i]
+		if w.Name == r.Worker && w.Revision == r.Revision && w.EGDBSeeds == r.EGDBSeeds {
+			w.Units++
+			w.Nodes += r.Nodes
+			w.Seconds += r.Seconds
+			return
+		}
+	}
+	s.Workers = append(s.Workers, WorkerInfo{Name: r.Worker, Revision: r.Revision, EGDBSeeds: r.EGDBSeeds,
+		Threads: r.Threads, TTBytes: r.TTBytes, Units: 1, Nodes: r.Nodes, Seconds: r.Seconds})
+	sort.Slice(s.Workers, func(i, j int) bool { return s.Workers[i].Name < s.Workers[j].Name })
+}
+
+// setMove records the bounds of root move j and the root's.
+func (co *Coordinator) setMove(j, lo, hi int) {
+	co.mu.Lock()
+	defer co.mu.Unlock()
+	co.st.Moves[j].Lower, co.st.Moves[j].Upper = lo, hi
+	co.st.Lower, co.st.Upper = -1<<30, -1<<30
+	for _, m := range co.st.Moves {
+		co.st.Lower, co.st.Upper = max(co.st.Lower, m.Lower), max(co.st.Upper, m.Upper)
+	}
+}
+
+// stopping reports that the campaign itself is being stopped.
+func (co *Coordinator) stopping() bool { return co.runCtx != nil && co.runCtx.Err() != nil }
+
+// stamp fills in how the record was computed: the workers' nodes and
+// tables, the database depth they used and this build's provenance.
+func (co *Coordinator) stamp(rec *results.Record) {
+	co.mu.Lock()
+	defer co.mu.Unlock()
+	rec.Nodes = co.st.Nodes
+	rec.EGDBSeeds = -1
+	revs := map[string]bool{}
+	depths := map[int]bool{}
+	for i, w := range co.st.Workers {
+		rec.Threads += w.Threads
+		rec.TTBytes = max(rec.TTBytes, w.TTBytes)
+		if i == 0 || w.EGDBSeeds < rec.EGDBSeeds {
+			rec.EGDBSeeds = w.EGDBSeeds
+		}
+		revs[w.Revision], depths[w.EGDBSeeds] = true, true
+	}
+	if len(revs) > 1 || len(depths) > 1 {
+		co.logf("answers came from %d builds and %d database depths (listed in the status); exact values do not depend on either", len(revs), len(depths))
+	}
+	rec.Date = time.Now().UTC().Format("2006-01-02")
+	rec.Provenance = results.Current()
+}
+
+// statusLoop writes the status every StatusEvery until the returned
+// function is called.
+func (co *Coordinator) statusLoop(ctx context.Context, prevSeconds float64) func() {
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		t := time.NewTicker(co.cfg.StatusEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				if _, err := co.c.State.Get(ctx, co.p.Name+".stop"); err == nil {
+					co.logf("stopped by 'kalah campaign stop'")
+					co.stopRun()
+					return
+				}
+				co.mu.Lock()
+				co.st.Seconds = prevSeconds + time.Since(co.start).Seconds()
+				st := co.st
+				st.Moves = append([]MoveStatus(nil), co.st.Moves...)
+				st.Workers = append([]WorkerInfo(nil), co.st.Workers...)
+				co.mu.Unlock()
+				SaveStatus(ctx, co.c, &st)
+			}
+		}
+	}()
+	return func() { close(done); <-finished }
+}
+
+// SaveStatus writes a campaign's status to the state bucket.
+func SaveStatus(ctx context.Context, c *Conn, st *Status) error {
+	st.Updated = time.Now().UTC().Format(time.RFC3339)
+	data, err := json.Marshal(st)
+	if err != nil {
+		return err
+	}
+	_, err = c.State.Put(ctx, st.Name+".status", data)
+	return err
+}
+
+// LoadStatus reads a campaign's last status.
+func LoadStatus(ctx context.Context, c *Conn, name string) (*Status, error) {
+	e, err := c.State.Get(ctx, name+".status")
+	if err != nil {
+		return nil, err
+	}
+	var st Status
+	return &st, json.Unmarshal(e.Value(), &st)
+}
+
+// ErrNotDone is returned for the record of a campaign not finished yet.
+var ErrNotDone = errors.New("campaign not finished")
+
+// LoadRecord reads a finished campaign's record.
+func LoadRecord(ctx context.Context, c *Conn, name string) (*results.Record, error) {
+	e, err := c.State.Get(ctx, name+".record")
+	if errors.Is(err, jetstream.ErrKeyNotFound) {
+		return nil, fmt.Errorf("%w: %q", ErrNotDone, name)
+	}
+	if err != nil {
+		return nil, err
+	}
+	var rec results.Record
+	return &rec, json.Unmarshal(e.Value(), &rec)
+}
+
+// Info returns a campaign's status with the queue's counts: its units
+// pending on the stream and the units workers hold.
+func Info(ctx context.Context, c *Conn, name string) (*Status, error) {
+	p, err := LoadParams(ctx, c, name)
+	if err != nil {
+		return nil, err
+	}
+	st, err := LoadStatus(ctx, c, name)
+	if err != nil {
+		st = &Status{Params: p, State: "created"}
+	}
+	if s, err := c.JS.Stream(ctx, unitStream); err == nil {
+		if info, err := s.Info(ctx, jetstream.WithSubjectFilter(unitSubject(name))); err == nil {
+			st.Pending = info.State.Subjects[unitSubject(name)]
+		}
+		if cons, err := s.Consumer(ctx, workersName); err == nil {
+			if ci, err := cons.Info(ctx); err == nil {
+				st.InFlight = ci.NumAckPending
+				st.Pending -= min(st.Pending, uint64(ci.NumAckPending))
+			}
+		}
+	}
+	return st, nil
+}
+
+// Stop asks a campaign's coordinator to stop (it checks at its next status
+// write) and removes the campaign's units still queued; answers already
+// given stay in the bucket, and 'campaign start' goes on from them.
+func Stop(ctx context.Context, c *Conn, name string) error {
+	if _, err := LoadParams(ctx, c, name); err != nil {
+		return err
+	}
+	if _, err := c.State.Put(ctx, name+".stop", []byte(time.Now().UTC().Format(time.RFC3339))); err != nil {
+		return err
+	}
+	s, err := c.JS.Stream(ctx, unitStream)
+	if err != nil {
+		return err
+	}
+	return s.Purge(ctx, jetstream.WithPurgeSubject(unitSubject(name)))
+}

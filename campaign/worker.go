@@ -1,0 +1,250 @@
+package campaign
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log"
+	"math"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/kalah-solver/kalah"
+	"github.com/kalah-solver/kalah/engine"
+	"github.com/kalah-solver/kalah/results"
+	"github.com/kalah-solver/kalah/solver"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// WorkerConfig configures a worker: the local session it solves units
+// with (the same kalah.Session as 'kalah solve', without the persistent
+// store: the results bucket is the campaign's store).
+type WorkerConfig struct {
+	Name    string // shown in results and logs
+	Threads int    // search threads; 0 means all cores
+	// TableBytes is the table's size; 0 means the session's policy for
+	// the game the unit comes from.
+	TableBytes int64
+	EGDBDir    string
+	NoEGDB     bool
+	Log        *log.Logger // nil: no log
+
+	// crash, for tests: called before a unit is solved; when it returns
+	// true the worker vanishes holding the unit (no result, no ack, its
+	// connection closed), as a killed process would.
+	crash func(Unit) bool
+	// delay, for tests: how long to wait, heartbeats running, before
+	// solving a unit, as a long unit would.
+	delay func(Unit) time.Duration
+}
+
+// Worker pulls units from the work queue, solves each with a local
+// session and publishes the answer. Any number of workers may run, on any
+// machines; each unit goes to one of them, and to another when its holder
+// goes silent for longer than the ack wait.
+type Worker struct {
+	c        *Conn
+	cfg      WorkerConfig
+	sessions map[engine.Rules]*kalah.Session
+
+	mu        sync.Mutex
+	current   string             // Nats-Msg-Id of the unit being solved
+	stopUnit  context.CancelFunc // cancels it
+	cancelled map[string]time.Time
+
+	Solved atomic.Int64 // units answered by this worker
+	Nodes  atomic.Int64
+}
+
+// NewWorker returns a worker on c.
+func NewWorker(c *Conn, cfg WorkerConfig) *Worker {
+	return &Worker{c: c, cfg: cfg, sessions: map[engine.Rules]*kalah.Session{}, cancelled: map[string]time.Time{}}
+}
+
+func (w *Worker) logf(format string, a ...any) {
+	if w.cfg.Log != nil {
+		w.cfg.Log.Printf(w.cfg.Name+": "+format, a...)
+	}
+}
+
+// errCrashed is returned by Run after the crash hook fired.
+var errCrashed = errors.New("worker crashed (test hook)")
+
+// Run serves units until ctx ends; it returns nil then.
+func (w *Worker) Run(ctx context.Context) error {
+	defer w.close()
+	cons, err := w.c.workerConsumer(ctx)
+	if err != nil {
+		return fmt.Errorf("work queue: %w", err)
+	}
+	sub, err := w.c.NC.Subscribe("kalah.cancel.>", w.onCancel)
+	if err != nil {
+		return err
+	}
+	defer sub.Unsubscribe()
+	for ctx.Err() == nil {
+		batch, err := cons.Fetch(1, jetstream.FetchMaxWait(time.Second))
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			w.logf("fetch: %v", err)
+			time.Sleep(200 * time.Millisecond)
+			continue
+		}
+		for msg := range batch.Messages() {
+			if err := w.handle(ctx, msg); err != nil {
+				if errors.Is(err, errCrashed) {
+					return err
+				}
+				w.logf("%v", err)
+			}
+		}
+	}
+	return nil
+}
+
+// onCancel records a unit that its coordinator no longer needs, and
+// stops it if it is being solved here.
+func (w *Worker) onCancel(m *nats.Msg) {
+	id := string(m.Data)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	now := time.Now()
+	for k, t := range w.cancelled {
+		if now.Sub(t) > time.Hour {
+			delete(w.cancelled, k)
+		}
+	}
+	w.cancelled[id] = now
+	if w.current == id && w.stopUnit != nil {
+		w.stopUnit()
+	}
+}
+
+func (w *Worker) close() {
+	for _, k := range w.sessions {
+		k.Close()
+	}
+	w.sessions = map[engine.Rules]*kalah.Session{}
+}
+
+// session returns the local session of r, opened on first use.
+func (w *Worker) session(r engine.Rules, gameSeeds int) (*solver.Solver, error) {
+	k := w.sessions[r]
+	if k == nil {
+		tb := w.cfg.TableBytes
+		if tb == 0 {
+			tb = solver.DefaultTTBytesFor(r.Pits, gameSeeds)
+		}
+		var err error
+		k, err = kalah.Open(kalah.Config{Pits: r.Pits, Seeds: 1, Rule: r.Capture, Threads: w.cfg.Threads,
+			TableBytes: tb, EGDBDir: w.cfg.EGDBDir, NoEGDB: w.cfg.NoEGDB, NoCache: true, Log: w.cfg.Log})
+		if err != nil {
+			return nil, err
+		}
+		w.sessions[r] = k
+	}
+	return k.Solver()
+}
+
+// handle solves one unit. A unit that cannot be read is terminated (never
+// delivered again); one already answered in the bucket is acked unsolved.
+func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) error {
+	var u Unit
+	if err := json.Unmarshal(msg.Data(), &u); err != nil {
+		msg.Term()
+		return fmt.Errorf("unit on %s is not JSON, dropped: %v", msg.Subject(), err)
+	}
+	r, b, gamma, err := ParseKey(u.Key)
+	if err != nil || gamma != u.Gamma || r.Capture.String() != u.Rule || r.Pits != u.Pits {
+		msg.Term()
+		return fmt.Errorf("unit %q of campaign %q does not hold up, dropped: %v", u.Key, u.Campaign, err)
+	}
+	id := msg.Headers().Get(jetstream.MsgIDHeader)
+	w.mu.Lock()
+	_, gone := w.cancelled[id]
+	w.mu.Unlock()
+	if gone {
+		return msg.Ack()
+	}
+	if _, err := w.c.Results.Get(ctx, u.Key); err == nil {
+		return msg.Ack() // answered already, by an earlier delivery or campaign
+	}
+	if w.cfg.crash != nil && w.cfg.crash(u) {
+		w.c.NC.Close()
+		return errCrashed
+	}
+	sv, err := w.session(r, max(u.GameSeeds, b.Seeds()))
+	if err != nil {
+		msg.Nak()
+		return err
+	}
+	uctx, stop := context.WithCancel(ctx)
+	defer stop()
+	w.mu.Lock()
+	w.current, w.stopUnit = id, stop
+	w.mu.Unlock()
+	defer func() {
+		w.mu.Lock()
+		w.current, w.stopUnit = "", nil
+		w.mu.Unlock()
+	}()
+	// Heartbeats: a long unit tells JetStream it is still being worked on.
+	hb := make(chan struct{})
+	defer close(hb)
+	go func() {
+		t := time.NewTicker(w.c.AckWait / 3)
+		defer t.Stop()
+		for {
+			select {
+			case <-hb:
+				return
+			case <-t.C:
+				msg.InProgress()
+			}
+		}
+	}()
+	t0 := time.Now()
+	if w.cfg.delay != nil {
+		select {
+		case <-time.After(w.cfg.delay(u)):
+		case <-uctx.Done():
+		}
+	}
+	v, nodes, err := sv.NullWindow(uctx, b, gamma)
+	if err != nil {
+		if ctx.Err() != nil {
+			msg.Nak() // this worker stops: give the unit to another at once
+			return nil
+		}
+		if errors.Is(err, solver.ErrInterrupted) {
+			w.logf("unit %s cancelled by its coordinator", u.Key)
+			return msg.Ack()
+		}
+		msg.Nak()
+		return err
+	}
+	attempt := 1
+	if md, err := msg.Metadata(); err == nil {
+		attempt = int(md.NumDelivered)
+	}
+	res := Result{Campaign: u.Campaign, Key: u.Key, Value: v, Nodes: nodes,
+		Seconds: math.Round(time.Since(t0).Seconds()*1000) / 1000, Worker: w.cfg.Name,
+		Threads: sv.Threads(), TTBytes: sv.Table().Bytes(), EGDBSeeds: sv.EGDBSeeds(),
+		Revision: results.Current().VCSRevision, Attempt: attempt}
+	data, _ := json.Marshal(res)
+	pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if _, err := w.c.JS.Publish(pctx, resultSubject(u.Campaign), data); err != nil {
+		msg.Nak()
+		return fmt.Errorf("publishing the result of %s: %w", u.Key, err)
+	}
+	w.Solved.Add(1)
+	w.Nodes.Add(nodes)
+	w.logf("unit %s: %d (gamma %d), %d nodes, %.3f s", u.Key, v, gamma, nodes, res.Seconds)
+	return msg.DoubleAck(pctx)
+}

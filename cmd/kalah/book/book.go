@@ -1,0 +1,185 @@
+// Package bookcmd implements "kalah book build": fill the persistent store
+// with every position within a few plies of the start, so that the
+// explorer, 'kalah play' and 'kalah solve' answer them at once.
+package bookcmd
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/kalah-solver/kalah"
+	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
+	"github.com/kalah-solver/kalah/results"
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+)
+
+// Options are the inputs of one "kalah book build".
+type Options struct {
+	IO      *cmdutil.IOStreams
+	Game    cmdutil.GameFlags
+	Plies   int
+	Threads int
+	TTMem   string
+	EGDB    string
+	NoEGDB  bool
+	Store   string
+	DryRun  bool
+	JSON    bool
+	Quiet   bool
+	ctx     context.Context // tests may set it
+}
+
+// NewCmdBook returns the book command and its build subcommand.
+func NewCmdBook(io *cmdutil.IOStreams) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "book",
+		Short: "Build an opening book: the store answers every position near the start at once",
+		Long: `An opening book is the persistent store (see 'kalah store') filled with the
+root record of every position within a few plies of the start: each such
+position is then answered at once, with every move's value, by 'kalah
+solve', 'kalah play' and the explorer ('kalah serve').`,
+		Args: cmdutil.NoArgs,
+	}
+	cmd.AddCommand(NewCmdBuild(io))
+	return cmd
+}
+
+// NewCmdBuild returns "kalah book build".
+func NewCmdBuild(io *cmdutil.IOStreams) *cobra.Command {
+	opts := &Options{IO: io}
+	cmd := &cobra.Command{
+		Use:   "build",
+		Short: "Solve every position within --plies of the start into the store",
+		Long: `Solve every distinct unfinished position reachable from the start of
+Kalah(--pits, --seeds) in at most --plies sowings (an extra turn is a ply of
+its own), deepest first, each with every move's value, and keep each answer
+in the persistent store as the position's root record.
+
+Resumable: a position the store already answers costs nothing, so an
+interrupted build (Ctrl-C, exit 130) goes on where it stopped when run
+again. A progress bar on standard error counts the positions (-q turns it
+off). --dry-run only counts them.`,
+		Example: `  kalah book build --pits 6 --seeds 4 --plies 3
+  kalah book build --pits 4 --seeds 3 --rule empty-capture --plies 6 --store /data/kalah-store
+  kalah book build --pits 6 --seeds 4 --plies 5 --dry-run`,
+		Args: cmdutil.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if opts.NoEGDB && opts.EGDB != "" {
+				return cmdutil.BadInputf("--egdb and --no-egdb contradict each other")
+			}
+			return run(opts)
+		},
+	}
+	cmdutil.AddGameFlags(cmd, &opts.Game, false)
+	f := cmd.Flags()
+	f.IntVar(&opts.Plies, "plies", 3, "depth of the book in sowings from the start")
+	f.IntVar(&opts.Threads, "threads", 0, "search threads (default: all cores)")
+	f.StringVar(&opts.TTMem, "tt-mem", "", "transposition table size, e.g. 1GiB (default: the session's policy)")
+	f.StringVar(&opts.EGDB, "egdb", "", "endgame-database directory (default: the installed one, if any)")
+	f.BoolVar(&opts.NoEGDB, "no-egdb", false, "use no endgame database")
+	f.StringVar(&opts.Store, "store", "", "persistent-store directory, which holds the book (default: $XDG_DATA_HOME/kalah/store or ~/.local/share/kalah/store)")
+	f.BoolVar(&opts.DryRun, "dry-run", false, "count the positions, solve nothing")
+	f.BoolVar(&opts.JSON, "json", false, "print one JSON object instead of text")
+	f.BoolVarP(&opts.Quiet, "quiet", "q", false, "no progress bar")
+	return cmd
+}
+
+// summary is the JSON output.
+type summary struct {
+	Rule      string  `json:"rule"`
+	Pits      int     `json:"pits"`
+	Seeds     int     `json:"seeds"`
+	Plies     int     `json:"plies"`
+	Positions int     `json:"positions"`
+	Solved    int     `json:"solved"`     // positions answered in this run, from the store or by a search
+	FromStore int     `json:"from_store"` // of those, answered by a root record already in the store
+	Store     string  `json:"store"`
+	Seconds   float64 `json:"seconds"`
+	DryRun    bool    `json:"dry_run,omitempty"`
+	results.Provenance
+}
+
+func run(opts *Options) error {
+	if opts.Plies < 0 || opts.Plies > 40 {
+		return cmdutil.BadInputf("--plies must be 0..40, got %d", opts.Plies)
+	}
+	r, _, _, err := opts.Game.Resolve()
+	if err != nil {
+		return err
+	}
+	var tb int64
+	if opts.TTMem != "" {
+		if tb, err = cmdutil.ParseBytes(opts.TTMem); err != nil {
+			return cmdutil.BadInputf("--tt-mem: %v", err)
+		}
+	}
+	k, err := kalah.Open(kalah.Config{Pits: r.Pits, Seeds: opts.Game.Seeds, Rule: r.Capture, Threads: opts.Threads,
+		TableBytes: tb, EGDBDir: opts.EGDB, NoEGDB: opts.NoEGDB, CacheDir: opts.Store})
+	if err != nil {
+		return err
+	}
+	defer k.Close()
+	sum := summary{Rule: r.Capture.String(), Pits: r.Pits, Seeds: opts.Game.Seeds, Plies: opts.Plies,
+		Store: k.CacheDir(), DryRun: opts.DryRun, Provenance: results.Current()}
+	if opts.DryRun {
+		sum.Positions = len(k.BookPositions(opts.Plies))
+		return printSummary(opts, sum)
+	}
+	ctx := opts.ctx
+	if ctx == nil {
+		var stop context.CancelFunc
+		ctx, stop = signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		defer stop()
+	}
+	sum.Positions = len(k.BookPositions(opts.Plies))
+	var bar *progressbar.ProgressBar
+	if !opts.Quiet {
+		fmt.Fprintf(opts.IO.ErrOut, "kalah book: %d positions of Kalah(%d,%d) %s within %d plies, into %s\n",
+			sum.Positions, r.Pits, opts.Game.Seeds, r.Capture, opts.Plies, k.CacheDir())
+		bar = progressbar.NewOptions(sum.Positions, progressbar.OptionSetWriter(opts.IO.ErrOut),
+			progressbar.OptionShowCount(), progressbar.OptionSetItsString("positions"),
+			progressbar.OptionSetElapsedTime(true), progressbar.OptionSetPredictTime(true),
+			progressbar.OptionThrottle(200*time.Millisecond), progressbar.OptionSetRenderBlankState(true))
+	}
+	t0 := time.Now()
+	st, err := k.BuildBook(ctx, opts.Plies, func(p kalah.BookProgress) {
+		if bar != nil {
+			bar.Set(p.Done)
+		}
+	})
+	if bar != nil {
+		bar.Finish()
+		io.WriteString(opts.IO.ErrOut, "\n")
+	}
+	sum.Solved, sum.FromStore, sum.Seconds = st.Done, st.Stored, time.Since(t0).Seconds()
+	if err != nil {
+		if ctx.Err() != nil {
+			if cerr := k.Close(); cerr != nil {
+				return fmt.Errorf("%w, and the store could not be saved: %v", cmdutil.ErrInterrupted, cerr)
+			}
+			return fmt.Errorf("%w: %d of %d positions are in the store %s; run the same command again to go on", cmdutil.ErrInterrupted, st.Done, st.Total, sum.Store)
+		}
+		return err
+	}
+	return printSummary(opts, sum)
+}
+
+func printSummary(opts *Options, sum summary) error {
+	if opts.JSON {
+		return cmdutil.PrintJSON(opts.IO.Out, sum)
+	}
+	w := opts.IO.Out
+	if sum.DryRun {
+		_, err := fmt.Fprintf(w, "Kalah(%d,%d) %s: %d positions within %d plies (dry run)\n", sum.Pits, sum.Seeds, sum.Rule, sum.Positions, sum.Plies)
+		return err
+	}
+	_, err := fmt.Fprintf(w, "Kalah(%d,%d) %s: %d positions within %d plies in the store %s (%d already there), %.1f s\n",
+		sum.Pits, sum.Seeds, sum.Rule, sum.Positions, sum.Plies, sum.Store, sum.FromStore, sum.Seconds)
+	return err
+}

@@ -1,0 +1,90 @@
+package campaigncmd
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
+	workercmd "github.com/kalah-solver/kalah/cmd/kalah/worker"
+	"github.com/spf13/cobra"
+)
+
+func execute(t *testing.T, cmd *cobra.Command, args ...string) error {
+	t.Helper()
+	cmd.SetArgs(args)
+	cmd.SilenceUsage, cmd.SilenceErrors = true, true
+	return cmd.ExecuteContext(context.Background())
+}
+
+func run(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	io, out, _ := cmdutil.Test()
+	cmd := NewCmdCampaign(io)
+	cmd.SetFlagErrorFunc(cmdutil.FlagError)
+	err := execute(t, cmd, args...)
+	return out.String(), err
+}
+
+func TestStartLocalStatusResult(t *testing.T) {
+	t.Setenv("XDG_DATA_HOME", t.TempDir())
+	data := t.TempDir()
+	out, err := run(t, "start", "k43", "--pits", "4", "--seeds", "3", "--local", "2", "--data", data, "--tt-mem", "16MiB", "--no-egdb", "-q", "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec struct {
+		Value  int    `json:"value"`
+		Result string `json:"result"`
+		Solved bool   `json:"solved"`
+		Best   []string
+	}
+	if err := json.Unmarshal([]byte(out), &rec); err != nil || rec.Value != 6 || !rec.Solved || rec.Result != "W" {
+		t.Fatalf("%s: %+v %v", out, rec, err)
+	}
+	out, err = run(t, "result", "k43", "--data", data)
+	if err != nil || !strings.Contains(out, "value +6 W") {
+		t.Errorf("result: %q %v", out, err)
+	}
+	out, err = run(t, "status", "k43", "--data", data)
+	if err != nil || !strings.Contains(out, "done") || !strings.Contains(out, "value in [+6, +6]") {
+		t.Errorf("status: %q %v", out, err)
+	}
+	// The same name for another game: refused, exit 2.
+	_, err = run(t, "start", "k43", "--pits", "4", "--seeds", "3", "--rule", "empty-capture", "--local", "1", "--data", data, "-q")
+	if cmdutil.ExitCode(err) != 2 {
+		t.Errorf("conflict: exit %d (%v)", cmdutil.ExitCode(err), err)
+	}
+	_, err = run(t, "status", "none", "--data", data)
+	if cmdutil.ExitCode(err) != 2 {
+		t.Errorf("unknown campaign: exit %d (%v)", cmdutil.ExitCode(err), err)
+	}
+}
+
+func TestBadInputAndUnreachable(t *testing.T) {
+	for _, args := range [][]string{
+		{"start", "x", "--pits", "4"},
+		{"start", "x", "--local", "1", "--nats", "nats://127.0.0.1:1"},
+		{"start", "bad name", "--local", "1"},
+		{"start"},
+		{"status"},
+	} {
+		if _, err := run(t, args...); cmdutil.ExitCode(err) != 2 {
+			t.Errorf("%v: exit %d (%v)", args, cmdutil.ExitCode(err), err)
+		}
+	}
+	t0 := time.Now()
+	_, err := run(t, "status", "x", "--nats", "nats://127.0.0.1:1")
+	if cmdutil.ExitCode(err) != 1 || time.Since(t0) > 5*time.Second {
+		t.Errorf("unreachable: exit %d after %v (%v)", cmdutil.ExitCode(err), time.Since(t0), err)
+	}
+	io, _, _ := cmdutil.Test()
+	w := workercmd.NewCmdWorker(io)
+	t0 = time.Now()
+	err = execute(t, w, "--nats", "nats://127.0.0.1:1")
+	if cmdutil.ExitCode(err) != 1 || time.Since(t0) > 5*time.Second || !strings.Contains(err.Error(), "unreachable") {
+		t.Errorf("worker, unreachable: exit %d after %v (%v)", cmdutil.ExitCode(err), time.Since(t0), err)
+	}
+}

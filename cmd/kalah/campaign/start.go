@@ -1,0 +1,222 @@
+package campaigncmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/kalah-solver/kalah/campaign"
+	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
+	"github.com/kalah-solver/kalah/results"
+	"github.com/kalah-solver/kalah/solver"
+	"github.com/spf13/cobra"
+)
+
+// StartOptions are the inputs of one "kalah campaign start".
+type StartOptions struct {
+	IO         *cmdutil.IOStreams
+	Name       string
+	Game       cmdutil.GameFlags
+	Conn       connFlags
+	Local      int
+	Port       int
+	Threads    int
+	TTMem      string
+	EGDB       string
+	NoEGDB     bool
+	Split      int
+	LocalSeeds int
+	AckWait    time.Duration
+	JSON       bool
+	Quiet      bool
+}
+
+// NewCmdStart returns "campaign start".
+func NewCmdStart(io *cmdutil.IOStreams) *cobra.Command {
+	opts := &StartOptions{IO: io}
+	cmd := &cobra.Command{
+		Use:   "start NAME",
+		Short: "Create a campaign (or go on with it) and run its coordinator to the end",
+		Long: `Create the campaign NAME for the start of Kalah(--pits, --seeds) under
+--rule, or for --position, and run its coordinator until the value of
+every root move is proven; then print the record, as 'kalah solve' does
+(--json: the same JSON object).
+
+With --local N the server runs in this process, on loopback only, with
+its streams under --data, and N workers run here too (--threads each,
+default 1). With --nats URL the coordinator uses an existing server or
+cluster, where workers ('kalah worker --nats URL') serve it.
+
+A name already used for other parameters is refused (exit 2) and nothing
+changes. Starting an existing campaign again goes on from what is proven
+(after a crash, Ctrl-C or 'kalah campaign stop'); a finished campaign
+prints its record at once. Ctrl-C or SIGTERM stops the coordinator and
+exits 130; the units out stay queued and their answers are kept.`,
+		Example: `  kalah campaign start k63 --pits 6 --seeds 3 --local 2
+  kalah campaign start k64-ec --pits 6 --seeds 4 --rule empty-capture --nats nats://10.0.0.1:4222
+  kalah campaign start mid --position 3,0,5,1,0,2,14,2,4,0,3,1,5,12 --to-move north --local 2 --json`,
+		Args: nameArg,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Name = args[0]
+			if err := opts.Game.CheckConflicts(cmd.Flags().Changed); err != nil {
+				return err
+			}
+			switch {
+			case opts.Local > 0 && opts.Conn.NATS != "":
+				return cmdutil.BadInputf("--local and --nats contradict each other: run the server here or use one")
+			case opts.Local <= 0 && opts.Conn.NATS == "":
+				return cmdutil.BadInputf("give --local N (a server and N workers here) or --nats URL (an existing server)")
+			case opts.NoEGDB && opts.EGDB != "":
+				return cmdutil.BadInputf("--egdb and --no-egdb contradict each other")
+			case opts.Split < 0 || opts.Split > 4:
+				return cmdutil.BadInputf("--split must be 0..4, got %d", opts.Split)
+			}
+			return runStart(cmd.Context(), opts)
+		},
+	}
+	cmdutil.AddGameFlags(cmd, &opts.Game, true)
+	opts.Conn.add(cmd)
+	f := cmd.Flags()
+	f.IntVar(&opts.Local, "local", 0, "run a server on loopback and this many workers in this process")
+	f.IntVar(&opts.Port, "port", 0, "with --local: the server's port (default a free one); workers of other machines cannot reach it, it listens on loopback")
+	f.IntVar(&opts.Threads, "threads", 1, "with --local: search threads of each worker")
+	f.StringVar(&opts.TTMem, "tt-mem", "", "with --local: table size of each worker (default: the session's policy divided among the workers)")
+	f.StringVar(&opts.EGDB, "egdb", "", "with --local: endgame-database directory (default: the installed one, if any)")
+	f.BoolVar(&opts.NoEGDB, "no-egdb", false, "with --local: use no endgame database")
+	f.IntVar(&opts.Split, "split", 1, "plies below each root move at which tests are shipped as units")
+	f.IntVar(&opts.LocalSeeds, "local-seeds", 12, "boards with at most this many seeds are tested by the coordinator itself")
+	f.DurationVar(&opts.AckWait, "ack-wait", campaign.DefaultAckWait, "with --local: how long a unit may go without a heartbeat before another worker gets it")
+	f.BoolVar(&opts.JSON, "json", false, "print the record as one JSON object ('kalah solve --json' shape)")
+	f.BoolVarP(&opts.Quiet, "quiet", "q", false, "no progress on standard error")
+	return cmd
+}
+
+func runStart(ctx context.Context, opts *StartOptions) error {
+	r, pos, start, err := opts.Game.Resolve()
+	if err != nil {
+		return err
+	}
+	seeds := 0
+	if start {
+		seeds = opts.Game.Seeds
+	}
+	p := campaign.NewParams(opts.Name, r, seeds, pos)
+	p.Split, p.LocalSeeds = opts.Split, opts.LocalSeeds
+	ctx, stop := signal.NotifyContext(bg(ctx), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	var logger *log.Logger
+	if !opts.Quiet {
+		logger = log.New(opts.IO.ErrOut, "kalah campaign: ", log.Ltime)
+	}
+	url := opts.Conn.NATS
+	if opts.Local > 0 {
+		dir, err := opts.Conn.dataDir()
+		if err != nil {
+			return err
+		}
+		tb := solver.DefaultTTBytesFor(r.Pits, pos.Board.Seeds()) / int64(opts.Local)
+		if opts.TTMem != "" {
+			if tb, err = cmdutil.ParseBytes(opts.TTMem); err != nil {
+				return cmdutil.BadInputf("--tt-mem: %v", err)
+			}
+		}
+		wcfg := campaign.WorkerConfig{Threads: opts.Threads, TableBytes: tb, EGDBDir: opts.EGDB, NoEGDB: opts.NoEGDB}
+		l, err := campaign.StartLocal(dir, opts.Port, opts.Local, wcfg, opts.AckWait)
+		if err != nil {
+			return err
+		}
+		defer l.Stop()
+		url = l.Server.URL()
+		campaign.WriteURL(dir, url)
+		defer campaign.RemoveURL(dir)
+		if logger != nil {
+			logger.Printf("server %s (streams in %s), %d workers", url, dir, opts.Local)
+		}
+	}
+	c, err := campaign.Connect(ctx, url, opts.AckWait, opts.Conn.natsOptions()...)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	if err := campaign.Create(ctx, c, p); err != nil {
+		return inputError(err)
+	}
+	co, err := campaign.NewCoordinator(c, p, campaign.CoordinatorConfig{Log: logger})
+	if err != nil {
+		return err
+	}
+	defer co.Close()
+	done := make(chan struct{})
+	if !opts.Quiet {
+		go progress(ctx, c, opts, done)
+	}
+	rec, err := co.Run(ctx)
+	close(done)
+	if err != nil {
+		if ctx.Err() != nil {
+			return fmt.Errorf("%w: campaign %s stopped; 'kalah campaign start %s' goes on from here", cmdutil.ErrInterrupted, opts.Name, opts.Name)
+		}
+		if errors.Is(err, context.Canceled) {
+			return fmt.Errorf("campaign %s was stopped ('kalah campaign stop'); start it again to go on", opts.Name)
+		}
+		return err
+	}
+	return printRecord(opts.IO, rec, opts.JSON)
+}
+
+// progress prints the campaign's status line every 5 s.
+func progress(ctx context.Context, c *campaign.Conn, opts *StartOptions, done chan struct{}) {
+	t := time.NewTicker(5 * time.Second)
+	defer t.Stop()
+	for {
+		select {
+		case <-done:
+			return
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if st, err := campaign.Info(ctx, c, opts.Name); err == nil {
+				fmt.Fprintf(opts.IO.ErrOut, "[%7.1fs] %s: value in [%s, %s]; units %d done, %d pending, %d in flight; %s nodes\n",
+					st.Seconds, opts.Name, cmdutil.Signed(st.Lower), cmdutil.Signed(st.Upper), st.Done, st.Pending, st.InFlight, cmdutil.Group(st.Nodes))
+			}
+		}
+	}
+}
+
+// output is the record as 'kalah solve --json' prints it.
+type output struct {
+	results.Record
+	Solved bool    `json:"solved"`
+	NPS    float64 `json:"nps"`
+}
+
+func printRecord(io *cmdutil.IOStreams, rec *results.Record, asJSON bool) error {
+	o := output{Record: *rec, Solved: rec.Solved()}
+	if rec.Seconds > 0 {
+		o.NPS = float64(rec.Nodes) / rec.Seconds
+	}
+	if asJSON {
+		return cmdutil.PrintJSON(io.Out, o)
+	}
+	w := io.Out
+	name := fmt.Sprintf("Kalah(%d)", rec.Pits)
+	if rec.Seeds > 0 {
+		name = fmt.Sprintf("Kalah(%d,%d)", rec.Pits, rec.Seeds)
+	}
+	fmt.Fprintf(w, "campaign %s, rule %s\n", name, rec.Rule)
+	fmt.Fprintf(w, "position %s, %s to move\n", rec.Position, rec.ToMove)
+	fmt.Fprintf(w, "value %s %s (final store difference for the side to move, stores counted)\n", cmdutil.Signed(rec.Value), rec.Result)
+	fmt.Fprintf(w, "moves:")
+	for _, m := range rec.Moves {
+		fmt.Fprintf(w, " %s %s", m.Move, cmdutil.Signed(m.Value))
+	}
+	fmt.Fprintf(w, "\nbest: %v\n", rec.Best)
+	fmt.Fprintf(w, "pv: %s\npv (paper): %s\n", rec.PVLetters, rec.PV)
+	fmt.Fprintf(w, "nodes %s over %d worker threads, %.3f s, database %d seeds\n", cmdutil.Group(rec.Nodes), rec.Threads, rec.Seconds, rec.EGDBSeeds)
+	return nil
+}

@@ -1,0 +1,129 @@
+package campaigncmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/kalah-solver/kalah/campaign"
+	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
+	"github.com/spf13/cobra"
+)
+
+// NamedOptions are the inputs of status, result and stop.
+type NamedOptions struct {
+	IO   *cmdutil.IOStreams
+	Name string
+	Conn connFlags
+	JSON bool
+}
+
+func named(io *cmdutil.IOStreams, use, short, long, example string, json bool, run func(context.Context, *NamedOptions, *campaign.Conn) error) *cobra.Command {
+	opts := &NamedOptions{IO: io}
+	cmd := &cobra.Command{
+		Use: use, Short: short, Long: long, Example: example,
+		Args: nameArg,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Name = args[0]
+			ctx := bg(cmd.Context())
+			c, closeConn, err := opts.Conn.open(ctx)
+			if err != nil {
+				return err
+			}
+			defer closeConn()
+			return inputError(run(ctx, opts, c))
+		},
+	}
+	opts.Conn.add(cmd)
+	if json {
+		cmd.Flags().BoolVar(&opts.JSON, "json", false, "print one JSON object")
+	}
+	return cmd
+}
+
+// NewCmdStatus returns "campaign status".
+func NewCmdStatus(io *cmdutil.IOStreams) *cobra.Command {
+	return named(io, "status NAME", "Show a campaign's progress: units, nodes, proven bounds",
+		`Show a campaign's state (running, stopped, done), the proven bounds on
+the root's value and on every root move's, the units issued, done,
+pending on the queue, in flight (held by workers), cancelled and
+redelivered, rejected results, nodes, time, and every worker that
+answered with its build revision and database depth. The coordinator
+writes the status every 2 s.`,
+		`  kalah campaign status k63
+  kalah campaign status k64-ec --nats nats://10.0.0.1:4222 --json`, true,
+		func(ctx context.Context, opts *NamedOptions, c *campaign.Conn) error {
+			st, err := campaign.Info(ctx, c, opts.Name)
+			if err != nil {
+				return err
+			}
+			if opts.JSON {
+				return cmdutil.PrintJSON(opts.IO.Out, st)
+			}
+			w := opts.IO.Out
+			fmt.Fprintf(w, "campaign %s: %s, Kalah(%d) %s, position %s %s to move (split %d)\n", st.Name, st.State, st.Pits, st.Rule, st.Position, st.ToMove, st.Split)
+			if len(st.Moves) > 0 {
+				fmt.Fprintf(w, "value in [%s, %s]; moves:", cmdutil.Signed(st.Lower), cmdutil.Signed(st.Upper))
+				for _, m := range st.Moves {
+					if m.Lower == m.Upper {
+						fmt.Fprintf(w, " %s %s", m.Move, cmdutil.Signed(m.Lower))
+					} else {
+						fmt.Fprintf(w, " %s [%s, %s]", m.Move, cmdutil.Signed(m.Lower), cmdutil.Signed(m.Upper))
+					}
+				}
+				fmt.Fprintln(w)
+			}
+			fmt.Fprintf(w, "units: %d issued, %d done, %d pending, %d in flight, %d cancelled, %d redelivered; %d results rejected; %d local tests\n",
+				st.Issued, st.Done, st.Pending, st.InFlight, st.Cancelled, st.Redelivered, st.Rejected, st.Local)
+			rate := 0.0
+			if st.Seconds > 0 {
+				rate = float64(st.Nodes) / st.Seconds / 1e6
+			}
+			fmt.Fprintf(w, "nodes %s, %.1f s wall over %d runs, %.1f worker-s, %.2f M nodes/s\n", cmdutil.Group(st.Nodes), st.Seconds, st.Runs, st.CPUSeconds, rate)
+			for _, wk := range st.Workers {
+				fmt.Fprintf(w, "  worker %s: %d units, %s nodes, %.1f s, %d threads, database %d seeds, revision %q\n",
+					wk.Name, wk.Units, cmdutil.Group(wk.Nodes), wk.Seconds, wk.Threads, wk.EGDBSeeds, wk.Revision)
+			}
+			return nil
+		})
+}
+
+// NewCmdResult returns "campaign result".
+func NewCmdResult(io *cmdutil.IOStreams) *cobra.Command {
+	return named(io, "result NAME", "Print a finished campaign's record ('kalah solve' shape)",
+		`Print a finished campaign's record: value, every root move's value, best
+moves, a principal variation, nodes over all workers and how it was made;
+with --json the object 'kalah solve --json' prints. A campaign not
+finished yet is an error (exit 1); see 'kalah campaign status'.`,
+		`  kalah campaign result k63 --json`, true,
+		func(ctx context.Context, opts *NamedOptions, c *campaign.Conn) error {
+			if _, err := campaign.LoadParams(ctx, c, opts.Name); err != nil {
+				return err
+			}
+			rec, err := campaign.LoadRecord(ctx, c, opts.Name)
+			if err != nil {
+				if errors.Is(err, campaign.ErrNotDone) {
+					return fmt.Errorf("%w (see 'kalah campaign status %s')", err, opts.Name)
+				}
+				return err
+			}
+			return printRecord(opts.IO, rec, opts.JSON)
+		})
+}
+
+// NewCmdStop returns "campaign stop".
+func NewCmdStop(io *cmdutil.IOStreams) *cobra.Command {
+	return named(io, "stop NAME", "Stop a campaign: its coordinator ends, its queued units are removed",
+		`Stop a running campaign: its coordinator ends within 2 s and the units
+still queued are removed (units held by workers are finished). Everything
+proven stays in the results bucket; 'kalah campaign start NAME' with the
+same parameters goes on from there.`,
+		`  kalah campaign stop k64-ec --nats nats://10.0.0.1:4222`, false,
+		func(ctx context.Context, opts *NamedOptions, c *campaign.Conn) error {
+			if err := campaign.Stop(ctx, c, opts.Name); err != nil {
+				return err
+			}
+			fmt.Fprintf(opts.IO.ErrOut, "campaign %s: stop requested\n", opts.Name)
+			return nil
+		})
+}

@@ -1,0 +1,111 @@
+package cmdutil
+
+import (
+	"fmt"
+
+	"github.com/kalah-solver/kalah/engine"
+	"github.com/kalah-solver/kalah/multi"
+	"github.com/spf13/cobra"
+)
+
+// PlayersFlags choose the game with three or four players (package multi)
+// instead of the two-player game: --players and --capture-target.
+type PlayersFlags struct {
+	Players int
+	Target  string
+}
+
+// AddPlayersFlags registers --players and --capture-target.
+func AddPlayersFlags(cmd *cobra.Command, f *PlayersFlags) {
+	cmd.Flags().IntVar(&f.Players, "players", 2, "players round the board, k (2-4); 3 and 4 play the rule sites' k-player game (docs/rules.md)")
+	cmd.Flags().StringVar(&f.Target, "capture-target", multi.TargetNext.String(), "with --players 3 or 4, whose pit a capture takes: next, opposite or all")
+}
+
+// Multi reports whether the flags name a game of three or more players.
+func (f *PlayersFlags) Multi() bool { return f.Players != 2 }
+
+// Check validates --players and --capture-target; the two-player game
+// takes no capture target. Errors are BadInput.
+func (f *PlayersFlags) Check(changed func(name string) bool) error {
+	if f.Players < 2 || f.Players > multi.MaxPlayers {
+		return BadInputf("--players must be 2..%d, got %d", multi.MaxPlayers, f.Players)
+	}
+	if !f.Multi() && changed("capture-target") {
+		return BadInputf("--capture-target is a rule of the 3- and 4-player game; with two players a capture takes the opposite pit (see --rule)")
+	}
+	if _, err := multi.ParseTarget(f.Target); err != nil {
+		return BadInput(err)
+	}
+	return nil
+}
+
+// ResolveMulti returns the k-player rules and position that the game and
+// players flags name: --position (groups per player separated by '/') with
+// --to-move (1..k or P1..Pk, default P1), or the start of Kalah(--pits,
+// --seeds) for --players players. The k-player game is played under
+// no-empty-capture only. Errors are BadInput.
+func (f *PlayersFlags) ResolveMulti(g *GameFlags, changed func(name string) bool) (r multi.Rules, p multi.Position, start bool, err error) {
+	if c, err := g.Capture(); err != nil {
+		return r, p, false, err
+	} else if c != engine.NoEmptyCapture {
+		return r, p, false, BadInputf("the %d-player game is played under no-empty-capture only (--rule %s)", f.Players, c)
+	}
+	t, err := multi.ParseTarget(f.Target)
+	if err != nil {
+		return r, p, false, BadInput(err)
+	}
+	if g.Position == "" {
+		if changed("to-move") {
+			return r, p, false, BadInputf("--to-move needs --position: a start position has P1 to move")
+		}
+		r, err = multi.NewRules(f.Players, g.Pits, t)
+		if err != nil {
+			return r, p, false, BadInput(err)
+		}
+		p, err = r.StartPosition(g.Seeds)
+		return r, p, true, BadInput(err)
+	}
+	if changed("seeds") {
+		return r, p, false, BadInputf("--seeds names a start position; give either --position or --pits/--seeds")
+	}
+	seat := 0
+	if changed("to-move") {
+		if seat, err = multi.ParseSeat(g.ToMove, f.Players); err != nil {
+			return r, p, false, BadInputf("--to-move: %v", err)
+		}
+	}
+	p, err = multi.ParsePosition(g.Position, seat)
+	if err != nil {
+		return r, p, false, BadInput(err)
+	}
+	if p.Players != f.Players {
+		return r, p, false, BadInputf("--players %d contradicts --position, which has %d players (groups separated by '/')", f.Players, p.Players)
+	}
+	if changed("pits") && p.Pits != g.Pits {
+		return r, p, false, BadInputf("--pits %d contradicts --position, which has %d pits per player", g.Pits, p.Pits)
+	}
+	r = multi.Rules{Players: p.Players, Pits: p.Pits, Target: t}
+	return r, p, false, nil
+}
+
+// MultiGameName is "3-player Kalah(4,3)" for a start position, else
+// "3-player Kalah(4)".
+func MultiGameName(r multi.Rules, seeds int, start bool) string {
+	if start {
+		return r.Name(seeds)
+	}
+	return fmt.Sprintf("%d-player Kalah(%d)", r.Players, r.Pits)
+}
+
+// MultiLegalMoves lists the legal moves of p by their seat-qualified
+// names ("1a"); empty when the game is over.
+func MultiLegalMoves(p multi.Position) []string {
+	out := []string{}
+	if p.Board.Over() {
+		return out
+	}
+	for _, i := range p.Board.MoveList() {
+		out = append(out, multi.MoveName(p.ToMove(), i))
+	}
+	return out
+}

@@ -1,0 +1,176 @@
+// Package playcmd implements "kalah play": explore a position or play
+// against the solver in the terminal, with plain line input, or play a
+// line given on the command line and print the record of where it ends.
+package playcmd
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"runtime"
+	"syscall"
+
+	"github.com/kalah-solver/kalah"
+	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
+	"github.com/kalah-solver/kalah/engine"
+	"github.com/kalah-solver/kalah/play"
+	"github.com/spf13/cobra"
+)
+
+// Options are the inputs of one "kalah play".
+type Options struct {
+	IO      *cmdutil.IOStreams
+	Game    cmdutil.GameFlags
+	Mode    string
+	Level   string
+	As      string
+	Seed    uint64
+	Moves   string
+	JSON    bool
+	Store   string
+	NoStore bool
+	EGDB    string
+	NoEGDB  bool
+	TTMem   string
+	Threads int
+}
+
+// NewCmdPlay returns the play command.
+func NewCmdPlay(io *cmdutil.IOStreams) *cobra.Command {
+	opts := &Options{IO: io}
+	cmd := &cobra.Command{
+		Use:   "play",
+		Short: "Play against the solver or explore positions in the terminal, or play a line and print its record",
+		Long: `Play Kalah in the terminal, one command a line on standard input.
+
+--mode play (the default): you against the computer, as --as south or north,
+at --level easy, medium or perfect. Every level reads the exact value of
+each move and chooses at random, seeded by --seed and the position, among
+the moves that give away at most 8 (easy), 3 (medium) or 0 (perfect) seeds
+of final margin against the best: the same seed makes the same game.
+
+--mode explore: you play both sides; the values are there on request.
+
+Commands, one a line: a move (its letter, a.. for South and A.. for North,
+or its pit number 1..m from the mover's left); "values" (every move's exact
+value); "hint" (the best move and its value against the others); "pv" (a
+perfect game from here); "undo" (in play mode, back to before your last
+move); "level NAME"; "new"; "board"; "help"; "quit". End of input ends the
+game.
+
+--moves c,f,B plays that line (both sides' moves, by letter or number) from
+the position and prints the record of where it ends: the exact value, every
+move's value, the best moves and a perfect game (the fields of 'kalah solve
+--json', with --json), and the line played. Nothing is read from standard
+input then.`,
+		Example: `  kalah play
+  kalah play --pits 4 --seeds 3 --level medium --as north --seed 7
+  kalah play --mode explore --rule empty-capture
+  kalah play --pits 4 --seeds 3 --moves c,f,B --json`,
+		Args: cmdutil.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := opts.Game.CheckConflicts(cmd.Flags().Changed); err != nil {
+				return err
+			}
+			if opts.NoEGDB && opts.EGDB != "" {
+				return cmdutil.BadInputf("--egdb and --no-egdb contradict each other")
+			}
+			if opts.NoStore && opts.Store != "" {
+				return cmdutil.BadInputf("--store and --no-store contradict each other")
+			}
+			if opts.JSON && opts.Moves == "" {
+				return cmdutil.BadInputf("--json needs --moves: an interactive game prints text")
+			}
+			return run(cmd.Context(), opts)
+		},
+	}
+	cmdutil.AddGameFlags(cmd, &opts.Game, true)
+	f := cmd.Flags()
+	f.StringVar(&opts.Mode, "mode", "play", "play (against the computer) or explore (both sides yours)")
+	f.StringVar(&opts.Level, "level", "perfect", "the computer's level: easy, medium or perfect")
+	f.StringVar(&opts.As, "as", "south", "your side in play mode: south (moves first) or north")
+	f.Uint64Var(&opts.Seed, "seed", 1, "seed of the weaker levels' choices (the same seed makes the same game)")
+	f.StringVar(&opts.Moves, "moves", "", "play this line (e.g. c,f,B) and print the record of the position it reaches")
+	f.BoolVar(&opts.JSON, "json", false, "with --moves: print one JSON object")
+	f.StringVar(&opts.Store, "store", "", "persistent-store directory (default: $XDG_DATA_HOME/kalah/store or ~/.local/share/kalah/store)")
+	f.BoolVar(&opts.NoStore, "no-store", false, "neither read nor write the persistent store")
+	f.StringVar(&opts.EGDB, "egdb", "", "endgame-database directory (default: $XDG_DATA_HOME/kalah/egdb or ~/.local/share/kalah/egdb)")
+	f.BoolVar(&opts.NoEGDB, "no-egdb", false, "use no endgame database")
+	f.StringVar(&opts.TTMem, "tt-mem", "", "transposition table size, e.g. 512MiB (default: the session's policy, by the game)")
+	f.IntVar(&opts.Threads, "threads", 0, fmt.Sprintf("search threads (default all cores, %d)", runtime.GOMAXPROCS(0)))
+	return cmd
+}
+
+// game is a running game: the session that values its positions and the
+// line played.
+type game struct {
+	opts  *Options
+	k     *kalah.Session
+	line  *play.Line
+	level play.Level
+	you   engine.Side
+	mode  string
+}
+
+func run(ctx context.Context, opts *Options) error {
+	if opts.Threads < 0 {
+		return cmdutil.BadInputf("--threads must be at least 1, got %d", opts.Threads)
+	}
+	if opts.Mode != "play" && opts.Mode != "explore" {
+		return cmdutil.BadInputf("--mode %q: want play or explore", opts.Mode)
+	}
+	level, err := play.ParseLevel(opts.Level)
+	if err != nil {
+		return cmdutil.BadInput(err)
+	}
+	you, err := engine.ParseSide(opts.As)
+	if err != nil {
+		return cmdutil.BadInputf("--as: %v", err)
+	}
+	rules, start, isStart, err := opts.Game.Resolve()
+	if err != nil {
+		return err
+	}
+	g := &game{opts: opts, line: &play.Line{Rules: rules, Start: start}, level: level, you: you, mode: opts.Mode}
+	// The line is checked before any session opens: a bad move is bad
+	// input, at once.
+	var moves []string
+	if opts.Moves != "" {
+		moves = play.SplitMoves(opts.Moves)
+		if _, err := play.Replay(rules, start, moves); err != nil {
+			return cmdutil.BadInput(err)
+		}
+	}
+	cfg := kalah.Config{Pits: rules.Pits, Seeds: opts.Game.Seeds, Rule: rules.Capture, Threads: opts.Threads,
+		EGDBDir: opts.EGDB, NoEGDB: opts.NoEGDB, CacheDir: opts.Store, NoCache: opts.NoStore}
+	if !isStart {
+		cfg.Seeds = max(1, (start.Board.Total()+2*rules.Pits-1)/(2*rules.Pits))
+	}
+	if opts.TTMem != "" {
+		b, err := cmdutil.ParseBytes(opts.TTMem)
+		if err != nil {
+			return cmdutil.BadInputf("--tt-mem: %v", err)
+		}
+		cfg.TableBytes = b
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	g.k, err = kalah.Open(cfg)
+	if err != nil {
+		return err
+	}
+	if opts.Moves != "" {
+		g.line, _ = play.Replay(rules, start, moves)
+		err = g.printRecord(ctx)
+	} else {
+		err = g.loop(ctx)
+	}
+	if cerr := g.k.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}

@@ -1,0 +1,192 @@
+// Package servecmd implements "kalah serve": the web explorer, a local
+// page with every move's exact value, a play mode and a JSON API.
+package servecmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"os/signal"
+	"runtime"
+	"syscall"
+	"time"
+
+	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
+	"github.com/kalah-solver/kalah/serve"
+	"github.com/spf13/cobra"
+)
+
+// Options are the inputs of one "kalah serve".
+type Options struct {
+	IO           *cmdutil.IOStreams
+	Addr         string
+	Open         bool
+	Store        string
+	NoStore      bool
+	EGDB         string
+	NoEGDB       bool
+	TTMem        string
+	Threads      int
+	MaxQueue     int
+	SolveTimeout time.Duration
+	Verbose      bool
+
+	// Ready, if set, is called with the page's address once the server
+	// listens (tests use it with --addr 127.0.0.1:0).
+	Ready func(url string)
+}
+
+// NewCmdServe returns the serve command.
+func NewCmdServe(io *cmdutil.IOStreams) *cobra.Command {
+	opts := &Options{IO: io}
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Serve the web explorer: the board with every move's exact value, play against the solver, a JSON API",
+		Long: `Serve a web page that draws a Kalah board and shows, beside every legal move,
+its exact value under perfect play (win, draw or loss for the mover and the
+margin), the best moves and a principal variation; click a pit to play it,
+step back and forth, paste a position, switch rule, pits and seeds. The
+position is in the page's address, so a link reopens it. Play mode pits you
+against the computer at three levels (easy, medium, perfect), as South or
+North, with undo and hints.
+
+The page and its script are in the binary: the server needs no network.
+It listens on the loopback interface unless --addr says otherwise (with a
+warning: anyone who reaches the address can make the machine solve).
+
+The values come from the same session as 'kalah solve': the endgame
+database when one is installed and the persistent store, which keeps every
+answer, so a position is solved once. One solve runs at a time; at most
+--max-queue requests wait behind it, the rest get HTTP 503. The JSON API
+(GET /api/line, /api/solve, /api/choose, /api/progress) is described in
+docs/explorer.md. Ctrl-C stops the server and saves the store.`,
+		Example: `  kalah serve
+  kalah serve --open
+  kalah serve --addr 127.0.0.1:9000 --store /tmp/kalah-store
+  curl 'http://127.0.0.1:8080/api/solve?pits=4&seeds=3&rule=empty-capture'`,
+		Args: cmdutil.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if opts.NoEGDB && opts.EGDB != "" {
+				return cmdutil.BadInputf("--egdb and --no-egdb contradict each other")
+			}
+			if opts.NoStore && opts.Store != "" {
+				return cmdutil.BadInputf("--store and --no-store contradict each other")
+			}
+			return run(cmd.Context(), opts)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.Addr, "addr", "127.0.0.1:8080", "address to listen on (host:port); a non-loopback host exposes the server")
+	f.BoolVar(&opts.Open, "open", false, "open the page in the default browser (xdg-open, open or start)")
+	f.StringVar(&opts.Store, "store", "", "persistent-store directory (default: $XDG_DATA_HOME/kalah/store or ~/.local/share/kalah/store)")
+	f.BoolVar(&opts.NoStore, "no-store", false, "neither read nor write the persistent store")
+	f.StringVar(&opts.EGDB, "egdb", "", "endgame-database directory (default: $XDG_DATA_HOME/kalah/egdb or ~/.local/share/kalah/egdb)")
+	f.BoolVar(&opts.NoEGDB, "no-egdb", false, "use no endgame database")
+	f.StringVar(&opts.TTMem, "tt-mem", "", "transposition table size, e.g. 512MiB (default: the session's policy, by the game)")
+	f.IntVar(&opts.Threads, "threads", 0, fmt.Sprintf("search threads (default all cores, %d)", runtime.GOMAXPROCS(0)))
+	f.IntVar(&opts.MaxQueue, "max-queue", serve.DefaultMaxQueue, "requests that may wait for the running solve; more get HTTP 503")
+	f.DurationVar(&opts.SolveTimeout, "solve-timeout", 10*time.Minute, "stop a solve after this long and answer with its bounds (0: no limit)")
+	f.BoolVarP(&opts.Verbose, "verbose", "v", false, "log sessions opened and solves run on standard error")
+	return cmd
+}
+
+func run(ctx context.Context, opts *Options) error {
+	if opts.Threads < 0 {
+		return cmdutil.BadInputf("--threads must be at least 1, got %d", opts.Threads)
+	}
+	if opts.MaxQueue < 0 {
+		return cmdutil.BadInputf("--max-queue must be at least 0, got %d", opts.MaxQueue)
+	}
+	so := serve.Options{StoreDir: opts.Store, NoStore: opts.NoStore, EGDBDir: opts.EGDB, NoEGDB: opts.NoEGDB,
+		Threads: opts.Threads, MaxQueue: opts.MaxQueue, SolveTimeout: opts.SolveTimeout}
+	if so.MaxQueue == 0 {
+		so.MaxQueue = -1 // none may wait
+	}
+	if opts.TTMem != "" {
+		b, err := cmdutil.ParseBytes(opts.TTMem)
+		if err != nil {
+			return cmdutil.BadInputf("--tt-mem: %v", err)
+		}
+		so.TableBytes = b
+	}
+	if opts.Verbose {
+		so.Log = log.New(opts.IO.ErrOut, "kalah serve: ", log.Ltime)
+	}
+	host, _, err := net.SplitHostPort(opts.Addr)
+	if err != nil {
+		return cmdutil.BadInputf("--addr %q: %v", opts.Addr, err)
+	}
+	ln, err := net.Listen("tcp", opts.Addr)
+	if err != nil {
+		return err
+	}
+	if !loopback(host) {
+		fmt.Fprintf(opts.IO.ErrOut, "kalah serve: warning: listening on %s, not only on this machine: anyone who can reach it can use the page and make this machine solve\n", ln.Addr())
+	}
+	url := "http://" + ln.Addr().String() + "/"
+	fmt.Fprintf(opts.IO.ErrOut, "kalah serve: the explorer is at %s (Ctrl-C to stop)\n", url)
+
+	srv := serve.New(so)
+	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	done := make(chan error, 1)
+	go func() { done <- hs.Serve(ln) }()
+	if opts.Ready != nil {
+		opts.Ready(url)
+	}
+	if opts.Open {
+		if err := openBrowser(url); err != nil {
+			fmt.Fprintf(opts.IO.ErrOut, "kalah serve: could not open a browser (%v); open %s yourself\n", err, url)
+		}
+	}
+	select {
+	case err := <-done:
+		srv.Close()
+		return err
+	case <-ctx.Done():
+	}
+	// Requests still running see their context end: a solve stops with
+	// its bounds, and the store keeps what it proved.
+	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	hs.Shutdown(sctx)
+	if err := srv.Close(); err != nil {
+		return fmt.Errorf("closing the store: %w", err)
+	}
+	if err := <-done; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// loopback reports whether host names only this machine.
+func loopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// openBrowser asks the desktop to open url.
+func openBrowser(url string) error {
+	var c *exec.Cmd
+	switch runtime.GOOS {
+	case "darwin":
+		c = exec.Command("open", url)
+	case "windows":
+		c = exec.Command("rundll32", "url.dll,FileProtocolHandler", url)
+	default:
+		c = exec.Command("xdg-open", url)
+	}
+	return c.Start()
+}

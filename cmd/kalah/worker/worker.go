@@ -1,0 +1,126 @@
+// Package workercmd implements "kalah worker": a back-end solver of
+// distributed campaigns.
+package workercmd
+
+import (
+	"context"
+	"fmt"
+	"log"
+	"os"
+	"os/signal"
+	"runtime"
+	"syscall"
+	"time"
+
+	"github.com/kalah-solver/kalah/campaign"
+	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
+	"github.com/nats-io/nats.go"
+	"github.com/spf13/cobra"
+)
+
+// Options are the inputs of one "kalah worker".
+type Options struct {
+	IO      *cmdutil.IOStreams
+	NATS    string
+	Creds   string
+	Name    string
+	Threads int
+	TTMem   string
+	EGDB    string
+	NoEGDB  bool
+	AckWait time.Duration
+	Quiet   bool
+}
+
+// NewCmdWorker returns the worker command.
+func NewCmdWorker(io *cmdutil.IOStreams) *cobra.Command {
+	opts := &Options{IO: io}
+	cmd := &cobra.Command{
+		Use:   "worker",
+		Short: "Solve the units of distributed campaigns from a NATS JetStream server",
+		Long: `Join the campaigns of a NATS server with JetStream (see 'kalah campaign'):
+pull units of work from the queue, solve each with a local solver (its own
+table and endgame database, the same session as 'kalah solve'), publish
+the answer with its node count, time, build revision and database depth,
+and acknowledge the unit. A unit is one null-window test, "is the value of
+this position at least g?", on a position a few plies below the root.
+
+Run one worker per machine (with --threads its cores), on as many machines
+as you have; workers may join and leave at any time. A worker that dies
+holding a unit stops sending its heartbeats, and the unit goes to another
+worker after the ack wait. Ctrl-C or SIGTERM hands the current unit back
+at once and exits 130.
+
+The server must be reachable within 5 s (exit 1 otherwise).`,
+		Example: `  kalah worker --nats nats://10.0.0.1:4222 --threads 8
+  kalah worker --nats nats://coordinator:4222 --nats-creds worker.creds --egdb /data/egdb --tt-mem 8GiB`,
+		Args: cmdutil.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if opts.NoEGDB && opts.EGDB != "" {
+				return cmdutil.BadInputf("--egdb and --no-egdb contradict each other")
+			}
+			if opts.NATS == "" {
+				return cmdutil.BadInputf("--nats URL is required (the server of the campaigns)")
+			}
+			return run(cmd.Context(), opts)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.NATS, "nats", "", "URL of the NATS server (or cluster) with JetStream, e.g. nats://10.0.0.1:4222")
+	f.StringVar(&opts.Creds, "nats-creds", "", "NATS user credentials file")
+	f.StringVar(&opts.Name, "name", "", "worker name in results and status (default host-pid)")
+	f.IntVar(&opts.Threads, "threads", 0, fmt.Sprintf("search threads (default all cores, %d)", runtime.GOMAXPROCS(0)))
+	f.StringVar(&opts.TTMem, "tt-mem", "", "transposition table size, e.g. 2GiB (default: the session's policy for the campaign's game)")
+	f.StringVar(&opts.EGDB, "egdb", "", "endgame-database directory (default: the installed one, if any)")
+	f.BoolVar(&opts.NoEGDB, "no-egdb", false, "use no endgame database")
+	f.DurationVar(&opts.AckWait, "ack-wait", campaign.DefaultAckWait, "how long a unit may go without a heartbeat before another worker gets it (shared by all workers: the last one started sets it)")
+	f.BoolVarP(&opts.Quiet, "quiet", "q", false, "do not log each unit on standard error")
+	return cmd
+}
+
+func run(ctx context.Context, opts *Options) error {
+	if opts.Threads < 0 {
+		return cmdutil.BadInputf("--threads must be at least 1, got %d", opts.Threads)
+	}
+	var tb int64
+	if opts.TTMem != "" {
+		b, err := cmdutil.ParseBytes(opts.TTMem)
+		if err != nil {
+			return cmdutil.BadInputf("--tt-mem: %v", err)
+		}
+		tb = b
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	var nopts []nats.Option
+	if opts.Creds != "" {
+		nopts = append(nopts, nats.UserCredentials(opts.Creds))
+	}
+	c, err := campaign.Connect(ctx, opts.NATS, opts.AckWait, nopts...)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	name := opts.Name
+	if name == "" {
+		h, _ := os.Hostname()
+		name = fmt.Sprintf("%s-%d", h, os.Getpid())
+	}
+	cfg := campaign.WorkerConfig{Name: name, Threads: opts.Threads, TableBytes: tb, EGDBDir: opts.EGDB, NoEGDB: opts.NoEGDB}
+	if !opts.Quiet {
+		cfg.Log = log.New(opts.IO.ErrOut, "kalah worker: ", log.Ltime)
+	}
+	w := campaign.NewWorker(c, cfg)
+	fmt.Fprintf(opts.IO.ErrOut, "kalah worker %s: serving %s\n", name, opts.NATS)
+	if err := w.Run(ctx); err != nil {
+		return err
+	}
+	fmt.Fprintf(opts.IO.ErrOut, "kalah worker %s: %d units, %s nodes\n", name, w.Solved.Load(), cmdutil.Group(w.Nodes.Load()))
+	if ctx.Err() != nil {
+		return cmdutil.ErrInterrupted
+	}
+	return nil
+}

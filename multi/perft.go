@@ -1,0 +1,27 @@
+package multi
+
+// Perft counts the positions reached after each number of plies 1..depth
+// from b, every sowing one ply (an extra turn is a further ply of the same
+// player); a finished game adds nothing to deeper counts. counts[d-1] is
+// the number of move sequences of length d.
+func (r Rules) Perft(b Board, depth int) []uint64 {
+	counts := make([]uint64, depth)
+	if depth > 0 && !b.Over() {
+		r.perft(b, counts)
+	}
+	return counts
+}
+
+func (r Rules) perft(b Board, counts []uint64) {
+	mv := b.Moves()
+	counts[0] += uint64(popcount8(mv))
+	if len(counts) == 1 {
+		return
+	}
+	for ; mv != 0; mv &= mv - 1 {
+		c, res := r.Play(b, lowBit(mv))
+		if !res.Over() {
+			r.perft(c, counts[1:])
+		}
+	}
+}

@@ -1,0 +1,128 @@
+package multi
+
+import "fmt"
+
+// Target says whose pits a capture takes from.
+type Target uint8
+
+const (
+	// TargetNext captures from the next player (the one whose pits the
+	// mover sows into after the mover's store): the rule sites' default.
+	TargetNext Target = iota
+	// TargetOpposite captures from the player opposite: seat mover+k/2, so
+	// the next player when k = 2 or 3, the player across the table when
+	// k = 4.
+	TargetOpposite
+	// TargetAll captures from every other player at once.
+	TargetAll
+)
+
+// Targets lists the capture targets, default first.
+var Targets = []Target{TargetNext, TargetOpposite, TargetAll}
+
+// String returns the target's name as the command line spells it.
+func (t Target) String() string {
+	switch t {
+	case TargetNext:
+		return "next"
+	case TargetOpposite:
+		return "opposite"
+	case TargetAll:
+		return "all"
+	}
+	return fmt.Sprintf("Target(%d)", uint8(t))
+}
+
+// ParseTarget reads "next", "opposite" or "all".
+func ParseTarget(s string) (Target, error) {
+	for _, t := range Targets {
+		if s == t.String() {
+			return t, nil
+		}
+	}
+	return 0, fmt.Errorf("unknown capture target %q: want next, opposite or all", s)
+}
+
+// Rules fix the number of players, the pits per player and the capture
+// target. The capture convention is always no-empty-capture: when every
+// target pit is empty nothing is taken and the last seed stays.
+type Rules struct {
+	Players int    // k, 2..MaxPlayers
+	Pits    int    // m, pits per player, 1..MaxPits
+	Target  Target // whose pits a capture takes
+}
+
+// NewRules validates the rules.
+func NewRules(players, pits int, t Target) (Rules, error) {
+	r := Rules{Players: players, Pits: pits, Target: t}
+	return r, r.Validate()
+}
+
+// Validate reports whether the rules are supported.
+func (r Rules) Validate() error {
+	if r.Players < 2 || r.Players > MaxPlayers {
+		return fmt.Errorf("players must be 2..%d, got %d", MaxPlayers, r.Players)
+	}
+	if r.Pits < 1 || r.Pits > MaxPits {
+		return fmt.Errorf("pits must be 1..%d, got %d", MaxPits, r.Pits)
+	}
+	if r.Target > TargetAll {
+		return fmt.Errorf("unknown capture target %d", r.Target)
+	}
+	return nil
+}
+
+// Canonical returns the rules with the target that plays identically named
+// once: with two or three players the opposite player is the next one, so
+// TargetOpposite becomes TargetNext.
+func (r Rules) Canonical() Rules {
+	if r.Target == TargetOpposite && r.Players < 4 {
+		r.Target = TargetNext
+	}
+	return r
+}
+
+// String is "Kalah(k players, m pits) capture target", for messages.
+func (r Rules) String() string {
+	return fmt.Sprintf("%d-player Kalah(%d), capture from %s", r.Players, r.Pits, r.Target)
+}
+
+// Name is "Kalah(m,n) for k players".
+func (r Rules) Name(seeds int) string {
+	return fmt.Sprintf("%d-player Kalah(%d,%d)", r.Players, r.Pits, seeds)
+}
+
+// targets returns the seat offsets (from the mover) that a capture takes
+// from.
+func (r Rules) targets() []int {
+	switch r.Target {
+	case TargetOpposite:
+		return []int{r.Players / 2}
+	case TargetAll:
+		out := make([]int, 0, r.Players-1)
+		for d := 1; d < r.Players; d++ {
+			out = append(out, d)
+		}
+		return out
+	}
+	return []int{1}
+}
+
+// Start returns the start position of Kalah(m,n) for k players, P1 to move.
+// It checks that kmn fits the packed board (at most MaxSeeds seeds).
+func (r Rules) Start(seeds int) (Board, error) {
+	if err := r.Validate(); err != nil {
+		return Board{}, err
+	}
+	if seeds < 1 {
+		return Board{}, fmt.Errorf("seeds per pit must be at least 1, got %d", seeds)
+	}
+	if r.Players*r.Pits*seeds > MaxSeeds {
+		return Board{}, fmt.Errorf("%s has %d seeds; at most %d fit the packed board", r.Name(seeds), r.Players*r.Pits*seeds, MaxSeeds)
+	}
+	var b Board
+	for p := 0; p < r.Players; p++ {
+		b.Pits[p] = uint64(seeds) * laneOnes[r.Pits]
+	}
+	return b, nil
+}

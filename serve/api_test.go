@@ -1,0 +1,279 @@
+package serve
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/kalah-solver/kalah"
+	"github.com/kalah-solver/kalah/engine"
+	"github.com/kalah-solver/kalah/play"
+	"github.com/kalah-solver/kalah/solver"
+)
+
+// newTestServer starts a server on small sessions: a store in a temporary
+// directory, no endgame database, a 16 MiB table, one thread.
+func newTestServer(t *testing.T, opts Options) (*Server, *httptest.Server) {
+	t.Helper()
+	if opts.StoreDir == "" {
+		opts.StoreDir = t.TempDir()
+	}
+	opts.NoEGDB = true
+	opts.TableBytes = 16 << 20
+	opts.Threads = 1
+	s := New(opts)
+	hs := httptest.NewServer(s)
+	t.Cleanup(func() {
+		hs.Close()
+		if err := s.Close(); err != nil {
+			t.Error(err)
+		}
+	})
+	return s, hs
+}
+
+// fetchJSON fetches path and decodes the JSON answer into v; it returns the
+// status code.
+func fetchJSON(t *testing.T, hs *httptest.Server, path string, v any) int {
+	t.Helper()
+	r, err := http.Get(hs.URL + path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Body.Close()
+	if ct := r.Header.Get("Content-Type"); ct != "application/json" {
+		t.Errorf("%s: Content-Type %q", path, ct)
+	}
+	if err := json.NewDecoder(r.Body).Decode(v); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return r.StatusCode
+}
+
+// reference solves p in a session of its own, without any store.
+func reference(t *testing.T, c engine.Capture, p engine.Position) *kalah.Result {
+	t.Helper()
+	k, err := kalah.Open(kalah.Config{Pits: p.Pits, Seeds: 1, Rule: c, NoEGDB: true, NoCache: true, Threads: 1, TableBytes: 16 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer k.Close()
+	res, err := k.Solve(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+func query(c engine.Capture, p engine.Position) string {
+	return url.Values{"rule": {c.String()}, "position": {p.String()}, "to_move": {p.ToMove.String()}}.Encode()
+}
+
+func checkSolve(t *testing.T, rep *solveReply, want *kalah.Result) {
+	t.Helper()
+	if !rep.Solved || rep.Value != want.Value || len(rep.Moves) != len(want.Moves) {
+		t.Fatalf("%s %s: value %d solved %v, %d moves; want %d, %d moves", rep.Position, rep.ToMove, rep.Value, rep.Solved, len(rep.Moves), want.Value, len(want.Moves))
+	}
+	for i, m := range rep.Moves {
+		if m.Move != want.Moves[i].Move || m.Value != want.Moves[i].Value {
+			t.Errorf("%s: move %s = %d, want %s = %d", rep.Position, m.Move, m.Value, want.Moves[i].Move, want.Moves[i].Value)
+		}
+	}
+}
+
+func TestSolveAndStore(t *testing.T) {
+	_, hs := newTestServer(t, Options{})
+	r, _ := engine.NewRules(4, engine.EmptyCapture)
+	start, _ := r.StartPosition(3)
+	want := reference(t, engine.EmptyCapture, start)
+	for round := 0; round < 2; round++ {
+		var rep solveReply
+		if code := fetchJSON(t, hs, "/api/solve?pits=4&seeds=3&rule=empty-capture", &rep); code != 200 {
+			t.Fatalf("status %d", code)
+		}
+		checkSolve(t, &rep, want)
+		if rep.Seeds != 3 || rep.Rule != "empty-capture" || rep.PVLetters == "" || len(rep.Best) == 0 {
+			t.Errorf("record %+v", rep.Record)
+		}
+		if rep.FromStore != (round == 1) {
+			t.Errorf("round %d: from_store %v", round, rep.FromStore)
+		}
+	}
+}
+
+func TestLineAndChoose(t *testing.T) {
+	_, hs := newTestServer(t, Options{})
+	var line lineReply
+	if code := fetchJSON(t, hs, "/api/line?pits=4&seeds=3&moves=b,d,A", &line); code != 200 {
+		t.Fatalf("status %d", code)
+	}
+	if len(line.Steps) != 3 || line.Line != "bd-A" || !line.Steps[0].ExtraTurn || line.Steps[2].After.ToMove != "north" {
+		t.Fatalf("line %+v", line)
+	}
+	r, _ := engine.NewRules(4, engine.NoEmptyCapture)
+	p, _ := engine.ParsePosition(line.Steps[2].After.Position, engine.North)
+	want := reference(t, engine.NoEmptyCapture, p)
+	for _, lv := range play.Levels {
+		var ch chooseReply
+		if code := fetchJSON(t, hs, "/api/choose?"+query(r.Capture, p)+"&level="+lv.Name+"&seed=5", &ch); code != 200 {
+			t.Fatalf("status %d", code)
+		}
+		checkSolve(t, ch.Solve, want)
+		mv, _ := lv.Choose(want.Record, 5)
+		if ch.Move != mv.Move || ch.Value != mv.Value {
+			t.Errorf("%s: chose %s (%d), want %s (%d)", lv.Name, ch.Move, ch.Value, mv.Move, mv.Value)
+		}
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	_, hs := newTestServer(t, Options{})
+	parseErr := func(s string, side engine.Side) string {
+		_, err := engine.ParsePosition(s, side)
+		return err.Error()
+	}
+	for _, c := range []struct{ path, want string }{
+		{"/api/solve?position=1,2,3", parseErr("1,2,3", engine.South)},
+		{"/api/solve?position=0,0,0,5,1,1,0,0", parseErr("0,0,0,5,1,1,0,0", engine.South)},
+		{"/api/solve?position=4,x,4,0", parseErr("4,x,4,0", engine.South)},
+		{"/api/line?position=1,0,1,0&to_move=east", "side to move \"east\": want south or north"},
+		{"/api/solve?rule=sometimes", ""},
+		{"/api/solve?pits=9", ""},
+		{"/api/solve?pits=6&seeds=30", ""},
+		{"/api/solve?pits=two", "pits: \"two\" is not a whole number"},
+		{"/api/solve?position=1,0,1,0&pits=6", "pits 6 contradicts position, which has 1 pits per side"},
+		{"/api/solve?to_move=north", "to_move needs position: a start position has South to move"},
+		{"/api/line?pits=4&seeds=3&moves=b,b", ""},
+		{"/api/choose?pits=2&seeds=1&level=godlike", ""},
+		{"/api/choose?pits=2&seeds=1&seed=-1", ""},
+	} {
+		var e errorReply
+		if code := fetchJSON(t, hs, c.path, &e); code != http.StatusBadRequest || e.Error == "" {
+			t.Errorf("%s: status %d, %+v; want 400", c.path, code, e)
+		} else if c.want != "" && e.Error != c.want {
+			t.Errorf("%s: %q, want %q", c.path, e.Error, c.want)
+		}
+	}
+	var e errorReply
+	if code := fetchJSON(t, hs, "/api/nothing", &e); code != http.StatusNotFound {
+		t.Errorf("/api/nothing: status %d", code)
+	}
+}
+
+// TestQueueCap holds the solve slot and checks that MaxQueue requests
+// wait, the next is turned away with 503, /api/progress counts the
+// waiting ones, and all that waited are answered once the slot is free.
+func TestQueueCap(t *testing.T) {
+	hold := make(chan struct{})
+	entered := make(chan struct{}, 8)
+	var once sync.Once
+	s, hs := newTestServer(t, Options{MaxQueue: 2, beforeSolve: func() {
+		entered <- struct{}{}
+		once.Do(func() { <-hold })
+	}})
+	codes := make(chan int, 3)
+	fire := func() {
+		var rep solveReply
+		codes <- fetchJSON(t, hs, "/api/solve?pits=2&seeds=2", &rep)
+	}
+	go fire()
+	<-entered // the first holds the slot
+	go fire()
+	go fire()
+	deadline := time.Now().Add(5 * time.Second)
+	for s.waiting.Load() < 2 {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d requests waiting, want 2", s.waiting.Load())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	var pr progressReply
+	fetchJSON(t, hs, "/api/progress", &pr)
+	if pr.Queued != 2 {
+		t.Errorf("progress: %+v, want 2 queued", pr)
+	}
+	var e errorReply
+	if code := fetchJSON(t, hs, "/api/solve?pits=2&seeds=2", &e); code != http.StatusServiceUnavailable {
+		t.Errorf("a request past the cap: status %d, %+v; want 503", code, e)
+	}
+	close(hold)
+	for i := 0; i < 3; i++ {
+		if c := <-codes; c != 200 {
+			t.Errorf("a queued request: status %d", c)
+		}
+	}
+}
+
+// TestConcurrent sends requests for several games at once (the server
+// switches sessions between them) and checks every answer; run it with
+// -race.
+func TestConcurrent(t *testing.T) {
+	_, hs := newTestServer(t, Options{MaxQueue: 64})
+	type job struct {
+		c engine.Capture
+		p engine.Position
+	}
+	var jobs []job
+	for _, c := range engine.Captures {
+		for _, m := range []int{2, 3} {
+			r, _ := engine.NewRules(m, c)
+			start, _ := r.StartPosition(3)
+			l, _ := play.Replay(r, start, nil)
+			for k := 0; k < 3 && !l.Current().Board.Over(); k++ {
+				jobs = append(jobs, job{c, l.Current()})
+				p := l.Current()
+				l.Play(engine.MoveLetter(p.ToMove, p.Board.MoveList()[0]))
+			}
+		}
+	}
+	want := make([]*kalah.Result, len(jobs))
+	for i, j := range jobs {
+		want[i] = reference(t, j.c, j.p)
+	}
+	var wg sync.WaitGroup
+	for round := 0; round < 2; round++ {
+		for i, j := range jobs {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				var rep solveReply
+				path := fmt.Sprintf("/api/solve?%s", query(j.c, j.p))
+				if code := fetchJSON(t, hs, path, &rep); code != 200 {
+					t.Errorf("%s: status %d", path, code)
+					return
+				}
+				checkSolve(t, &rep, want[i])
+				var pr progressReply
+				fetchJSON(t, hs, "/api/progress", &pr)
+			}()
+		}
+	}
+	wg.Wait()
+}
+
+// TestProgressBounds checks that /api/progress shows the running solve's
+// position with bounds no wider than the seeds on the board allow.
+func TestProgressBounds(t *testing.T) {
+	s, hs := newTestServer(t, Options{})
+	var pr progressReply
+	if fetchJSON(t, hs, "/api/progress", &pr); pr.Busy || pr.Running != nil {
+		t.Fatalf("idle server: %+v", pr)
+	}
+	s.mu.Lock()
+	s.cur = &running{Position: "1,2,0,3,0,0", ToMove: "south", Lower: -2, Upper: 4, lo: -2, hi: 4, started: time.Now()}
+	s.mu.Unlock()
+	s.progress(solver.Progress{Stage: "move b", Lower: -1000, Upper: 3, Nodes: 42})
+	fetchJSON(t, hs, "/api/progress", &pr)
+	if r := pr.Running; !pr.Busy || r == nil || r.Lower != -2 || r.Upper != 3 || r.Stage != "move b" || r.Nodes != 42 || r.Position != "1,2,0,3,0,0" {
+		t.Errorf("progress %+v %+v", pr, pr.Running)
+	}
+	s.mu.Lock()
+	s.cur = nil
+	s.mu.Unlock()
+}

@@ -1,0 +1,475 @@
+// The kalah explorer page. It holds no rules and no values of its own: the
+// positions along a line come from /api/line, every value from /api/solve
+// (the exact solver), the computer's moves from /api/choose.
+'use strict';
+(() => {
+  const $ = (id) => document.getElementById(id);
+  const SVGNS = 'http://www.w3.org/2000/svg';
+  // The computer's levels, weakest first, as the server names them (play.Levels).
+  const LEVELS = ['easy', 'medium', 'perfect'];
+
+  const st = {
+    mode: 'explore', rule: 'no-empty-capture', pits: 6, seeds: 4,
+    root: null,        // {position, to_move}, or null for the start of Kalah(pits, seeds)
+    moves: [], at: 0,  // the line played from the root, and how far along it the board is
+    level: 'perfect', as: 'south', seed: 1, resigned: false, hint: false,
+    line: null,        // the /api/line answer for root and moves
+  };
+  const solved = new Map(); // "rule|position|to_move" -> /api/solve answer
+  let epoch = 0;            // bumped on every change; late answers of an older epoch are dropped
+  let poller = null;
+
+  // ---- URL ----------------------------------------------------------------
+
+  function fromURL() {
+    const q = new URLSearchParams(location.search);
+    st.mode = q.get('mode') === 'play' ? 'play' : 'explore';
+    st.rule = q.get('rule') || 'no-empty-capture';
+    st.pits = int(q.get('pits'), 6);
+    st.seeds = int(q.get('seeds'), 4);
+    st.root = q.get('position') ? {position: q.get('position'), to_move: q.get('to_move') || 'south'} : null;
+    st.moves = (q.get('moves') || '').split(/[ ,]+/).filter(Boolean);
+    st.at = q.has('at') ? Math.min(int(q.get('at'), 0), st.moves.length) : st.moves.length;
+    st.level = LEVELS.includes(q.get('level')) ? q.get('level') : 'perfect';
+    st.as = q.get('as') === 'north' ? 'north' : 'south';
+    st.seed = int(q.get('seed'), 1);
+  }
+
+  function toURL() {
+    const q = new URLSearchParams();
+    q.set('mode', st.mode);
+    q.set('rule', st.rule);
+    q.set('pits', st.pits);
+    q.set('seeds', st.seeds);
+    if (st.root) { q.set('position', st.root.position); q.set('to_move', st.root.to_move); }
+    if (st.moves.length) q.set('moves', st.moves.join(','));
+    if (st.at < st.moves.length) q.set('at', st.at);
+    if (st.mode === 'play') { q.set('level', st.level); q.set('as', st.as); q.set('seed', st.seed); }
+    history.replaceState(null, '', '?' + q.toString());
+  }
+
+  function int(s, def) { const n = parseInt(s, 10); return Number.isFinite(n) ? n : def; }
+
+  // ---- API ----------------------------------------------------------------
+
+  function gameParams(node) {
+    const q = new URLSearchParams({rule: st.rule, pits: st.pits, seeds: st.seeds});
+    const p = node || st.root;
+    if (p) { q.set('position', p.position); q.set('to_move', p.to_move); }
+    return q;
+  }
+
+  async function api(path, q) {
+    const r = await fetch('/api/' + path + '?' + q.toString());
+    const body = await r.json();
+    if (!r.ok) { const e = new Error(body.error || r.statusText); e.status = r.status; e.body = body; throw e; }
+    return body;
+  }
+
+  // load fetches the positions along the line, keeping its legal prefix
+  // when a move is illegal (after a change of rule).
+  async function load() {
+    const my = ++epoch;
+    const q = gameParams();
+    q.set('moves', st.moves.join(','));
+    let line;
+    try {
+      line = await api('line', q);
+    } catch (e) {
+      if (e.status === 400 && e.body && e.body.legal !== undefined && e.body.legal < st.moves.length) {
+        st.moves = st.moves.slice(0, e.body.legal);
+        st.at = Math.min(st.at, st.moves.length);
+        return load();
+      }
+      showError(e.message);
+      return;
+    }
+    if (my !== epoch) return;
+    st.line = line;
+    showError('');
+    render();
+  }
+
+  function key(node) { return st.rule + '|' + node.position + '|' + node.to_move; }
+
+  // solve answers the exact values of node, from the page's cache or the
+  // server, showing the bounds of a long solve while it waits.
+  async function solve(node) {
+    const k = key(node);
+    if (solved.has(k)) return solved.get(k);
+    const my = epoch;
+    setStatus('solving…', true);
+    startPolling(node, my);
+    try {
+      for (;;) {
+        try {
+          const rep = await api('solve', gameParams(node));
+          if (rep.solved) solved.set(k, rep);
+          return rep;
+        } catch (e) {
+          if (e.status !== 503 || my !== epoch) throw e;
+          setStatus('the server is busy; trying again…', true);
+          await new Promise((r) => setTimeout(r, 1500));
+        }
+      }
+    } finally {
+      stopPolling();
+    }
+  }
+
+  function startPolling(node, my) {
+    stopPolling();
+    poller = setInterval(async () => {
+      if (my !== epoch) return stopPolling();
+      let pr;
+      try { pr = await api('progress', new URLSearchParams()); } catch (e) { return; }
+      if (my !== epoch || !poller) return;
+      const r = pr.running;
+      if (r && r.position === node.position && r.to_move === node.to_move) {
+        setStatus(`solving… value in [${signed(r.lower)}, ${signed(r.upper)}] (${r.stage}), ` +
+          `${r.nodes.toLocaleString()} nodes, ${r.elapsed.toFixed(1)} s` + (pr.queued ? `; ${pr.queued} waiting` : ''), true);
+      } else if (r) {
+        setStatus(`waiting for another solve (${r.elapsed.toFixed(1)} s so far); ${pr.queued} in line`, true);
+      }
+    }, 400);
+  }
+
+  function stopPolling() { if (poller) { clearInterval(poller); poller = null; } }
+
+  // ---- rendering ----------------------------------------------------------
+
+  function current() {
+    if (!st.line) return null;
+    return st.at === 0 ? st.line.start : st.line.steps[st.at - 1].after;
+  }
+
+  function render() {
+    toURL();
+    const node = current();
+    $('mode-explore').classList.toggle('active', st.mode === 'explore');
+    $('mode-play').classList.toggle('active', st.mode === 'play');
+    $('play-controls').hidden = st.mode !== 'play';
+    $('nav').hidden = st.mode === 'play';
+    $('rule').value = st.rule;
+    $('pits').value = st.pits;
+    $('seeds').value = st.seeds;
+    $('position').value = node.position;
+    $('to-move').value = node.to_move;
+    $('level').value = st.level;
+    $('as').value = st.as;
+    $('seed').value = st.seed;
+    $('game-name').textContent = `Kalah(${st.pits}${st.root ? '' : ',' + st.seeds}), ${st.rule}`;
+    for (const id of ['first', 'back']) $(id).disabled = st.at === 0;
+    for (const id of ['forward', 'last']) $(id).disabled = st.at === st.moves.length;
+    drawBoard(node, null);
+    drawLine();
+    clearValues();
+    const my = epoch;
+    if (st.mode === 'explore') {
+      if (node.over) { setStatus(finalText(node)); return; }
+      setStatus(`${cap(node.to_move)} to move`);
+      solve(node).then((rep) => { if (my === epoch) showValues(node, rep); })
+        .catch((e) => { if (my === epoch) { setStatus(''); showError(e.message); } });
+      return;
+    }
+    playTurn(node, my);
+  }
+
+  function playTurn(node, my) {
+    $('undo').disabled = st.moves.length === 0;
+    $('hint').disabled = node.over || st.resigned || node.to_move !== st.as;
+    $('resign').disabled = node.over || st.resigned;
+    if (st.resigned) { setStatus(`You resigned. ${scoreText(node)}`); return; }
+    if (node.over) {
+      const you = node.winner === st.as ? 'you win' : node.winner === 'draw' ? 'a draw' : 'you lose';
+      setStatus(`${finalText(node)}: ${you}.`);
+      return;
+    }
+    if (node.to_move === st.as) {
+      setStatus(`Your move (${st.as}).`);
+      if (st.hint) {
+        solve(node).then((rep) => { if (my === epoch) { showValues(node, rep); setStatus(hintText(rep)); } })
+          .catch((e) => { if (my === epoch) showError(e.message); });
+      }
+      return;
+    }
+    setStatus(`The computer (${st.level}) is thinking…`, true);
+    startPolling(node, my);
+    const q = gameParams(node);
+    q.set('level', st.level);
+    q.set('seed', st.seed);
+    api('choose', q).then((rep) => {
+      stopPolling();
+      if (my !== epoch) return;
+      solved.set(key(node), rep.solve);
+      if (!rep.move) return;
+      st.moves = st.moves.slice(0, st.at);
+      st.moves.push(rep.move);
+      st.at = st.moves.length;
+      load();
+    }).catch((e) => { stopPolling(); if (my === epoch) { setStatus(''); showError(e.message); } });
+  }
+
+  function hintText(rep) {
+    const best = rep.moves.filter((m) => rep.best.includes(m.move));
+    const others = rep.moves.filter((m) => !rep.best.includes(m.move));
+    let s = `Hint: play ${rep.best.join(' or ')} (${outcome(rep.value)})`;
+    if (others.length) {
+      const next = Math.max(...others.map((m) => m.value));
+      s += `; the next best move gives ${outcome(next)}`;
+    } else if (best.length === rep.moves.length) {
+      s += '; every move is as good';
+    }
+    return s + '.';
+  }
+
+  function finalText(node) {
+    return `Game over: South ${node.south_store}, North ${node.north_store}, ` +
+      (node.winner === 'draw' ? 'a draw' : `${node.winner} wins by ${Math.abs(node.result)}`);
+  }
+
+  function scoreText(node) { return `South ${node.south_store}, North ${node.north_store} in the stores.`; }
+
+  function drawBoard(node, rep) {
+    const m = st.line.pits, h = node.holes;
+    const pad = 10, sw = 76, cw = 84, r = 31;
+    const W = 2 * pad + 2 * sw + m * cw + 20, H = 336;
+    const svg = $('board');
+    svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
+    svg.setAttribute('width', W);
+    svg.setAttribute('height', H);
+    svg.replaceChildren();
+    const el = (tag, attrs, parent, text) => {
+      const e = document.createElementNS(SVGNS, tag);
+      for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+      if (text !== undefined) e.textContent = text;
+      (parent || svg).appendChild(e);
+      return e;
+    };
+    el('rect', {class: 'board', x: pad, y: 52, width: W - 2 * pad, height: 230, rx: 40});
+    const colX = (c) => pad + sw + 10 + c * cw + cw / 2;
+    const last = st.at > 0 ? st.line.steps[st.at - 1] : null;
+    const values = new Map();
+    if (rep) for (const mv of rep.moves) values.set(mv.move, mv);
+    const pit = (side, i) => {
+      const letter = String.fromCharCode((side === 'south' ? 97 : 65) + i);
+      const x = colX(side === 'south' ? i : m - 1 - i), y = side === 'south' ? 224 : 110;
+      const count = side === 'south' ? h[i] : h[m + 1 + i];
+      const legal = !node.over && node.to_move === side && node.moves.includes(letter) && canClick(node);
+      const cls = ['pit-g'];
+      if (legal) cls.push('legal');
+      if (last && last.move === letter) cls.push('last');
+      if (last && last.captured_from === letter) cls.push('captured');
+      const g = el('g', {class: cls.join(' '), 'data-move': letter, 'data-count': count});
+      el('circle', {class: 'pit', cx: x, cy: y, r: r}, g);
+      el('text', {class: 'count', x: x, y: y}, g, count);
+      const ny = side === 'south' ? 322 : 18;
+      el('text', {class: 'name', x: x, y: ny}, svg, `${letter} (${i + 1})`);
+      const mv = values.get(letter);
+      if (mv) {
+        const t = el('text', {class: 'badge ' + cls3(mv.value), x: x, y: side === 'south' ? 300 : 42, 'data-value': mv.value},
+          svg, (rep.best.includes(letter) ? '★ ' : '') + signed(mv.value));
+        t.setAttribute('data-move', letter);
+      }
+      if (legal) g.addEventListener('click', () => playMove(letter));
+    };
+    for (let i = 0; i < m; i++) { pit('south', i); pit('north', i); }
+    const store = (side) => {
+      const x = side === 'north' ? pad + 8 : W - pad - sw + 2, y = 80;
+      const count = side === 'south' ? h[m] : h[2 * m + 1];
+      const g = el('g', {class: 'store-g', 'data-store': side, 'data-count': count});
+      el('rect', {class: 'store', x: x, y: y, width: sw - 10, height: 174, rx: 30}, g);
+      el('text', {class: 'count', x: x + (sw - 10) / 2, y: y + 87}, g, count);
+      el('text', {class: 'name', x: x + (sw - 10) / 2, y: side === 'south' ? 322 : 18}, svg, side === 'south' ? 'South' : 'North');
+    };
+    store('north');
+    store('south');
+    if (!node.over) {
+      const y = node.to_move === 'south' ? 272 : 70;
+      el('text', {class: 'tomove', x: pad + 20, y: y}, svg, `${node.to_move === 'south' ? 'South' : 'North'} to move`);
+    }
+  }
+
+  function canClick(node) {
+    if (st.mode === 'explore') return true;
+    return !st.resigned && node.to_move === st.as;
+  }
+
+  function drawLine() {
+    const box = $('line');
+    box.replaceChildren();
+    const steps = st.line.steps;
+    let turn = null;
+    steps.forEach((s, k) => {
+      if (!turn || s.side !== steps[k - 1].side) {
+        turn = document.createElement('span');
+        turn.className = 'turn';
+        box.appendChild(turn);
+      }
+      const e = document.createElement('span');
+      e.textContent = s.move;
+      e.title = `ply ${s.ply}: ${s.side} ${s.move}` + (s.captured ? `, captures ${s.captured}` : '') + (s.extra_turn ? ', extra turn' : '');
+      if (k + 1 === st.at) e.classList.add('current');
+      e.addEventListener('click', () => { if (st.mode === 'explore') goTo(k + 1); });
+      turn.appendChild(e);
+    });
+  }
+
+  function clearValues() {
+    $('moves').querySelector('tbody').replaceChildren();
+    $('pv').replaceChildren();
+    $('meta').textContent = '';
+  }
+
+  function showValues(node, rep) {
+    drawBoard(node, rep);
+    const body = $('moves').querySelector('tbody');
+    body.replaceChildren();
+    for (const mv of rep.moves) {
+      const tr = document.createElement('tr');
+      tr.dataset.move = mv.move;
+      tr.dataset.value = mv.value;
+      const best = rep.best.includes(mv.move);
+      tr.className = cls3(mv.value) + (best ? ' best' : '');
+      const bounds = mv.lower !== undefined ? ` [${signed(mv.lower)}, ${signed(mv.upper)}]` : '';
+      for (const t of [mv.move + (mv.extra_turn ? ' +' : ''), signed(mv.value) + bounds, outcome(mv.value), best ? '★ best' : '']) {
+        const td = document.createElement('td');
+        td.textContent = t;
+        tr.appendChild(td);
+      }
+      if (canClick(node)) tr.addEventListener('click', () => playMove(mv.move));
+      body.appendChild(tr);
+    }
+    const pv = $('pv');
+    pv.replaceChildren();
+    const plies = [];
+    for (const turn of (rep.pv_letters || '').split('-')) {
+      const span = document.createElement('span');
+      span.className = 'turn';
+      for (const c of turn) {
+        plies.push(c);
+        const e = document.createElement('span');
+        const upTo = plies.length;
+        e.textContent = c;
+        e.title = 'play the variation up to here';
+        if (st.mode === 'explore') e.addEventListener('click', () => playLine(plies.slice(0, upTo)));
+        span.appendChild(e);
+      }
+      pv.appendChild(span);
+      pv.appendChild(document.createTextNode(' '));
+    }
+    const how = rep.from_store ? 'from the store' :
+      `${rep.nodes.toLocaleString()} nodes in ${rep.seconds.toFixed(3)} s` + (rep.egdb_seeds >= 0 ? `, database to ${rep.egdb_seeds} seeds` : '');
+    $('meta').textContent = `value ${signed(rep.value)} for ${rep.to_move}` + (rep.solved ? '' : ' (bounds only)') + `; ${how}`;
+    if (st.mode === 'explore') setStatus(`${cap(node.to_move)} to move: ${outcome(rep.value)}`);
+  }
+
+  // ---- actions ------------------------------------------------------------
+
+  function playMove(letter) {
+    st.moves = st.moves.slice(0, st.at);
+    st.moves.push(letter);
+    st.at = st.moves.length;
+    st.hint = false;
+    load();
+  }
+
+  function playLine(letters) {
+    st.moves = st.moves.slice(0, st.at).concat(letters);
+    st.at = st.moves.length;
+    load();
+  }
+
+  function goTo(at) {
+    st.at = Math.max(0, Math.min(at, st.moves.length));
+    epoch++;
+    render();
+  }
+
+  function undo() {
+    const steps = st.line.steps.slice(0, st.at);
+    let j = steps.length - 1;
+    while (j >= 0 && steps[j].side !== st.as) j--;
+    // Back to before the user's last sowing; with none, to the start.
+    st.moves = st.moves.slice(0, Math.max(j, 0));
+    st.at = st.moves.length;
+    st.resigned = false;
+    st.hint = false;
+    load();
+  }
+
+  function newGame() {
+    st.root = null;
+    st.moves = [];
+    st.at = 0;
+    st.resigned = false;
+    st.hint = false;
+    load();
+  }
+
+  async function setPosition() {
+    const q = new URLSearchParams({rule: st.rule, position: $('position').value.trim(), to_move: $('to-move').value});
+    try {
+      const line = await api('line', q);
+      st.root = {position: line.start.position, to_move: line.start.to_move};
+      st.pits = line.pits;
+      const total = line.start.holes.reduce((a, b) => a + b, 0);
+      st.seeds = Math.max(1, Math.ceil(total / (2 * st.pits)));
+      st.moves = [];
+      st.at = 0;
+      st.resigned = false;
+      load();
+    } catch (e) {
+      showError(e.message);
+    }
+  }
+
+  // ---- helpers ------------------------------------------------------------
+
+  function signed(v) { return v > 0 ? '+' + v : v < 0 ? '−' + -v : '0'; }
+  function cls3(v) { return v > 0 ? 'win' : v < 0 ? 'loss' : 'draw'; }
+  function outcome(v) { return v > 0 ? `W by ${v}` : v < 0 ? `L by ${-v}` : 'D'; }
+  function cap(s) { return s[0].toUpperCase() + s.slice(1); }
+  function setStatus(text, busy) { $('status').textContent = text; $('status').classList.toggle('solving', !!busy); }
+  function showError(text) { $('error').textContent = text; }
+
+  function init() {
+    for (let m = 1; m <= 8; m++) $('pits').appendChild(new Option(String(m), String(m)));
+    for (const l of LEVELS) $('level').appendChild(new Option(l, l));
+    for (const b of document.querySelectorAll('#modes button')) {
+      b.addEventListener('click', () => {
+        st.mode = b.dataset.mode;
+        st.moves = st.moves.slice(0, st.at);
+        st.resigned = false;
+        st.hint = false;
+        epoch++;
+        render();
+      });
+    }
+    $('rule').addEventListener('change', () => { st.rule = $('rule').value; load(); });
+    $('pits').addEventListener('change', () => { st.pits = int($('pits').value, 6); newGame(); });
+    $('seeds').addEventListener('change', () => { st.seeds = int($('seeds').value, 4); newGame(); });
+    $('new-game').addEventListener('click', newGame);
+    $('set-position').addEventListener('click', setPosition);
+    $('position').addEventListener('keydown', (e) => { if (e.key === 'Enter') setPosition(); });
+    $('first').addEventListener('click', () => goTo(0));
+    $('back').addEventListener('click', () => goTo(st.at - 1));
+    $('forward').addEventListener('click', () => goTo(st.at + 1));
+    $('last').addEventListener('click', () => goTo(st.moves.length));
+    $('level').addEventListener('change', () => { st.level = $('level').value; epoch++; render(); });
+    $('as').addEventListener('change', () => { st.as = $('as').value; epoch++; render(); });
+    $('seed').addEventListener('change', () => { st.seed = int($('seed').value, 1); epoch++; render(); });
+    $('undo').addEventListener('click', undo);
+    $('hint').addEventListener('click', () => { st.hint = true; epoch++; render(); });
+    $('resign').addEventListener('click', () => { st.resigned = true; epoch++; render(); });
+    document.addEventListener('keydown', (e) => {
+      if (st.mode !== 'explore' || e.target.tagName === 'INPUT') return;
+      const to = {ArrowLeft: st.at - 1, ArrowRight: st.at + 1, Home: 0, End: st.moves.length}[e.key];
+      if (to !== undefined) { e.preventDefault(); goTo(to); }
+    });
+    fromURL();
+    load();
+  }
+
+  init();
+})();

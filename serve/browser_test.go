@@ -1,0 +1,302 @@
+package serve
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/kalah-solver/kalah/engine"
+	"github.com/kalah-solver/kalah/play"
+)
+
+// The browser test drives the page in a real Chromium (Debian's chromium
+// package; .ci/run installs it) through chromedp: it loads Kalah(4,3),
+// clicks a line of moves, checks every shown value and pit count against
+// a session of its own, steps back, switches the rule, reloads from the
+// address, plays against the computer with a hint and an undo, and saves
+// screenshots of both modes in $KALAH_ARTIFACTS (else a temporary
+// directory). With $KALAH_DOCS_IMG set to a directory it also takes the
+// screenshots of docs/explorer.md there, from Kalah(6,3).
+
+// findChromium returns the browser to drive: $KALAH_CHROMIUM, or the
+// first of the usual names on the path.
+func findChromium() string {
+	if p := os.Getenv("KALAH_CHROMIUM"); p != "" {
+		return p
+	}
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "/usr/bin/chromium"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+func newBrowser(t *testing.T) context.Context {
+	t.Helper()
+	bin := findChromium()
+	if bin == "" {
+		t.Skip("no chromium binary found (install Debian's chromium, or set KALAH_CHROMIUM): the browser test cannot run")
+	}
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(bin),
+		chromedp.Flag("headless", true),
+		chromedp.Flag("no-sandbox", true),
+		chromedp.Flag("disable-gpu", true),
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("no-first-run", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1100, 620),
+	}
+	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	t.Cleanup(cancel)
+	ctx, cancel2 := chromedp.NewContext(actx)
+	t.Cleanup(cancel2)
+	// The first action starts the browser, under a context without a
+	// deadline (a deadline there would stop the browser); the rest run
+	// under the test's.
+	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
+		t.Fatalf("starting %s: %v", bin, err)
+	}
+	ctx, cancel3 := context.WithTimeout(ctx, 90*time.Second)
+	t.Cleanup(cancel3)
+	return ctx
+}
+
+func artifactsDir(t *testing.T) string {
+	if d := os.Getenv("KALAH_ARTIFACTS"); d != "" {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	return t.TempDir()
+}
+
+// page wraps the browser with the checks the test makes.
+type page struct {
+	t   *testing.T
+	ctx context.Context
+}
+
+func (p page) run(what string, actions ...chromedp.Action[chromedp.Void]) {
+	p.t.Helper()
+	if err := chromedp.Do(p.ctx, actions...); err != nil {
+		p.t.Fatalf("%s: %v", what, err)
+	}
+}
+
+// eval evaluates a JavaScript expression in the page.
+func eval[T any](p page, what, expr string) T {
+	p.t.Helper()
+	v, err := chromedp.Run(p.ctx, chromedp.Evaluate[T](expr))
+	if err != nil {
+		p.t.Fatalf("%s: %v", what, err)
+	}
+	return v
+}
+
+// waitFor waits until the JavaScript expression is true. A navigation
+// that replaces the page's JavaScript context while the poll runs ends
+// the poll with a "context" error; the wait then starts again in the new
+// page, until its deadline.
+func (p page) waitFor(what, expr string) {
+	p.t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		err := chromedp.Do(p.ctx, chromedp.Poll[chromedp.Void](expr, chromedp.WithPollingTimeout(time.Until(deadline))))
+		if err == nil {
+			return
+		}
+		if !strings.Contains(err.Error(), "context") || time.Now().After(deadline) || p.ctx.Err() != nil {
+			p.t.Fatalf("waiting for %s: %v", what, err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func (p page) click(sel string) {
+	p.t.Helper()
+	p.run("clicking "+sel, chromedp.Click(chromedp.CSS(sel), chromedp.NodeVisible))
+}
+
+// waitPosition waits until the page shows pos.
+func (p page) waitPosition(pos engine.Position) {
+	p.t.Helper()
+	p.waitFor("position "+pos.String()+" "+pos.ToMove.String(), fmt.Sprintf(
+		`document.getElementById('position').value === %q && document.getElementById('to-move').value === %q`, pos.String(), pos.ToMove.String()))
+}
+
+// checkBoard compares the drawn pits and stores with pos.
+func (p page) checkBoard(pos engine.Position) {
+	p.t.Helper()
+	counts := eval[map[string]int](p, "reading the board", `Object.fromEntries(Array.from(document.querySelectorAll('svg [data-count]')).map(
+		(g) => [g.dataset.move || g.dataset.store, +g.dataset.count]))`)
+	h := pos.Holes()
+	m := pos.Pits
+	for i := 0; i < m; i++ {
+		if a, b := engine.MoveLetter(engine.South, i), engine.MoveLetter(engine.North, i); counts[a] != h[i] || counts[b] != h[m+1+i] {
+			p.t.Errorf("%v: pits %s=%d %s=%d drawn, want %d and %d", pos, a, counts[a], b, counts[b], h[i], h[m+1+i])
+		}
+	}
+	if counts["south"] != h[m] || counts["north"] != h[2*m+1] {
+		p.t.Errorf("%v: stores %d, %d drawn, want %d, %d", pos, counts["south"], counts["north"], h[m], h[2*m+1])
+	}
+}
+
+// checkValues waits for the values of pos and compares each shown value,
+// in the table and on the board, with a solve of the test's own.
+func (p page) checkValues(c engine.Capture, pos engine.Position) {
+	p.t.Helper()
+	want := reference(p.t, c, pos)
+	p.waitFor("the values of "+pos.String(), fmt.Sprintf(`document.querySelectorAll('#moves tbody tr').length === %d`, len(want.Moves)))
+	rows := eval[[][]any](p, "reading the values", `Array.from(document.querySelectorAll('#moves tbody tr')).map((tr) => [tr.dataset.move, +tr.dataset.value, tr.classList.contains('best')])`)
+	badges := eval[[][]any](p, "reading the board's values", `Array.from(document.querySelectorAll('svg .badge')).map((b) => [b.dataset.move, +b.dataset.value])`)
+	best := map[string]bool{}
+	for _, b := range want.Record.Best {
+		best[b] = true
+	}
+	if len(badges) != len(want.Moves) {
+		p.t.Errorf("%v: %d values on the board, want %d", pos, len(badges), len(want.Moves))
+	}
+	for i, m := range want.Moves {
+		if i >= len(rows) {
+			break
+		}
+		if rows[i][0] != m.Move || rows[i][1] != float64(m.Value) || rows[i][2] != best[m.Move] {
+			p.t.Errorf("%v (%v): row %v, want move %s value %d best %v", pos, c, rows[i], m.Move, m.Value, best[m.Move])
+		}
+		if i < len(badges) && (badges[i][0] != m.Move || badges[i][1] != float64(m.Value)) {
+			p.t.Errorf("%v (%v): board shows %v, want %s %d", pos, c, badges[i], m.Move, m.Value)
+		}
+	}
+}
+
+func (p page) screenshot(path string) {
+	p.t.Helper()
+	buf, err := chromedp.Run(p.ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		p.t.Fatalf("screenshot: %v", err)
+	}
+	if err := os.WriteFile(path, buf, 0o644); err != nil {
+		p.t.Fatal(err)
+	}
+}
+
+func TestBrowser(t *testing.T) {
+	ctx := newBrowser(t)
+	_, hs := newTestServer(t, Options{})
+	arts := artifactsDir(t)
+	p := page{t, ctx}
+	r, _ := engine.NewRules(4, engine.NoEmptyCapture)
+	start, _ := r.StartPosition(3)
+
+	// Explore: the start, then a line of clicks.
+	p.run("loading the page", chromedp.Navigate(hs.URL+"/?pits=4&seeds=3"))
+	p.waitPosition(start)
+	p.checkBoard(start)
+	p.checkValues(r.Capture, start)
+	l := &play.Line{Rules: r, Start: start}
+	for _, mv := range []string{"b", "d", "A", "C"} {
+		p.click(fmt.Sprintf(`svg g.pit-g[data-move=%q]`, mv))
+		if err := l.Play(mv); err != nil {
+			t.Fatal(err)
+		}
+		p.waitPosition(l.Current())
+		p.checkBoard(l.Current())
+		p.checkValues(r.Capture, l.Current())
+	}
+	last := eval[string](p, "reading the last move", `document.querySelector('svg g.last').dataset.move`)
+	if last != "C" {
+		t.Errorf("last move highlighted: %q, want C", last)
+	}
+
+	// Back one ply, then the other rule: the line is replayed under it.
+	p.click("#back")
+	l.Undo(1)
+	p.waitPosition(l.Current())
+	p.checkValues(r.Capture, l.Current())
+	p.run("switching the rule", chromedp.SetValue(chromedp.CSS("#rule"), "empty-capture"),
+		chromedp.Evaluate[chromedp.Void](`document.getElementById('rule').dispatchEvent(new Event('change'))`))
+	re, _ := engine.NewRules(4, engine.EmptyCapture)
+	le, err := play.Replay(re, start, []string{"b", "d", "A"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.waitFor("the rule in the address", `location.search.includes('rule=empty-capture')`)
+	p.waitPosition(le.Current())
+	p.checkValues(re.Capture, le.Current())
+
+	// Reload from the address: the same position, rule and line.
+	href, err := chromedp.Run(p.ctx, chromedp.Location())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(href, "moves=b%2Cd%2CA%2CC") && !strings.Contains(href, "moves=b,d,A,C") {
+		t.Errorf("address %s lacks the line", href)
+	}
+	p.run("reloading", chromedp.Navigate("about:blank"), chromedp.Navigate(href))
+	p.waitPosition(le.Current())
+	p.checkValues(re.Capture, le.Current())
+	rule := eval[string](p, "reading the rule", `document.getElementById('rule').value`)
+	if rule != "empty-capture" {
+		t.Errorf("rule after reload: %q", rule)
+	}
+	p.screenshot(filepath.Join(arts, "explore.png"))
+
+	// Play as North against the perfect player: it opens.
+	p.run("loading play mode", chromedp.Navigate(hs.URL+"/?mode=play&pits=4&seeds=3&as=north&level=perfect&seed=1"))
+	p.waitFor("the user's turn", `document.getElementById('status').textContent.startsWith('Your move')`)
+	moves := eval[string](p, "reading the line", `new URLSearchParams(location.search).get('moves')`)
+	lp, err := play.Replay(r, start, play.SplitMoves(moves))
+	if err != nil || len(lp.Steps) == 0 || lp.Current().ToMove != engine.North {
+		t.Fatalf("the computer's opening %q: %v", moves, err)
+	}
+	first, _ := play.Levels[len(play.Levels)-1].Choose(reference(t, r.Capture, start).Record, 1)
+	if lp.Steps[0].Move != first.Move {
+		t.Errorf("the perfect player opened with %s, want %s", lp.Steps[0].Move, first.Move)
+	}
+	p.click("#hint")
+	p.checkValues(r.Capture, lp.Current())
+	p.waitFor("the hint", `document.getElementById('status').textContent.startsWith('Hint: play')`)
+	p.screenshot(filepath.Join(arts, "play.png"))
+	before := lp.Current()
+	mine := engine.MoveLetter(engine.North, before.Board.MoveList()[0])
+	p.click(fmt.Sprintf(`svg g.pit-g[data-move=%q]`, mine))
+	p.waitFor("the computer's answer", `document.getElementById('status').textContent.startsWith('Your move') || document.getElementById('status').textContent.startsWith('Game over')`)
+	p.click("#undo")
+	p.waitPosition(before)
+
+	if dir := os.Getenv("KALAH_DOCS_IMG"); dir != "" {
+		docsScreenshots(p, hs.URL, dir)
+	}
+}
+
+// docsScreenshots takes the pictures of docs/explorer.md: Kalah(6,3) in
+// explore mode after a few moves, and in play mode.
+func docsScreenshots(p page, base, dir string) {
+	r, _ := engine.NewRules(6, engine.NoEmptyCapture)
+	start, _ := r.StartPosition(3)
+	l, err := play.Replay(r, start, []string{"d", "b", "C", "a"})
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	p.run("loading the docs position", chromedp.Navigate(base+"/?pits=6&seeds=3&moves=d,b,C,a"))
+	p.waitPosition(l.Current())
+	p.checkValues(r.Capture, l.Current())
+	p.screenshot(filepath.Join(dir, "explore.png"))
+	p.run("loading play mode", chromedp.Navigate(base+"/?mode=play&pits=6&seeds=3&as=south&level=medium&seed=3&moves=d,b,C"))
+	p.waitFor("the user's turn", `document.getElementById('status').textContent.startsWith('Your move')`)
+	p.click("#hint")
+	p.waitFor("the hint", `document.getElementById('status').textContent.startsWith('Hint: play')`)
+	p.screenshot(filepath.Join(dir, "play.png"))
+}

@@ -173,19 +173,24 @@ func writeLines[T any](path string, recs []T) error {
 	})
 }
 
-// GraphPath is the file of game-graph records.
-func (s Archive) GraphPath() string { return filepath.Join(s.Dir, "graph.jsonl") }
-
-// LoadGraphs reads the game-graph records; a missing file is none.
-func (s Archive) LoadGraphs() ([]GraphRecord, error) {
-	data, err := os.ReadFile(s.GraphPath())
+// loadFile reads the records of a JSON Lines file; a missing file is none.
+func loadFile[T any](path string) ([]T, error) {
+	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	return readLines[GraphRecord](s.GraphPath(), data)
+	return readLines[T](path, data)
+}
+
+// GraphPath is the file of game-graph records.
+func (s Archive) GraphPath() string { return filepath.Join(s.Dir, "graph.jsonl") }
+
+// LoadGraphs reads the game-graph records; a missing file is none.
+func (s Archive) LoadGraphs() ([]GraphRecord, error) {
+	return loadFile[GraphRecord](s.GraphPath())
 }
 
 // PutGraph merges g into the game-graph file, replacing a record of the

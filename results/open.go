@@ -1,9 +1,7 @@
 package results
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -70,14 +68,7 @@ func (s Archive) OpenPath() string { return filepath.Join(s.Dir, "open.jsonl") }
 
 // LoadOpen reads the open cells; a missing file is none.
 func (s Archive) LoadOpen() ([]Open, error) {
-	data, err := os.ReadFile(s.OpenPath())
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	return readLines[Open](s.OpenPath(), data)
+	return loadFile[Open](s.OpenPath())
 }
 
 // PutOpen records another run of an open cell, merging it with the

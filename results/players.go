@@ -1,10 +1,7 @@
 package results
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -100,14 +97,7 @@ func (s Archive) PlayersPath() string { return filepath.Join(s.Dir, "players.jso
 
 // LoadPlayers reads the k-player records; a missing file is none.
 func (s Archive) LoadPlayers() ([]PlayersRecord, error) {
-	data, err := os.ReadFile(s.PlayersPath())
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	return readLines[PlayersRecord](s.PlayersPath(), data)
+	return loadFile[PlayersRecord](s.PlayersPath())
 }
 
 // PutPlayers merges rec into the k-player file, replacing a record of the

@@ -9,6 +9,7 @@ import (
 
 	"github.com/kalah-solver/kalah/engine"
 	"github.com/kalah-solver/kalah/results"
+	"github.com/kalah-solver/kalah/solver"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
@@ -44,7 +45,7 @@ func (co *Coordinator) search(ctx context.Context) (*results.Record, error) {
 	p := co.root
 	b := p.Board
 	base := b.StoreDiff()
-	moves := orderRoot(co.rules, b)
+	moves := solver.RootOrder(co.rules, b)
 	vals := make([]results.MoveValue, len(moves))
 	co.mu.Lock()
 	co.st.Moves = make([]MoveStatus, len(moves))
@@ -119,7 +120,7 @@ func (co *Coordinator) mtdf(ctx context.Context, b engine.Board, j, offset, sign
 	}
 	co.localMu.Unlock()
 	for lo < hi {
-		gamma := roundUp(g, s)
+		gamma := solver.RoundUp(g, s)
 		if gamma <= lo {
 			gamma = lo + 2
 		}
@@ -129,9 +130,9 @@ func (co *Coordinator) mtdf(ctx context.Context, b engine.Board, j, offset, sign
 			return lo, hi, err
 		}
 		if v >= gamma {
-			lo = max(lo, roundUp(v, s))
+			lo = max(lo, solver.RoundUp(v, s))
 		} else {
-			hi = min(hi, roundDown(v, s))
+			hi = min(hi, solver.RoundDown(v, s))
 		}
 		g = v
 		if sign > 0 {
@@ -155,7 +156,7 @@ func (co *Coordinator) test(ctx context.Context, b engine.Board, gamma, split in
 	case gamma > s:
 		return s, nil
 	}
-	gamma = roundUp(gamma, s)
+	gamma = solver.RoundUp(gamma, s)
 	co.mu.Lock()
 	v, ok := co.lookup(b, gamma)
 	co.mu.Unlock()
@@ -168,7 +169,7 @@ func (co *Coordinator) test(ctx context.Context, b engine.Board, gamma, split in
 	if split <= 0 {
 		return co.ask(ctx, b, gamma)
 	}
-	moves := orderRoot(co.rules, b)
+	moves := solver.RootOrder(co.rules, b)
 	// Step 1 again, for the children: answers known below b (an earlier
 	// run's, another campaign's) decide the test without shipping a unit.
 	if v, ok := co.peek(b, gamma, split); ok {
@@ -246,7 +247,7 @@ func (co *Coordinator) peek(b engine.Board, gamma, split int) (int, bool) {
 	case gamma > s:
 		return s, true
 	}
-	gamma = roundUp(gamma, s)
+	gamma = solver.RoundUp(gamma, s)
 	co.mu.Lock()
 	v, ok := co.lookup(b, gamma)
 	co.mu.Unlock()
@@ -254,7 +255,7 @@ func (co *Coordinator) peek(b engine.Board, gamma, split int) (int, bool) {
 		return v, ok
 	}
 	best, all := -s-1, true
-	for _, i := range orderRoot(co.rules, b) {
+	for _, i := range solver.RootOrder(co.rules, b) {
 		c, r := co.rules.Sow(b, i)
 		gain := int(c.OwnStore - b.OwnStore)
 		var mv int
@@ -480,7 +481,7 @@ func (co *Coordinator) pv(ctx context.Context, p engine.Position, v int) ([]engi
 			return append(line, tail...), err
 		}
 		found := false
-		for _, i := range orderRoot(co.rules, b) {
+		for _, i := range solver.RootOrder(co.rules, b) {
 			c, r := co.rules.Sow(b, i)
 			gain := int(c.OwnStore - b.OwnStore)
 			var reach bool
@@ -513,42 +514,6 @@ func (co *Coordinator) pv(ctx context.Context, p engine.Position, v int) ([]engi
 		}
 	}
 	return line, nil
-}
-
-// orderRoot lists b's legal moves as the solver's root does: extra turns
-// nearest the store first, then captures, then the rest from the store
-// backwards.
-func orderRoot(r engine.Rules, b engine.Board) []int {
-	var extra, capt, rest []int
-	for i := r.Pits - 1; i >= 0; i-- {
-		if b.Pit(i) == 0 {
-			continue
-		}
-		_, res := r.Sow(b, i)
-		switch {
-		case res.Extra():
-			extra = append(extra, i)
-		case res.Capture():
-			capt = append(capt, i)
-		default:
-			rest = append(rest, i)
-		}
-	}
-	return append(append(extra, capt...), rest...)
-}
-
-func roundUp(v, p int) int {
-	if (v-p)&1 != 0 {
-		return v + 1
-	}
-	return v
-}
-
-func roundDown(v, p int) int {
-	if (v-p)&1 != 0 {
-		return v - 1
-	}
-	return v
 }
 
 func sortByPit(ms []results.MoveValue) {

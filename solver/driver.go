@@ -13,16 +13,17 @@ import (
 // null-window tests, and the test itself, run by one worker or raced by
 // several over the shared table (lazy SMP).
 
-// roundUp and roundDown move v to the parity p (values of a board with s
+// RoundUp and RoundDown move v to the parity p (values of a board with s
 // seeds have the parity of s).
-func roundUp(v, p int) int {
+func RoundUp(v, p int) int {
 	if (v-p)&1 != 0 {
 		return v + 1
 	}
 	return v
 }
 
-func roundDown(v, p int) int {
+// RoundDown is RoundUp towards minus infinity.
+func RoundDown(v, p int) int {
 	if (v-p)&1 != 0 {
 		return v - 1
 	}
@@ -111,13 +112,13 @@ func (s *Solver) mtdf(ctx context.Context, b engine.Board, guess, depth int, rep
 		if step == 1 {
 			return v
 		}
-		return roundUp(v, par)
+		return RoundUp(v, par)
 	}
 	down := func(v int) int {
 		if step == 1 {
 			return v
 		}
-		return roundDown(v, par)
+		return RoundDown(v, par)
 	}
 	g := guess
 	for lo < hi {

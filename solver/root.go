@@ -109,7 +109,7 @@ func (s *Solver) SolveEveryMove(ctx context.Context, p engine.Position) (*Result
 		stage.Store(&Progress{Stage: "deepening", Lower: res.Lower, Upper: res.Upper})
 		guess = s.deepen(ctx, b, 0, s.opts.Deepen)
 	}
-	for _, i := range orderRoot(s.rules, b) {
+	for _, i := range RootOrder(s.rules, b) {
 		c, r := s.rules.Sow(b, i)
 		gain := int(c.OwnStore - b.OwnStore)
 		mv := MoveValue{Pit: i + 1, Move: engine.MoveLetter(p.ToMove, i), Extra: r.Extra()}
@@ -251,7 +251,7 @@ func (s *Solver) PV(ctx context.Context, p engine.Position, v int) ([]engine.Ply
 	for !p.Board.Over() {
 		b := p.Board
 		found := false
-		for _, i := range orderRoot(s.rules, b) {
+		for _, i := range RootOrder(s.rules, b) {
 			c, r := s.rules.Sow(b, i)
 			gain := int(c.OwnStore - b.OwnStore)
 			var reach bool
@@ -289,9 +289,9 @@ func (s *Solver) PV(ctx context.Context, p engine.Position, v int) ([]engine.Ply
 	return line, nil
 }
 
-// orderRoot lists the legal moves: extra turns nearest the store first,
+// RootOrder lists the legal moves (the order the root and the principal variation try them): extra turns nearest the store first,
 // then captures, then the rest from the store backwards.
-func orderRoot(r engine.Rules, b engine.Board) []int {
+func RootOrder(r engine.Rules, b engine.Board) []int {
 	var extra, capt, rest []int
 	for i := r.Pits - 1; i >= 0; i-- {
 		if b.Pit(i) == 0 {

@@ -41,6 +41,11 @@ type Result struct {
 // deepens before the moves' searches.
 const solveDeepenSeeds = 40
 
+// moveGuessDepth is the depth of the depth-limited MTD(f) that guesses
+// the value of each move after the first, on boards that SolveEveryMove
+// deepens.
+const moveGuessDepth = 18
+
 // rootRun is one solve of a root position, as SolveEveryMove and SolveBestMove run
 // it: the result being filled in, the stage that progress reports show,
 // and what the cost is counted from.
@@ -84,8 +89,10 @@ func (r *rootRun) account(s *Solver) {
 // and a principal variation. After a depth-limited deepening on p (to
 // Options.Deepen, on boards of at least solveDeepenSeeds seeds), each
 // move's value is pinned down by MTD(f) on the position it leads to, the
-// deepening's value serving as the first move's guess and the best value
-// so far as each later move's. When ctx ends first, SolveEveryMove returns the
+// deepening's value serving as the first move's guess and, for each later
+// move, a depth-limited MTD(f) on its own position (to moveGuessDepth,
+// starting from the best value so far) on a deepened board, the best value
+// so far on others. When ctx ends first, SolveEveryMove returns the
 // bounds proven so far with an error wrapping ErrInterrupted.
 func (s *Solver) SolveEveryMove(ctx context.Context, p engine.Position) (*Result, error) {
 	res, run, err := s.begin(ctx, p, "start")
@@ -105,11 +112,12 @@ func (s *Solver) SolveEveryMove(ctx context.Context, p engine.Position) (*Result
 	// mid-game positions (13-31 seeds), +21 % and +24 % on the start of
 	// Kalah(6,3) (36 seeds).
 	guess, bestLo := 0, -inf
-	if seeds >= solveDeepenSeeds {
+	deepened := seeds >= solveDeepenSeeds
+	if deepened {
 		stage.Store(&Progress{Stage: "deepening", Lower: res.Lower, Upper: res.Upper})
 		guess = s.deepen(ctx, b, 0, s.opts.Deepen)
 	}
-	for _, i := range RootOrder(s.rules, b) {
+	for k, i := range RootOrder(s.rules, b) {
 		c, r := s.rules.Sow(b, i)
 		gain := int(c.OwnStore - b.OwnStore)
 		mv := MoveValue{Pit: i + 1, Move: engine.MoveLetter(p.ToMove, i), Extra: r.Extra()}
@@ -123,7 +131,17 @@ func (s *Solver) SolveEveryMove(ctx context.Context, p engine.Position) (*Result
 				c = c.Flip()
 			}
 			cguess, _ := engine.ChildWindow(r, gain, guess, guess)
-			clo, chi, done := s.mtdf(ctx, c, cguess, tt.DepthSolved, s.reporter(stage, start, "move "+mv.Move, r, base+gain))
+			report := s.reporter(stage, start, "move "+mv.Move, r, base+gain)
+			if deepened && k > 0 {
+				// A later move mostly loses, by an amount the best
+				// value so far says nothing about: a depth-limited
+				// MTD(f) on its own child, from the table the earlier
+				// searches filled, guesses it (docs/algorithms.md).
+				if g, _, done := s.mtdf(ctx, c, cguess, moveGuessDepth, nil); done {
+					cguess = g
+				}
+			}
+			clo, chi, done := s.mtdf(ctx, c, cguess, tt.DepthSolved, report)
 			lo, hi = engine.MoveBounds(r, gain, clo, chi)
 			ok = done
 		}

@@ -33,6 +33,7 @@ import (
 	"errors"
 	"fmt"
 	"log"
+	"sync/atomic"
 	"time"
 
 	"github.com/kalah-solver/kalah/egdb"
@@ -82,6 +83,13 @@ type Config struct {
 	// CacheMinSeeds and CacheMinWork override the store's thresholds
 	// (persist.Options); 0 keeps the defaults.
 	CacheMinSeeds, CacheMinWork int
+	// CheckpointEvery is how often a running solve's table is checkpointed
+	// into the store (checkpoint.go); 0 means DefaultCheckpointEvery, a
+	// negative value never (an interrupted solve is still checkpointed at
+	// its end). CheckpointWork is log2 of the fewest nodes a checkpointed
+	// entry cost; 0 means DefaultCheckpointWork.
+	CheckpointEvery time.Duration
+	CheckpointWork  int
 
 	// Progress, if not nil, is called from another goroutine every
 	// ProgressEvery (default 2 s) while a search runs.
@@ -103,6 +111,9 @@ type Session struct {
 	db    *egdb.DB       // nil until the first search, or when none
 	dbSet bool           // the database has been looked for
 	sv    *solver.Solver // nil until the first search
+
+	nodes   atomic.Int64 // the running search's nodes, from its progress reports
+	resumed int64        // entries the last solve loaded from a checkpoint
 }
 
 // Open opens a session: it checks the game and opens the persistent store
@@ -205,7 +216,7 @@ func (k *Session) Solver() (*solver.Solver, error) {
 	if err != nil {
 		return nil, err
 	}
-	o := solver.Options{TTBytes: k.tb, Threads: k.cfg.Threads, Progress: k.cfg.Progress, ProgressEvery: k.cfg.ProgressEvery}
+	o := solver.Options{TTBytes: k.tb, Threads: k.cfg.Threads, Progress: k.progress, ProgressEvery: k.cfg.ProgressEvery}
 	if db != nil {
 		o.DB = db
 	}
@@ -218,6 +229,15 @@ func (k *Session) Solver() (*solver.Solver, error) {
 	}
 	k.sv = sv
 	return sv, nil
+}
+
+// progress notes the nodes of the running search for the checkpoints and
+// passes the report on.
+func (k *Session) progress(p solver.Progress) {
+	k.nodes.Store(p.Nodes)
+	if k.cfg.Progress != nil {
+		k.cfg.Progress(p)
+	}
 }
 
 // Reset drops the table, so that the next search starts from an empty one

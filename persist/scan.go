@@ -17,6 +17,7 @@ type StoreCount struct {
 	Rules   engine.Rules
 	Entries int64 // proven entries
 	Roots   int64 // root records (solved positions)
+	Resume  int64 // checkpointed entries of unfinished solves (resume.go)
 }
 
 // Stats describes a whole store.
@@ -37,7 +38,7 @@ func (s *Cache) Stats() (Stats, error) {
 		defer it.Close()
 		for it.Rewind(); it.Valid(); it.Next() {
 			k := it.Item().Key()
-			if len(k) < 3 || (k[0] != kindEntry && k[0] != kindRoot) {
+			if len(k) < 3 || (k[0] != kindEntry && k[0] != kindRoot && k[0] != kindResume) {
 				continue
 			}
 			c := counts[[2]byte{k[1], k[2]}]
@@ -45,10 +46,13 @@ func (s *Cache) Stats() (Stats, error) {
 				c = &StoreCount{Rules: engine.Rules{Pits: int(k[2]), Capture: engine.Capture(k[1])}}
 				counts[[2]byte{k[1], k[2]}] = c
 			}
-			if k[0] == kindEntry {
+			switch {
+			case k[0] == kindEntry:
 				c.Entries++
-			} else {
+			case k[0] == kindRoot:
 				c.Roots++
+			case len(k) == resumeChunkKeyLen:
+				c.Resume += it.Item().ValueSize() / resumeRecLen
 			}
 		}
 		return nil

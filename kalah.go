@@ -12,8 +12,10 @@
 //     (egdb.DefaultDir, see 'kalah egdb path') or in Config.EGDBDir, used
 //     when there is one;
 //   - the persistent store (package persist) in the default directory or
-//     Config.CacheDir: proven entries survive the process, and a position
-//     solved once is answered from the store's root record at once.
+//     Config.CacheDir: proven entries survive the process, a position
+//     solved once is answered from the store's root record at once, and a
+//     solve interrupted or killed resumes from the checkpoint of its table
+//     (checkpoint.go).
 //
 // The smallest use:
 //
@@ -83,13 +85,12 @@ type Config struct {
 	// CacheMinSeeds and CacheMinWork override the store's thresholds
 	// (persist.Options); 0 keeps the defaults.
 	CacheMinSeeds, CacheMinWork int
-	// CheckpointEvery is how often a running solve's table is checkpointed
-	// into the store (checkpoint.go); 0 means DefaultCheckpointEvery, a
-	// negative value never (an interrupted solve is still checkpointed at
-	// its end). CheckpointWork is log2 of the fewest nodes a checkpointed
-	// entry cost; 0 means DefaultCheckpointWork.
+	// CheckpointEvery is the shortest time between two saves of a running
+	// solve's table into the store, for a later solve of the same position
+	// to resume from (checkpoint.go); 0 means DefaultCheckpointEvery, a
+	// negative value never (an interrupted solve is still saved as it
+	// stops).
 	CheckpointEvery time.Duration
-	CheckpointWork  int
 
 	// Progress, if not nil, is called from another goroutine every
 	// ProgressEvery (default 2 s) while a search runs.
@@ -113,7 +114,7 @@ type Session struct {
 	sv    *solver.Solver // nil until the first search
 
 	nodes   atomic.Int64 // the running search's nodes, from its progress reports
-	resumed int64        // entries the last solve loaded from a checkpoint
+	resumed bool         // the last solve started from a checkpoint
 }
 
 // Open opens a session: it checks the game and opens the persistent store

@@ -31,10 +31,9 @@ type Result struct {
 	// of the solve that made it.
 	FromCache bool
 	Stats     solver.Stats // this search's counters (zero when FromCache)
-	// Resumed is the number of table entries the search started with,
-	// loaded from the checkpoints of an interrupted solve of the same
-	// position (0 for a fresh start).
-	Resumed int64
+	// Resumed says the search started from the checkpoint of an
+	// interrupted solve of the same position: the table it had then.
+	Resumed bool
 	Elapsed time.Duration
 	// Record is the answer as a result record: every field above in the
 	// form 'kalah solve --json' prints, plus how it was computed.
@@ -115,7 +114,7 @@ func (k *Session) solve(ctx context.Context, p engine.Position, valueOnly bool) 
 	// The table starts with the checkpoint of an interrupted solve of p,
 	// if the store holds one, and is checkpointed while the search runs.
 	k.nodes.Store(0)
-	k.resumed = 0
+	k.resumed = false
 	ck := k.resume(p, sv.Table())
 	sr, err := search(ctx, p)
 	if err != nil {

@@ -56,7 +56,6 @@ type Cache struct {
 	entries int64   // entries of the rules found at open
 
 	queue    chan queued
-	ckpt     chan ckptJob // checkpoints and their deletion (resume.go)
 	flushReq chan chan error
 	quit     chan struct{}
 	done     chan struct{}
@@ -193,7 +192,6 @@ func Open(dir string, rules engine.Rules, opts Options) (*Cache, error) {
 	s := &Cache{
 		db: db, dir: dir, rules: rules, opts: opts, log: lg, filter: flt, entries: entries,
 		queue:    make(chan queued, opts.Queue),
-		ckpt:     make(chan ckptJob),
 		flushReq: make(chan chan error),
 		quit:     make(chan struct{}),
 		done:     make(chan struct{}),
@@ -384,57 +382,16 @@ func (s *Cache) writer() {
 		wb = s.db.NewWriteBatch()
 		n = 0
 	}
-	set := func(key, val []byte) {
-		if err := wb.Set(key, val); err != nil {
+	add := func(q queued) {
+		key := entryKey(s.rules, q.k)
+		val := encodeEntry(q.e)
+		if err := wb.Set(key[:], val[:]); err != nil {
 			s.werr.CompareAndSwap(nil, &err)
 			return
 		}
 		n++
 		if n >= s.opts.Batch {
 			flush()
-		}
-	}
-	add := func(q queued) {
-		key := entryKey(s.rules, q.k)
-		val := encodeEntry(q.e)
-		set(key[:], val[:])
-	}
-	del := func(keys [][]byte, err error) {
-		if err != nil {
-			s.werr.CompareAndSwap(nil, &err)
-			return
-		}
-		for _, k := range keys {
-			if err := wb.Delete(k); err != nil {
-				s.werr.CompareAndSwap(nil, &err)
-				return
-			}
-			n++
-			if n >= s.opts.Batch {
-				flush()
-			}
-		}
-	}
-	// checkpoint does a job of a checkpoint (resume.go): a chunk, or the
-	// head, committed before the other generations are deleted, or the
-	// deletion of a solve's resume records.
-	checkpoint := func(j ckptJob) {
-		switch {
-		case j.drop:
-			del(s.resumeKeys(j.head, func([]byte) bool { return true }))
-		case j.info != nil:
-			set(j.head[:], j.info)
-			flush()
-			del(s.resumeKeys(j.head, func(k []byte) bool {
-				g, ok := chunkGen(k)
-				return ok && g != j.gen
-			}))
-		default:
-			set(j.key, j.val)
-		}
-		if j.reply != nil {
-			flush()
-			j.reply <- s.writeErr()
 		}
 	}
 	drain := func() {
@@ -453,8 +410,6 @@ func (s *Cache) writer() {
 		select {
 		case q := <-s.queue:
 			add(q)
-		case j := <-s.ckpt:
-			checkpoint(j)
 		case <-tick.C:
 			flush()
 		case reply := <-s.flushReq:

@@ -20,9 +20,6 @@ import (
 //	        value: [lower int16 BE][upper int16 BE][move][work] (entryLen bytes)
 //	root    [0x02][rule][pits][Own][Opp][OwnStore][OppStore][side to move]
 //	        value: a JSON document, the whole answer of a solved position
-//	resume  [0x03][rule][pits][the root key's 19 bytes]   value: JSON (ResumeInfo)
-//	        [0x03][rule][pits][the root key's 19 bytes][Own][Opp]
-//	        value: an entry record; the checkpoints of an unfinished solve (resume.go)
 //
 // Own and Opp are the board's pit words (engine.Board), the side to move
 // first; an entry's value is relative to the stores, which are not in its

@@ -2,263 +2,273 @@ package persist
 
 import (
 	"encoding/binary"
-	"encoding/json"
+	"encoding/hex"
+	"errors"
 	"fmt"
+	"hash/crc32"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
 	"time"
 
-	"github.com/dgraph-io/badger/v4"
 	"github.com/kalah-solver/kalah/engine"
 	"github.com/kalah-solver/kalah/tt"
 )
 
-// Resume records: checkpoints of the table during one long solve, so that
-// a solve killed outright (SIGKILL, a crash, a power cut) resumes with most
-// of what the table knew, not only the few entries the search hands the
-// store (Put, at least 2^MinWork nodes and MinSeeds seeds). Measured on
-// Kalah(6,4) (docs/benchmarks.md, "Persistent store"): a root move's
-// search leans on the table the earlier moves filled, mostly at boards of
-// fewer seeds than MinSeeds, and without it the rest of a solve killed at
-// half-way cost 1.7 times what it cost in the uninterrupted solve.
+// Checkpoints: the table of a long solve, saved while it runs, so that a
+// solve killed outright (SIGKILL, a crash, a power cut) resumes with what
+// its table knew, not only with the entries the search hands the store.
 //
-// A checkpoint is every proven table entry worth keeping, written under the
-// root position of the solve, packed many to a record (BadgerDB writes a
-// few large values far faster than many small ones: a checkpoint of
-// Kalah(6,4) holds millions of entries):
+// Why the whole table: on Kalah(6,4) a root move's search leans on the
+// entries the earlier moves left in the table, most of them cheap (a few
+// nodes each) but tens of millions together. Restarted at half-way with a
+// cold table, the rest of the solve cost 1.7 times what it cost in the
+// uninterrupted run; with the entries that cost 2^4 nodes or more (a
+// quarter of the table) 1.4 times; with all of them 1.0
+// (docs/benchmarks.md, "Persistent store"). The table's memory image is
+// also the most compact form of all of them: a position is implied by its
+// slot and tag, so an entry takes its 8 bytes and nothing more.
 //
-//	resume head   [0x03][rule][pits][root, 19 bytes as in a root key]
-//	              value: a JSON ResumeInfo
-//	resume chunk  [0x03][rule][pits][root][generation, 4 bytes][chunk, 4 bytes]
-//	              value: up to checkpointChunk records of resumeRecLen bytes,
-//	              [Own, 8 bytes][Opp, 8 bytes][an entry record, entryLen bytes]
+// A checkpoint is one file per position being solved, in the store's
+// resume/ directory, named by the root position's key (the root record's
+// key with kind 0x03, in hex), written whole to a temporary file and
+// renamed over the previous one, so that a process killed at any moment
+// leaves the previous checkpoint or the new one, complete. Little-endian:
 //
-// so that one solve's records are one prefix. Every checkpoint has a new
-// generation: its chunks are written first, then the head naming it, and
-// only then are the chunks of other generations deleted, so that a process
-// killed at any moment leaves a head whose chunks are all there. Resume
-// reads the head's generation back before the solve is resumed, and
-// DropResume deletes the prefix when the solve finishes. The entries are
-// proven bounds, true whatever the root; Resume still checks each one (a
-// board of the store's pit count with no more seeds than the root, a record
-// that decodes) before handing it on.
+//	offset size
+//	     0   16  magic "kalah-checkpoint"
+//	    16    4  checkpoint file format (checkpointFormat)
+//	    20    4  table image format (tt.ImageFormat)
+//	    24    1  rule
+//	    25    1  pits
+//	    26   19  root: the two pit words, the stores, the side to move
+//	    45    3  zero
+//	    48    8  table bytes
+//	    56    8  checkpoints so far, over every run of the solve
+//	    64    8  nodes searched up to it, over every run
+//	    72    8  their seconds, a float64
+//	    80    8  when it was written, Unix seconds
+//	    88   40  zero
+//	   128    -  the table image (tt.Table.WriteImage), table bytes long
+//	     -    4  CRC-32C of everything before
+//
+// A checkpoint is loaded only into a table of the same pits and size, by a
+// build with the same formats, for the same rule and root, after its
+// checksum has been verified; anything else is refused with the reason,
+// and the solve starts cold.
 const (
-	kindResume        = 0x03
-	resumeChunkKeyLen = rootKeyLen + 8
-	resumeRecLen      = 16 + entryLen
-	checkpointChunk   = 4096
+	checkpointMagic  = "kalah-checkpoint"
+	checkpointFormat = 1
+	checkpointHeader = 128
+	resumeDir        = "resume"
+	checkpointExt    = ".ckpt"
 )
 
-// ResumeInfo is the head of a solve's resume records: what the last
-// checkpoint saved.
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// ResumeInfo describes a checkpoint.
 type ResumeInfo struct {
-	Generation  uint32  `json:"generation"`  // of its chunks
-	Entries     int64   `json:"entries"`     // entries it holds
-	Checkpoints int     `json:"checkpoints"` // checkpoints so far, over every run of the solve
-	Nodes       int64   `json:"nodes"`       // nodes searched up to it, over every run of the solve
-	Seconds     float64 `json:"seconds"`     // and their time
-	Time        string  `json:"time"`        // when it was written (UTC, RFC 3339)
+	TableBytes  int64     // size of the table it holds
+	Checkpoints int64     // checkpoints so far, over every run of the solve
+	Nodes       int64     // nodes searched up to it, over every run
+	Seconds     float64   // and their time
+	Time        time.Time // when it was written
 }
 
-func resumeHead(r engine.Rules, p engine.Position) [rootKeyLen]byte {
-	k := rootKey(r, p)
+// checkpointPath is the file of root's checkpoint.
+func (s *Cache) checkpointPath(root engine.Position) string {
+	k := rootKey(s.rules, root)
 	k[0] = kindResume
-	return k
+	return filepath.Join(s.dir, resumeDir, hex.EncodeToString(k[:])+checkpointExt)
 }
 
-func resumeChunkKey(head [rootKeyLen]byte, gen, chunk uint32) []byte {
-	b := make([]byte, resumeChunkKeyLen)
-	copy(b, head[:])
-	binary.BigEndian.PutUint32(b[rootKeyLen:], gen)
-	binary.BigEndian.PutUint32(b[rootKeyLen+4:], chunk)
-	return b
+// kindResume names checkpoint files (it is never a key's kind).
+const kindResume = 0x03
+
+func (s *Cache) header(root engine.Position, bytes int64, info ResumeInfo) []byte {
+	h := make([]byte, checkpointHeader)
+	copy(h, checkpointMagic)
+	binary.LittleEndian.PutUint32(h[16:], checkpointFormat)
+	binary.LittleEndian.PutUint32(h[20:], tt.ImageFormat)
+	k := rootKey(s.rules, root)
+	h[24], h[25] = k[1], k[2]
+	copy(h[26:45], k[3:])
+	binary.LittleEndian.PutUint64(h[48:], uint64(bytes))
+	binary.LittleEndian.PutUint64(h[56:], uint64(info.Checkpoints))
+	binary.LittleEndian.PutUint64(h[64:], uint64(info.Nodes))
+	binary.LittleEndian.PutUint64(h[72:], math.Float64bits(info.Seconds))
+	binary.LittleEndian.PutUint64(h[80:], uint64(info.Time.Unix()))
+	return h
 }
 
-// ckptJob is one piece of work for the writer: a chunk of a checkpoint
-// (key, val), the head that ends a checkpoint (info; the chunks of other
-// generations are then deleted), or the deletion of every record under head
-// (drop). reply, if not nil, gets the result once all is committed.
-type ckptJob struct {
-	head  [rootKeyLen]byte
-	key   []byte
-	val   []byte
-	gen   uint32
-	info  []byte
-	drop  bool
-	reply chan error
-}
-
-// Checkpoint is one checkpoint being written: Add the entries, then
-// Close. It hands the entries to the store's writer goroutine a chunk at a
-// time and waits for it, so it must never be used by the search itself,
-// only by a goroutine beside it.
-type Checkpoint struct {
-	s     *Cache
-	head  [rootKeyLen]byte
-	gen   uint32
-	chunk uint32
-	buf   []byte
-	n     int64
-	dead  bool // the store closed under it
-}
-
-// NewCheckpoint starts a checkpoint of the solve of root with generation
-// gen, which must differ from that of the checkpoint it replaces (the
-// last one's, as Resume reads it, plus one).
-func (s *Cache) NewCheckpoint(root engine.Position, gen uint32) *Checkpoint {
-	return &Checkpoint{s: s, head: resumeHead(s.rules, root), gen: gen}
-}
-
-// Add adds one entry; entries that are not proven are skipped. It blocks
-// while the writer is busy with the previous chunk.
-func (c *Checkpoint) Add(k engine.Key, e tt.Entry) {
-	if !e.Solved() || e.Bound() == tt.BoundNone || c.dead {
-		return
+// SaveCheckpoint writes tab as the checkpoint of the solve of root,
+// replacing the previous one, and returns the file's size. It reads the
+// table with atomic loads while the search goes on, and writes the file
+// itself: call it from a goroutine beside the search, never from
+// the search.
+func (s *Cache) SaveCheckpoint(root engine.Position, tab *tt.Table, info ResumeInfo) (int64, error) {
+	if s.rules.Pits == 0 || root.Pits != s.rules.Pits || tab.Pits() != s.rules.Pits {
+		return 0, fmt.Errorf("store: checkpoint for %d pits in a store opened for %s", root.Pits, rulesName(s.rules))
 	}
-	if c.buf == nil {
-		c.buf = make([]byte, 0, checkpointChunk*resumeRecLen)
-	}
-	c.buf = binary.BigEndian.AppendUint64(c.buf, k.Own)
-	c.buf = binary.BigEndian.AppendUint64(c.buf, k.Opp)
-	v := encodeEntry(e)
-	c.buf = append(c.buf, v[:]...)
-	c.n++
-	if len(c.buf) == cap(c.buf) {
-		c.flushChunk()
-	}
-}
-
-func (c *Checkpoint) flushChunk() {
-	if len(c.buf) == 0 {
-		return
-	}
-	c.dead = !c.s.sendJob(ckptJob{key: resumeChunkKey(c.head, c.gen, c.chunk), val: c.buf})
-	c.chunk++
-	c.buf = nil
-}
-
-func (s *Cache) sendJob(j ckptJob) bool {
 	if s.closed.Load() {
-		return false
+		return 0, fmt.Errorf("store %s: closed", s.dir)
 	}
-	select {
-	case s.ckpt <- j:
-		return true
-	case <-s.done:
-		return false
+	path := s.checkpointPath(root)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return 0, fmt.Errorf("store %s: %w", s.dir, err)
 	}
+	tmp := path + ".tmp"
+	f, err := os.Create(tmp)
+	if err != nil {
+		return 0, fmt.Errorf("store %s: %w", s.dir, err)
+	}
+	// Not synced: a process killed outright loses nothing the kernel has
+	// (the store's own writes are not synced either), and after a power
+	// cut the checksum refuses whatever did not reach the disk.
+	n, err := writeCheckpoint(f, s.header(root, tab.Bytes(), info), tab)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return 0, fmt.Errorf("store %s: checkpoint: %w", s.dir, err)
+	}
+	return n, nil
 }
 
-// Close writes the rest and the head, with info (Generation, Entries and
-// Time are filled in), waits until the checkpoint is committed and the
-// older generations deleted, and returns the number of entries written.
-func (c *Checkpoint) Close(info ResumeInfo) (int64, error) {
-	c.flushChunk()
-	info.Generation, info.Entries = c.gen, c.n
-	info.Time = time.Now().UTC().Format(time.RFC3339)
-	b, err := json.Marshal(info)
+func writeCheckpoint(f io.Writer, header []byte, tab *tt.Table) (int64, error) {
+	w := &crcWriter{w: f}
+	if _, err := w.Write(header); err != nil {
+		return 0, err
+	}
+	n, err := tab.WriteImage(w)
 	if err != nil {
 		return 0, err
 	}
-	reply := make(chan error, 1)
-	if c.dead || !c.s.sendJob(ckptJob{head: c.head, gen: c.gen, info: b, reply: reply}) {
-		return 0, fmt.Errorf("store %s: closed during a checkpoint", c.s.dir)
+	if _, err := f.Write(binary.LittleEndian.AppendUint32(nil, w.crc)); err != nil {
+		return 0, err
 	}
-	return c.n, <-reply
+	return checkpointHeader + n + 4, nil
 }
 
-// Resume reads the resume records of root: the head of the last checkpoint
-// and, through f, every entry of its generation that holds up (an entry
-// record that decodes, for a board of the store's pits with at most the
-// root's seeds and seeds on both sides). ok is false when there is no
-// checkpoint of root.
-func (s *Cache) Resume(root engine.Position, f func(k engine.Key, e tt.Entry)) (info ResumeInfo, ok bool, err error) {
+// crcWriter and crcReader pass large chunks through and keep their
+// CRC-32C.
+type crcWriter struct {
+	w   io.Writer
+	crc uint32
+}
+
+func (c *crcWriter) Write(b []byte) (int, error) {
+	c.crc = crc32.Update(c.crc, castagnoli, b)
+	return c.w.Write(b)
+}
+
+type crcReader struct {
+	r   io.Reader
+	crc uint32
+}
+
+func (c *crcReader) Read(b []byte) (int, error) {
+	n, err := c.r.Read(b)
+	c.crc = crc32.Update(c.crc, castagnoli, b[:n])
+	return n, err
+}
+
+// ErrNoCheckpoint is returned (wrapped) by LoadCheckpoint when there is no
+// checkpoint of the position.
+var ErrNoCheckpoint = errors.New("no checkpoint")
+
+// LoadCheckpoint loads the checkpoint of the solve of root into tab,
+// after checking that it is one: for this rule, pit count and root, made
+// by this build's formats with a table of tab's size, checksum intact.
+// The error names what did not hold (ErrNoCheckpoint when there is none);
+// tab is then as it was, or cleared when the checksum failed after the
+// image was read into it.
+func (s *Cache) LoadCheckpoint(root engine.Position, tab *tt.Table) (ResumeInfo, error) {
+	var info ResumeInfo
 	if s.rules.Pits == 0 || root.Pits != s.rules.Pits {
-		return info, false, nil
+		return info, ErrNoCheckpoint
 	}
-	head := resumeHead(s.rules, root)
-	maxSeeds := root.Board.Seeds()
-	var high uint64 // lanes at or above the pit count
-	if s.rules.Pits < 8 {
-		high = ^uint64(0) << (8 * uint(s.rules.Pits))
+	f, err := os.Open(s.checkpointPath(root))
+	if errors.Is(err, os.ErrNotExist) {
+		return info, ErrNoCheckpoint
 	}
-	err = s.db.View(func(txn *badger.Txn) error {
-		item, err := txn.Get(head[:])
-		if err != nil {
-			return nil // no head: no checkpoint finished
-		}
-		if err := item.Value(func(v []byte) error { return json.Unmarshal(v, &info) }); err != nil {
-			return fmt.Errorf("resume head of %v: %w", root, err)
-		}
-		ok = true
-		prefix := resumeChunkKey(head, info.Generation, 0)[:rootKeyLen+4]
-		it := txn.NewIterator(badger.IteratorOptions{PrefetchValues: true, PrefetchSize: 16, Prefix: prefix})
-		defer it.Close()
-		for it.Rewind(); it.Valid(); it.Next() {
-			item := it.Item()
-			if len(item.Key()) != resumeChunkKeyLen {
-				continue
-			}
-			err := item.Value(func(v []byte) error {
-				for ; len(v) >= resumeRecLen; v = v[resumeRecLen:] {
-					k := engine.Key{Own: binary.BigEndian.Uint64(v), Opp: binary.BigEndian.Uint64(v[8:])}
-					b := engine.Board{Own: k.Own, Opp: k.Opp}
-					if k.Own&high != 0 || k.Opp&high != 0 || b.Seeds() > maxSeeds || b.Over() {
-						continue
-					}
-					if e, good := decodeEntry(v[16:resumeRecLen], s.rules.Pits); good {
-						f(k, e)
-					}
-				}
-				return nil
-			})
-			if err != nil {
-				return err
-			}
-		}
-		return nil
-	})
 	if err != nil {
-		return info, false, fmt.Errorf("store %s: %w", s.dir, err)
+		return info, err
 	}
-	return info, ok, nil
+	defer f.Close()
+	r := &crcReader{r: f}
+	h := make([]byte, checkpointHeader)
+	if _, err := io.ReadFull(r, h); err != nil {
+		return info, fmt.Errorf("checkpoint %s: %w", f.Name(), err)
+	}
+	if err := s.checkHeader(h, root, tab); err != nil {
+		return info, fmt.Errorf("checkpoint %s: %w", f.Name(), err)
+	}
+	info = ResumeInfo{
+		TableBytes:  int64(binary.LittleEndian.Uint64(h[48:])),
+		Checkpoints: int64(binary.LittleEndian.Uint64(h[56:])),
+		Nodes:       int64(binary.LittleEndian.Uint64(h[64:])),
+		Seconds:     math.Float64frombits(binary.LittleEndian.Uint64(h[72:])),
+		Time:        time.Unix(int64(binary.LittleEndian.Uint64(h[80:])), 0).UTC(),
+	}
+	if fi, err := f.Stat(); err != nil || fi.Size() != checkpointHeader+info.TableBytes+4 {
+		return info, fmt.Errorf("checkpoint %s: truncated", f.Name())
+	}
+	if err := tab.ReadImage(r); err != nil {
+		return info, fmt.Errorf("checkpoint %s: %w", f.Name(), err)
+	}
+	sum := r.crc
+	var tail [4]byte
+	if _, err := io.ReadFull(f, tail[:]); err != nil || binary.LittleEndian.Uint32(tail[:]) != sum {
+		tab.Clear()
+		return info, fmt.Errorf("checkpoint %s: checksum mismatch, damaged", f.Name())
+	}
+	return info, nil
 }
 
-// DropResume deletes the resume records of root, through the writer, and
-// waits until they are gone: the solve finished, and its root record says
-// more than any checkpoint.
-func (s *Cache) DropResume(root engine.Position) error {
+// checkHeader says what, if anything, makes a checkpoint's header unfit
+// for resuming root in tab.
+func (s *Cache) checkHeader(h []byte, root engine.Position, tab *tt.Table) error {
+	k := rootKey(s.rules, root)
+	switch {
+	case string(h[:16]) != checkpointMagic:
+		return errors.New("not a checkpoint")
+	case binary.LittleEndian.Uint32(h[16:]) != checkpointFormat || binary.LittleEndian.Uint32(h[20:]) != tt.ImageFormat:
+		return fmt.Errorf("formats %d/%d; this kalah writes %d/%d", binary.LittleEndian.Uint32(h[16:]), binary.LittleEndian.Uint32(h[20:]), checkpointFormat, tt.ImageFormat)
+	case h[24] != k[1] || h[25] != k[2] || string(h[26:45]) != string(k[3:]):
+		return errors.New("of another rule or position")
+	case int64(binary.LittleEndian.Uint64(h[48:])) != tab.Bytes() || tab.Pits() != s.rules.Pits:
+		return fmt.Errorf("made with a table of %d MiB, this solve's has %d MiB (give the same --tt-mem to resume)", binary.LittleEndian.Uint64(h[48:])>>20, tab.Bytes()>>20)
+	}
+	return nil
+}
+
+// DropCheckpoint deletes the checkpoint of root, if any: the solve
+// finished, and its root record says more.
+func (s *Cache) DropCheckpoint(root engine.Position) error {
 	if s.rules.Pits == 0 || root.Pits != s.rules.Pits {
 		return nil
 	}
-	reply := make(chan error, 1)
-	if !s.sendJob(ckptJob{head: resumeHead(s.rules, root), drop: true, reply: reply}) {
-		return s.writeErr()
+	path := s.checkpointPath(root)
+	os.Remove(path + ".tmp")
+	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("store %s: %w", s.dir, err)
 	}
-	return <-reply
+	return nil
 }
 
-// resumeKeys lists the keys under head that keep should delete, in key
-// order: the head, when it is one of them, comes first (it is the others'
-// prefix), so a process killed half-way through their deletion leaves no
-// head, and Resume reads nothing of what is left.
-func (s *Cache) resumeKeys(head [rootKeyLen]byte, del func(key []byte) bool) ([][]byte, error) {
-	var keys [][]byte
-	err := s.db.View(func(txn *badger.Txn) error {
-		it := txn.NewIterator(badger.IteratorOptions{PrefetchValues: false, Prefix: head[:]})
-		defer it.Close()
-		for it.Rewind(); it.Valid(); it.Next() {
-			if k := it.Item().Key(); del(k) {
-				keys = append(keys, it.Item().KeyCopy(nil))
-			}
-		}
-		return nil
-	})
-	return keys, err
-}
-
-// chunkGen is the generation of a resume chunk's key, ok false for a head.
-func chunkGen(key []byte) (uint32, bool) {
-	if len(key) != resumeChunkKeyLen {
-		return 0, false
+// checkpointRules reads the rule and pit count of a checkpoint file's name.
+func checkpointRules(name string) (engine.Rules, bool) {
+	b, err := hex.DecodeString(strings.TrimSuffix(name, checkpointExt))
+	if !strings.HasSuffix(name, checkpointExt) || err != nil || len(b) != rootKeyLen || b[0] != kindResume {
+		return engine.Rules{}, false
 	}
-	return binary.BigEndian.Uint32(key[rootKeyLen:]), true
+	r := engine.Rules{Pits: int(b[2]), Capture: engine.Capture(b[1])}
+	return r, r.Validate() == nil
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 
@@ -17,7 +18,7 @@ type StoreCount struct {
 	Rules   engine.Rules
 	Entries int64 // proven entries
 	Roots   int64 // root records (solved positions)
-	Resume  int64 // checkpointed entries of unfinished solves (resume.go)
+	Resume  int64 // checkpoints of unfinished solves (resume.go)
 }
 
 // Stats describes a whole store.
@@ -38,7 +39,7 @@ func (s *Cache) Stats() (Stats, error) {
 		defer it.Close()
 		for it.Rewind(); it.Valid(); it.Next() {
 			k := it.Item().Key()
-			if len(k) < 3 || (k[0] != kindEntry && k[0] != kindRoot && k[0] != kindResume) {
+			if len(k) < 3 || (k[0] != kindEntry && k[0] != kindRoot) {
 				continue
 			}
 			c := counts[[2]byte{k[1], k[2]}]
@@ -46,19 +47,29 @@ func (s *Cache) Stats() (Stats, error) {
 				c = &StoreCount{Rules: engine.Rules{Pits: int(k[2]), Capture: engine.Capture(k[1])}}
 				counts[[2]byte{k[1], k[2]}] = c
 			}
-			switch {
-			case k[0] == kindEntry:
+			if k[0] == kindEntry {
 				c.Entries++
-			case k[0] == kindRoot:
+			} else {
 				c.Roots++
-			case len(k) == resumeChunkKeyLen:
-				c.Resume += it.Item().ValueSize() / resumeRecLen
 			}
 		}
 		return nil
 	})
 	if err != nil {
 		return st, fmt.Errorf("store %s: %w", s.dir, err)
+	}
+	ckpts, _ := os.ReadDir(filepath.Join(s.dir, resumeDir))
+	for _, f := range ckpts {
+		r, ok := checkpointRules(f.Name())
+		if !ok {
+			continue
+		}
+		c := counts[[2]byte{byte(r.Capture), byte(r.Pits)}]
+		if c == nil {
+			c = &StoreCount{Rules: r}
+			counts[[2]byte{byte(r.Capture), byte(r.Pits)}] = c
+		}
+		c.Resume++
 	}
 	for _, c := range counts {
 		st.Counts = append(st.Counts, *c)

@@ -196,18 +196,6 @@ func (t *Table) Range(f func(k engine.Key, e Entry)) {
 	}
 }
 
-// RangeIf calls f for every filled slot whose entry passes keep, with the
-// position it stands for; the position is worked out only for those, so a
-// selective keep makes a pass over a big table cheap. Concurrent writers
-// may change entries while it runs.
-func (t *Table) RangeIf(keep func(e Entry) bool, f func(k engine.Key, e Entry)) {
-	for i := range t.slots {
-		if e := Entry(atomic.LoadUint64(&t.slots[i])); e != 0 && keep(e) {
-			f(t.KeyOf(i, e), e)
-		}
-	}
-}
-
 // Hash is a well-mixed hash of the slot's position (bucket and tag
 // together), for side tables such as the parallel search's busy marks.
 func (s Slot) Hash() uint64 { return (s.bucket/BucketSize ^ s.tag*0x9e3779b97f4a7c15) }

@@ -261,22 +261,3 @@ func BenchmarkProbeStore(b *testing.B) {
 		i++
 	}
 }
-
-// RangeIf hands on exactly the entries keep passes, each with its
-// position.
-func TestRangeIf(t *testing.T) {
-	tab, err := New(6, 1<<20)
-	if err != nil {
-		t.Fatal(err)
-	}
-	keys := []engine.Key{{Own: 0x040404040404, Opp: 0x040404040404}, {Own: 0x0102, Opp: 0x0301}, {Own: 0x05, Opp: 0x0500}}
-	for i, k := range keys {
-		b := engine.Board{Own: k.Own, Opp: k.Opp}
-		tab.Put(tab.SlotOf(k, b.Seeds()), MakeEntry(i, i, 0, DepthSolved, 4*i))
-	}
-	got := map[engine.Key]int{}
-	tab.RangeIf(func(e Entry) bool { return e.Work() >= 4 }, func(k engine.Key, e Entry) { got[k] = e.Lower() })
-	if len(got) != 2 || got[keys[1]] != 1 || got[keys[2]] != 2 {
-		t.Errorf("RangeIf: %v", got)
-	}
-}

@@ -14,7 +14,8 @@ import (
 // Checkpoints. While a solve runs with a store, a goroutine beside the
 // search saves the solver's whole table into the store every
 // Config.CheckpointEvery, as the checkpoint of the position being solved
-// (persist/resume.go), and once more when the solve is interrupted. A solve
+// (persist/resume.go), and once more when the solve is interrupted after
+// running that long. A solve
 // of the same position started later, with a table of the same size, after
 // a Ctrl-C or after the process was killed outright, first loads it: it
 // starts with the table the interrupted run had at its last checkpoint,
@@ -44,6 +45,7 @@ type checkpointer struct {
 	tab   *tt.Table
 	prior persist.ResumeInfo // of the checkpoint resumed, if any
 	start time.Time
+	every time.Duration // the shortest interval; negative: no checkpoints
 
 	stopOnce sync.Once
 	stop     chan struct{}
@@ -72,15 +74,15 @@ func (k *Session) resume(p engine.Position, tab *tt.Table) *checkpointer {
 		k.logf("resuming %v from checkpoint %d (%s; %d nodes and %.1f s of search so far): %d MiB table loaded in %.2f s",
 			p, info.Checkpoints, info.Time.Format(time.RFC3339), info.Nodes, info.Seconds, info.TableBytes>>20, time.Since(t0).Seconds())
 	}
-	every := k.cfg.CheckpointEvery
-	if every == 0 {
-		every = DefaultCheckpointEvery
+	c.every = k.cfg.CheckpointEvery
+	if c.every == 0 {
+		c.every = DefaultCheckpointEvery
 	}
-	if every < 0 {
+	if c.every < 0 {
 		close(c.done)
 		return c
 	}
-	go c.loop(every)
+	go c.loop(c.every)
 	return c
 }
 
@@ -121,7 +123,10 @@ func (c *checkpointer) save() time.Duration {
 }
 
 // finish ends the checkpoints. A finished solve's checkpoint is deleted;
-// an interrupted one is checkpointed a last time.
+// an interrupted one is checkpointed a last time if it ran for at least
+// the shortest interval (a solve stopped sooner has little to keep, and a
+// checkpoint is as large as the table: a web client that gives up on many
+// positions must not leave a file for each).
 func (c *checkpointer) finish(solved bool) error {
 	if c == nil {
 		return nil
@@ -134,6 +139,8 @@ func (c *checkpointer) finish(solved bool) error {
 	if solved {
 		return c.k.cache.DropCheckpoint(c.root)
 	}
-	c.save()
+	if c.every >= 0 && time.Since(c.start) >= c.every {
+		c.save()
+	}
 	return nil
 }

@@ -87,9 +87,9 @@ type Config struct {
 	CacheMinSeeds, CacheMinWork int
 	// CheckpointEvery is the shortest time between two saves of a running
 	// solve's table into the store, for a later solve of the same position
-	// to resume from (checkpoint.go); 0 means DefaultCheckpointEvery, a
-	// negative value never (an interrupted solve is still saved as it
-	// stops).
+	// to resume from (checkpoint.go), and the least time a solve must have
+	// run to be saved when it is interrupted; 0 means
+	// DefaultCheckpointEvery, a negative value never.
 	CheckpointEvery time.Duration
 
 	// Progress, if not nil, is called from another goroutine every

@@ -3,9 +3,12 @@ package kalah
 import (
 	"context"
 	"errors"
+	"log"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/kalah-solver/kalah/persist"
 	"github.com/kalah-solver/kalah/solver"
@@ -59,7 +62,7 @@ func (l *stageLog) cost() map[string]int64 {
 // at the moment the progress reports show the third move's search begin.
 func TestResumeAfterInterrupt(t *testing.T) {
 	cfg := Config{Pits: 5, Seeds: 3, Threads: 1, NoEGDB: true, TableBytes: 64 << 20,
-		CheckpointEvery: -1}
+		CheckpointEvery: time.Nanosecond}
 	fresh := func() (*Result, map[string]int64) {
 		var l stageLog
 		c := cfg
@@ -160,4 +163,45 @@ func TestResumeAfterInterrupt(t *testing.T) {
 	if _, ok := st.GetRoot(k.Start()); !ok {
 		t.Error("no root record after the finished solve")
 	}
+}
+
+// Checkpoints taken while the workers search (as often as they can be
+// here) change nothing in the answer, and the race detector sees the
+// table read beside the search; the finished solve leaves none behind.
+func TestCheckpointsWhileSearching(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "store")
+	var saved sync.Map
+	cfg := Config{Pits: 5, Seeds: 3, Threads: 2, NoEGDB: true, TableBytes: 16 << 20, CacheDir: dir,
+		CheckpointEvery: time.Millisecond, Log: log.New(logFunc(func(s string) { saved.Store(s, true) }), "", 0)}
+	k, err := Open(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer k.Close()
+	res, err := k.Solve(context.Background(), k.Start())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Value != 6 { // as a fresh solve without a store (TestResumeAfterInterrupt)
+		t.Errorf("value %+d, want +6", res.Value)
+	}
+	n := 0
+	saved.Range(func(key, _ any) bool {
+		if strings.HasPrefix(key.(string), "checkpoint ") {
+			n++
+		}
+		return true
+	})
+	t.Logf("%d checkpoints during a solve of %d nodes", n, res.Stats.Nodes)
+	if files, _ := filepath.Glob(filepath.Join(dir, "resume", "*")); len(files) != 0 {
+		t.Errorf("after the solve: %v", files)
+	}
+}
+
+// logFunc is an io.Writer that hands each log line to a function.
+type logFunc func(string)
+
+func (f logFunc) Write(b []byte) (int, error) {
+	f(string(b))
+	return len(b), nil
 }

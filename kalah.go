@@ -12,8 +12,10 @@
 //     (egdb.DefaultDir, see 'kalah egdb path') or in Config.EGDBDir, used
 //     when there is one;
 //   - the persistent store (package persist) in the default directory or
-//     Config.CacheDir: proven entries survive the process, and a position
-//     solved once is answered from the store's root record at once.
+//     Config.CacheDir: proven entries survive the process, a position
+//     solved once is answered from the store's root record at once, and a
+//     solve interrupted or killed resumes from the checkpoint of its table
+//     (checkpoint.go).
 //
 // The smallest use:
 //
@@ -33,6 +35,7 @@ import (
 	"errors"
 	"fmt"
 	"log"
+	"sync/atomic"
 	"time"
 
 	"github.com/kalah-solver/kalah/egdb"
@@ -85,6 +88,12 @@ type Config struct {
 	// CacheMinSeeds and CacheMinWork override the store's thresholds
 	// (persist.Options); 0 keeps the defaults.
 	CacheMinSeeds, CacheMinWork int
+	// CheckpointEvery is the shortest time between two saves of a running
+	// solve's table into the store, for a later solve of the same position
+	// to resume from (checkpoint.go), and the least time a solve must have
+	// run to be saved when it is interrupted; 0 means
+	// DefaultCheckpointEvery, a negative value never.
+	CheckpointEvery time.Duration
 
 	// Progress, if not nil, is called from another goroutine every
 	// ProgressEvery (default 2 s) while a search runs.
@@ -106,6 +115,9 @@ type Session struct {
 	db    *egdb.DB       // nil until the first search, or when none
 	dbSet bool           // the database has been looked for
 	sv    *solver.Solver // nil until the first search
+
+	nodes   atomic.Int64 // the running search's nodes, from its progress reports
+	resumed bool         // the last solve started from a checkpoint
 }
 
 // Open opens a session: it checks the game and opens the persistent store
@@ -208,7 +220,7 @@ func (k *Session) Solver() (*solver.Solver, error) {
 	if err != nil {
 		return nil, err
 	}
-	o := solver.Options{TTBytes: k.tb, Threads: k.cfg.Threads, Progress: k.cfg.Progress, ProgressEvery: k.cfg.ProgressEvery}
+	o := solver.Options{TTBytes: k.tb, Threads: k.cfg.Threads, Progress: k.progress, ProgressEvery: k.cfg.ProgressEvery}
 	if db != nil {
 		o.DB = db
 	}
@@ -221,6 +233,15 @@ func (k *Session) Solver() (*solver.Solver, error) {
 	}
 	k.sv = sv
 	return sv, nil
+}
+
+// progress notes the nodes of the running search for the checkpoints and
+// passes the report on.
+func (k *Session) progress(p solver.Progress) {
+	k.nodes.Store(p.Nodes)
+	if k.cfg.Progress != nil {
+		k.cfg.Progress(p)
+	}
 }
 
 // Reset drops the table, so that the next search starts from an empty one

@@ -31,7 +31,10 @@ type Result struct {
 	// of the solve that made it.
 	FromCache bool
 	Stats     solver.Stats // this search's counters (zero when FromCache)
-	Elapsed   time.Duration
+	// Resumed says the search started from the checkpoint of an
+	// interrupted solve of the same position: the table it had then.
+	Resumed bool
+	Elapsed time.Duration
 	// Record is the answer as a result record: every field above in the
 	// form 'kalah solve --json' prints, plus how it was computed.
 	Record *results.Record
@@ -108,7 +111,15 @@ func (k *Session) solve(ctx context.Context, p engine.Position, valueOnly bool) 
 	if valueOnly {
 		search = sv.SolveBestMove
 	}
+	// The table starts with the checkpoint of an interrupted solve of p,
+	// if the store holds one, and is checkpointed while the search runs.
+	k.nodes.Store(0)
+	k.resumed = false
+	ck := k.resume(p, sv.Table())
 	sr, err := search(ctx, p)
+	if err != nil {
+		ck.finish(false) // a last checkpoint
+	}
 	if sr == nil {
 		return nil, err
 	}
@@ -116,16 +127,21 @@ func (k *Session) solve(ctx context.Context, p engine.Position, valueOnly bool) 
 		return nil, err
 	}
 	res := &Result{Position: p, Rules: k.rules, Value: sr.Value, Lower: sr.Lower, Upper: sr.Upper, Solved: sr.Solved,
-		Moves: sr.Moves, Best: sr.Best, PV: sr.PV, Stats: sr.Stats, Elapsed: sr.Elapsed}
+		Moves: sr.Moves, Best: sr.Best, PV: sr.PV, Stats: sr.Stats, Elapsed: sr.Elapsed, Resumed: k.resumed}
 	res.Record = k.record(res)
+	if err != nil {
+		return res, err
+	}
 	// A root record holds every move's value: a value-only answer is not
-	// one, nor an interrupted one.
-	if err == nil && !valueOnly && k.cache != nil {
+	// one, nor an interrupted one. Once the answer is saved, the
+	// checkpoints of its solve are of no more use.
+	if !valueOnly && k.cache != nil {
 		if perr := k.saveRoot(p, res.Record); perr != nil {
+			ck.finish(false)
 			return res, perr
 		}
 	}
-	return res, err
+	return res, ck.finish(true)
 }
 
 // record writes a search's answer as a result record.

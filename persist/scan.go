@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 
@@ -17,6 +18,7 @@ type StoreCount struct {
 	Rules   engine.Rules
 	Entries int64 // proven entries
 	Roots   int64 // root records (solved positions)
+	Resume  int64 // checkpoints of unfinished solves (resume.go)
 }
 
 // Stats describes a whole store.
@@ -55,6 +57,19 @@ func (s *Cache) Stats() (Stats, error) {
 	})
 	if err != nil {
 		return st, fmt.Errorf("store %s: %w", s.dir, err)
+	}
+	ckpts, _ := os.ReadDir(filepath.Join(s.dir, resumeDir))
+	for _, f := range ckpts {
+		r, ok := checkpointRules(f.Name())
+		if !ok {
+			continue
+		}
+		c := counts[[2]byte{byte(r.Capture), byte(r.Pits)}]
+		if c == nil {
+			c = &StoreCount{Rules: r}
+			counts[[2]byte{byte(r.Capture), byte(r.Pits)}] = c
+		}
+		c.Resume++
 	}
 	for _, c := range counts {
 		st.Counts = append(st.Counts, *c)

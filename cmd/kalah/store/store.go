@@ -101,6 +101,7 @@ type countRecord struct {
 	Pits    int    `json:"pits"`
 	Entries int64  `json:"entries"`
 	Roots   int64  `json:"roots"`
+	Resume  int64  `json:"resume"`
 }
 
 type statsRecord struct {
@@ -108,6 +109,7 @@ type statsRecord struct {
 	Counts    []countRecord `json:"counts"`
 	Entries   int64         `json:"entries"`
 	Roots     int64         `json:"roots"`
+	Resume    int64         `json:"resume"`
 	DiskBytes int64         `json:"disk_bytes"`
 	LSMBytes  int64         `json:"lsm_bytes"`
 	VlogBytes int64         `json:"vlog_bytes"`
@@ -126,9 +128,10 @@ func runStats(opts *StatsOptions) error {
 	}
 	rec := statsRecord{Dir: st.Dir(), Counts: []countRecord{}, DiskBytes: s.DiskBytes, LSMBytes: s.LSMBytes, VlogBytes: s.VlogBytes, Provenance: results.Current()}
 	for _, c := range s.Counts {
-		rec.Counts = append(rec.Counts, countRecord{Rule: c.Rules.Capture.String(), Pits: c.Rules.Pits, Entries: c.Entries, Roots: c.Roots})
+		rec.Counts = append(rec.Counts, countRecord{Rule: c.Rules.Capture.String(), Pits: c.Rules.Pits, Entries: c.Entries, Roots: c.Roots, Resume: c.Resume})
 		rec.Entries += c.Entries
 		rec.Roots += c.Roots
+		rec.Resume += c.Resume
 	}
 	if err := st.Close(); err != nil {
 		return err
@@ -141,11 +144,11 @@ func runStats(opts *StatsOptions) error {
 
 func printStats(w io.Writer, rec *statsRecord) error {
 	fmt.Fprintf(w, "store %s\n", rec.Dir)
-	fmt.Fprintf(w, "%-17s %4s %14s %8s\n", "rule", "pits", "entries", "roots")
+	fmt.Fprintf(w, "%-17s %4s %14s %8s %10s\n", "rule", "pits", "entries", "roots", "resume")
 	for _, c := range rec.Counts {
-		fmt.Fprintf(w, "%-17s %4d %14d %8d\n", c.Rule, c.Pits, c.Entries, c.Roots)
+		fmt.Fprintf(w, "%-17s %4d %14d %8d %10d\n", c.Rule, c.Pits, c.Entries, c.Roots, c.Resume)
 	}
-	fmt.Fprintf(w, "%-17s %4s %14d %8d\n", "total", "", rec.Entries, rec.Roots)
+	fmt.Fprintf(w, "%-17s %4s %14d %8d %10d\n", "total", "", rec.Entries, rec.Roots, rec.Resume)
 	_, err := fmt.Fprintf(w, "on disk %d bytes (%.1f MiB); BadgerDB: tables %d, value log %d bytes\n",
 		rec.DiskBytes, float64(rec.DiskBytes)/(1<<20), rec.LSMBytes, rec.VlogBytes)
 	return err

@@ -99,6 +99,14 @@ type Config struct {
 	// ProgressEvery (default 2 s) while a search runs.
 	Progress      func(solver.Progress)
 	ProgressEvery time.Duration
+	// AutoEGDB lets the session build the endgame database it uses when
+	// none is there yet: before the first search of a board with more
+	// than twice AutoEGDBSeeds(Pits) seeds, if EGDBDir is "" and the
+	// default directory holds no database of the rule that deep, it builds
+	// one to AutoEGDBSeeds there (Kalah m = 6: 18 seeds, 83 MB, seconds)
+	// and reports the build to OnEGDBBuild. Later sessions find it.
+	AutoEGDB    bool
+	OnEGDBBuild func(EGDBBuild)
 	// Log, if not nil, receives what the session opened: the database and
 	// its depth, the store and its options.
 	Log *log.Logger

@@ -103,6 +103,9 @@ func (k *Session) solve(ctx context.Context, p engine.Position, valueOnly bool) 
 			return k.fromRecord(p, rec)
 		}
 	}
+	if err := k.autoEGDB(ctx, p.Board.Seeds()); err != nil {
+		return nil, err
+	}
 	sv, err := k.Solver()
 	if err != nil {
 		return nil, err

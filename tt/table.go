@@ -148,7 +148,7 @@ func (t *Table) Put(s Slot, e Entry) Entry {
 		if old != 0 && old.tag() == s.tag {
 			m := Merge(old, e)
 			if m != old {
-				atomic.StoreUint64(&b[i], uint64(m))
+				storeSlot(&b[i], uint64(m))
 			}
 			return m
 		}
@@ -156,7 +156,7 @@ func (t *Table) Put(s Slot, e Entry) Entry {
 			victim, vp = i, p
 		}
 	}
-	atomic.StoreUint64(&b[victim], uint64(e))
+	storeSlot(&b[victim], uint64(e))
 	return e
 }
 

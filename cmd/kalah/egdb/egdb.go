@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
-	"time"
 
 	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
 	"github.com/kalah-solver/kalah/egdb"
@@ -82,11 +81,7 @@ func (f *DBFlags) rules() (engine.Rules, error) {
 // newBar returns the progress bar of a build or a check of total positions,
 // drawn on w.
 func newBar(w io.Writer, total int64, what string) *progressbar.ProgressBar {
-	return progressbar.NewOptions64(total, progressbar.OptionSetWriter(w),
-		progressbar.OptionSetDescription(what), progressbar.OptionShowCount(),
-		progressbar.OptionShowIts(), progressbar.OptionSetItsString("pos"), progressbar.OptionSetPredictTime(true),
-		progressbar.OptionThrottle(250*time.Millisecond), progressbar.OptionSetWidth(30),
-		progressbar.OptionOnCompletion(func() { fmt.Fprintln(w) }))
+	return cmdutil.NewBar(w, total, what)
 }
 
 // interruptible returns a context cancelled by Ctrl-C or SIGTERM.

@@ -40,6 +40,7 @@ table and a parallel MTD(f) search.`,
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
 	cmd.SetFlagErrorFunc(cmdutil.FlagError)
+	addProfileFlags(cmd)
 	cmd.SetIn(io.In)
 	cmd.SetOut(io.Out)
 	cmd.SetErr(io.ErrOut)

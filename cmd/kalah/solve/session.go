@@ -13,6 +13,7 @@ import (
 	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
 	"github.com/kalah-solver/kalah/engine"
 	"github.com/kalah-solver/kalah/solver"
+	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 )
 
@@ -28,10 +29,11 @@ type session struct {
 	rules engine.Rules // of k
 	k     *kalah.Session
 
-	mu     sync.Mutex    // guards the fields below, read by the progress reporter
-	label  string        // the position being solved, for progress lines
-	lo, hi int           // its value's widest possible bounds
-	last   time.Duration // elapsed time of the last progress line
+	mu     sync.Mutex               // guards the fields below, read by the progress reporter
+	label  string                   // the position being solved, for progress lines
+	lo, hi int                      // its value's widest possible bounds
+	last   time.Duration            // elapsed time of the last progress line
+	bar    *progressbar.ProgressBar // an automatic database build's, while it runs
 }
 
 func newSession(opts *Options, ttBytes int64, batch bool) *session {
@@ -73,7 +75,7 @@ func (s *session) prepare(j job) error {
 		EGDBDir: s.opts.EGDB, NoEGDB: s.opts.NoEGDB,
 		CacheDir: s.opts.Store, NoCache: s.opts.NoStore, Recompute: s.opts.Force,
 		CacheMinSeeds: s.opts.StoreMinSeeds, CacheMinWork: s.opts.StoreMinWork,
-		Progress: s.report}
+		Progress: s.report, AutoEGDB: true, OnEGDBBuild: s.egdbBuild}
 	if 2*cfg.Pits*cfg.Seeds > engine.MaxSeeds {
 		cfg.Seeds = 1 // a position, not a start: n only names the start
 	}

@@ -1,0 +1,120 @@
+package kalah
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+
+	"github.com/kalah-solver/kalah/egdb"
+	"github.com/kalah-solver/kalah/engine"
+	"github.com/kalah-solver/kalah/tt"
+)
+
+// autoEGDBPositions caps the database a session builds by itself: about
+// 100 MB on disk and a few seconds of building on two cores.
+var autoEGDBPositions uint64 = 100_000_000
+
+// AutoEGDBSeeds is the depth of the endgame database that a session with
+// Config.AutoEGDB builds by itself for boards of m pits a side: the
+// largest seed count whose database holds at most 10^8 positions (one byte
+// each). For m = 6 that is 18 seeds: 86.5 M positions, 83 MB, about 7 s on
+// two cores, and it halves the nodes of Kalah(6,4) (docs/egdb.md).
+func AutoEGDBSeeds(m int) int {
+	if m < 1 || m > engine.MaxPits {
+		return 0
+	}
+	s := 0
+	for s < 255 && tt.Binom(s+1+2*m, 2*m) <= autoEGDBPositions {
+		s++
+	}
+	return s
+}
+
+// EGDBBuild reports an automatic database build (Config.OnEGDBBuild):
+// once when it starts (Done = 0), as positions are done, and once when it
+// ends (Finished, with Err set if it failed).
+type EGDBBuild struct {
+	Dir       string       // the database directory
+	Rules     engine.Rules // whose database
+	MaxSeeds  int          // built up to this seed count
+	Positions int64        // positions to build
+	Bytes     int64        // their size on disk
+	Done      int64        // positions built so far
+	Finished  bool
+	Err       error
+}
+
+// autoEGDB builds the default endgame database of the session's rules up
+// to AutoEGDBSeeds before the first search, when Config.AutoEGDB asks for
+// it, no directory was named, the board is big enough to gain from it
+// (more than twice the database's seeds) and the default directory holds
+// a shallower one or none. Slices already on disk are kept, so an
+// interrupted build resumes on the next run.
+func (k *Session) autoEGDB(ctx context.Context, seeds int) error {
+	if !k.cfg.AutoEGDB || k.cfg.NoEGDB || k.cfg.EGDBDir != "" || k.dbSet || k.sv != nil {
+		return nil
+	}
+	depth := AutoEGDBSeeds(k.rules.Pits)
+	if seeds <= 2*depth {
+		return nil
+	}
+	dir, err := egdb.DefaultDir()
+	if err != nil {
+		return nil // no data directory: solve without a database
+	}
+	missing := egdb.Missing(dir, k.rules, depth)
+	if len(missing) == 0 {
+		return nil
+	}
+	x, err := egdb.NewIndex(k.rules.Pits, depth)
+	if err != nil {
+		return err
+	}
+	ev := EGDBBuild{Dir: egdb.RuleDir(dir, k.rules), Rules: k.rules, MaxSeeds: depth}
+	for _, s := range missing {
+		ev.Positions += x.Size(s)
+		ev.Bytes += egdb.HeaderSize + x.Size(s)
+	}
+	report := func(ev EGDBBuild) {
+		if k.cfg.OnEGDBBuild != nil {
+			k.cfg.OnEGDBBuild(ev)
+		}
+	}
+	report(ev)
+	threads := k.cfg.Threads
+	if threads == 0 {
+		threads = runtime.GOMAXPROCS(0)
+	}
+	opts := egdb.Options{Threads: threads}
+	var progress chan int64
+	var drained chan struct{}
+	if k.cfg.OnEGDBBuild != nil {
+		// The build's workers report concurrently; one goroutine sums
+		// their reports and passes them on, in order.
+		progress, drained = make(chan int64, 64), make(chan struct{})
+		go func() {
+			defer close(drained)
+			e := ev
+			for n := range progress {
+				e.Done += n
+				report(e)
+			}
+		}()
+		opts.Progress = func(n int64) { progress <- n }
+	}
+	db, err := egdb.BuildDir(ctx, dir, k.rules, depth, opts)
+	if progress != nil {
+		close(progress)
+		<-drained
+	}
+	ev.Finished, ev.Err = true, err
+	if err != nil {
+		report(ev)
+		return fmt.Errorf("building the endgame database in %s: %w (the slices built so far are kept; solve without one with --no-egdb)", ev.Dir, err)
+	}
+	ev.Done = ev.Positions
+	report(ev)
+	k.db, k.dbSet = db, true
+	k.logf("endgame database %s: built slices 0..%d", ev.Dir, depth)
+	return nil
+}

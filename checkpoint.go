@@ -28,13 +28,17 @@ import (
 // it, and writes the file itself.
 
 // DefaultCheckpointEvery is the shortest time between two checkpoints of
-// a running solve. The interval grows with the solve: it is an eighth of
+// a running solve, and the first one's time. A checkpoint writes the
+// whole table (1 GiB: about a second of a core, and a gigabyte of page
+// cache that the kernel then reclaims), so a solve of under a minute, such
+// as Kalah(6,4)'s with the database, writes none: killed, it loses at most
+// a minute. The interval grows with the solve: it is an eighth of
 // the time the solve has run, so that a solve killed at any moment loses
 // the work of about an eighth of that time, and at least ten times what
 // the last checkpoint took (a 1 GiB table: about a second), so that
 // checkpoints take at most a tenth of the time; never more than
 // maxCheckpointEvery.
-const DefaultCheckpointEvery = 10 * time.Second
+const DefaultCheckpointEvery = time.Minute
 
 const maxCheckpointEvery = 10 * time.Minute
 

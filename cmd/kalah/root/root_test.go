@@ -2,6 +2,8 @@ package root
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -105,5 +107,22 @@ func TestText(t *testing.T) {
 	out, _, code, _ = execute("show", "--help")
 	if code != 0 || !strings.Contains(out, "--position") {
 		t.Errorf("show --help: code %d, output:\n%s", code, out)
+	}
+}
+
+// TestCPUProfile: --cpuprofile writes a profile that pprof can read (a
+// gzipped protobuf), and an unwritable path is bad input.
+func TestCPUProfile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "cpu.prof")
+	if _, errOut, code, err := execute("perft", "--depth", "6", "--cpuprofile", path); code != 0 {
+		t.Fatalf("perft --cpuprofile: exit %d, %v, %s", code, err, errOut)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil || len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
+		t.Errorf("profile: %d bytes, %v; want a gzip stream", len(b), err)
+	}
+	_, _, code, err := execute("show", "--cpuprofile", filepath.Join(t.TempDir(), "no", "such", "dir", "cpu.prof"))
+	if code != 2 || err == nil || !strings.Contains(err.Error(), "--cpuprofile") {
+		t.Errorf("unwritable --cpuprofile: exit %d, %v; want 2 naming the flag", code, err)
 	}
 }

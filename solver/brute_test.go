@@ -173,14 +173,23 @@ func TestRandomPositionsMatchBruteForce(t *testing.T) {
 }
 
 func TestDefaultTTBytesFor(t *testing.T) {
-	if got := DefaultTTBytesFor(4, 24); got != 256<<20 && got != DefaultTTBytes() {
-		t.Errorf("Kalah(4,3): %d bytes, want 256 MiB (C(32,8) = 10.5M positions) or the machine's default", got)
-	}
-	if got := DefaultTTBytesFor(1, 2); got != 16<<20 {
-		t.Errorf("tiny game: %d bytes, want the 16 MiB floor", got)
-	}
-	if got := DefaultTTBytesFor(6, 72); got != DefaultTTBytes() {
-		t.Errorf("Kalah(6,6): %d bytes, want the machine's default %d", got, DefaultTTBytes())
+	def := DefaultTTBytes()
+	for _, c := range []struct {
+		m, seeds int
+		want     int64
+		why      string
+	}{
+		{1, 2, 16 << 20, "tiny game: the 16 MiB floor"},
+		{4, 24, 16 << 20, "Kalah(4,3): 24 seeds, the work's floor"},
+		{6, 24, 16 << 20, "Kalah(6,2): 24 seeds, the work's floor"},
+		{6, 36, min(def, 256<<20), "Kalah(6,3): 36 seeds, 16 MiB doubled 4 times"},
+		{3, 36, min(def, 128<<20), "Kalah(3,6): C(42,6) = 5.2 M positions, 16 bytes each, rounded up"},
+		{6, 48, def, "Kalah(6,4): the machine's default"},
+		{6, 72, def, "Kalah(6,6): the machine's default"},
+	} {
+		if got := DefaultTTBytesFor(c.m, c.seeds); got != c.want {
+			t.Errorf("DefaultTTBytesFor(%d, %d) = %d, want %d (%s)", c.m, c.seeds, got, c.want, c.why)
+		}
 	}
 }
 

@@ -65,11 +65,22 @@ func DefaultTTBytes() int64 {
 	return b
 }
 
-// DefaultTTBytesFor is DefaultTTBytes capped by what a game with seeds
-// seeds on m pits a side can use: two words for each position with at most
-// that many seeds (C(seeds+2m, 2m) of them), rounded up to a power of two,
-// at least 16 MiB. A small game then never pays for mapping and zeroing
-// gigabytes it will not touch.
+// DefaultTTBytesFor is DefaultTTBytes capped by what a solve of a board
+// with seeds seeds on m pits a side can use, whichever is smaller:
+//   - the positions it can reach: two words for each position with at
+//     most that many seeds (C(seeds+2m, 2m) of them);
+//   - the work it will do: 16 MiB up to 24 seeds, doubling every 3 seeds
+//     more (256 MiB at 36, 1 GiB from 42). A solve's nodes grow about 2.5
+//     times every 3 seeds (six pits, every move's value: Kalah(6,2) 0.1 M,
+//     (6,3) 2-3 M, (6,4) 130-150 M with the 18-seed database), so that is
+//     still more than one slot per node, and a 4 GiB table saves only 3 %
+//     of Kalah(6,4)'s nodes over 1 GiB.
+//
+// rounded up to a power of two, at least 16 MiB. A small game then never
+// pays for mapping and zeroing gigabytes it will not touch: on a machine
+// whose memory is fragmented by the page cache, the kernel spent 2-7 s of
+// system time finding huge pages for a 1 GiB table under Kalah(6,2), whose
+// search takes 0.1 s.
 func DefaultTTBytesFor(m, seeds int) int64 {
 	b := DefaultTTBytes()
 	if seeds < 0 || seeds > engine.MaxSeeds || m < 1 || m > engine.MaxPits {
@@ -82,6 +93,13 @@ func DefaultTTBytesFor(m, seeds int) int64 {
 			need <<= 1
 		}
 		b = min(b, need)
+	}
+	if seeds > 24 {
+		if sh := (seeds - 24) / 3; sh < 16 {
+			b = min(b, int64(16<<20)<<sh)
+		}
+	} else {
+		b = min(b, 16<<20)
 	}
 	return b
 }

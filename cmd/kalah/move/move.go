@@ -8,6 +8,7 @@ import (
 
 	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
 	"github.com/kalah-solver/kalah/engine"
+	"github.com/kalah-solver/kalah/multi"
 	"github.com/spf13/cobra"
 )
 
@@ -48,17 +49,12 @@ With --players 3 or 4 the moves are played in the k-player game
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := opts.Game.CheckConflicts(cmd.Flags().Changed); err != nil {
-				return err
-			}
-			if err := opts.Players.Check(cmd.Flags().Changed); err != nil {
-				return err
-			}
 			opts.Moves = args
-			if opts.Players.Multi() {
-				return runPlayers(opts, cmd.Flags().Changed)
-			}
-			return run(opts)
+			return cmdutil.RunGame(cmd, &opts.Game, &opts.Players, func(r engine.Rules, p engine.Position, h cmdutil.GameHead) error {
+				return run(opts, r, p, h)
+			}, func(r multi.Rules, p multi.Position, h cmdutil.GameHead) error {
+				return runPlayers(opts, r, p, h)
+			})
 		},
 	}
 	cmdutil.AddGameFlags(cmd, &opts.Game, true)
@@ -87,11 +83,8 @@ type ply struct {
 
 // record is the JSON output.
 type record struct {
-	Rule          string `json:"rule"`
-	Pits          int    `json:"pits"`
-	Seeds         int    `json:"seeds,omitempty"` // start positions only
-	Position      string `json:"position"`        // where the moves start
-	ToMove        string `json:"to_move"`
+	// The game, and the position where the moves start.
+	cmdutil.GameHead
 	Plies         []ply  `json:"plies"`
 	FinalPosition string `json:"final_position"`
 	FinalToMove   string `json:"final_to_move,omitempty"` // empty once the game is over
@@ -103,20 +96,8 @@ type record struct {
 	Winner        string `json:"winner,omitempty"` // south, north or draw, at the end of the game
 }
 
-func run(opts *Options) error {
-	r, p, start, err := opts.Game.Resolve()
-	if err != nil {
-		return err
-	}
-	rec := record{
-		Rule:     r.Capture.String(),
-		Pits:     p.Pits,
-		Position: p.String(),
-		ToMove:   p.ToMove.String(),
-	}
-	if start {
-		rec.Seeds = opts.Game.Seeds
-	}
+func run(opts *Options, r engine.Rules, p engine.Position, head cmdutil.GameHead) error {
+	rec := record{GameHead: head}
 	for k, text := range opts.Moves {
 		i, err := engine.ParseMove(p, text)
 		if err != nil {
@@ -152,7 +133,7 @@ func run(opts *Options) error {
 	if opts.JSON {
 		return cmdutil.PrintJSON(opts.IO.Out, rec)
 	}
-	writeText(opts.IO.Out, rec, cmdutil.GameName(p, rec.Seeds, start))
+	writeText(opts.IO.Out, rec)
 	return nil
 }
 
@@ -163,8 +144,8 @@ func turn(p engine.Position) string {
 	return p.ToMove.String()
 }
 
-func writeText(w io.Writer, rec record, game string) {
-	fmt.Fprintf(w, "%s, rule %s\n", game, rec.Rule)
+func writeText(w io.Writer, rec record) {
+	fmt.Fprintln(w, rec.Title())
 	fmt.Fprintf(w, "from position %s, %s to move\n", rec.Position, rec.ToMove)
 	for _, pl := range rec.Plies {
 		fmt.Fprintf(w, "\n%d. %s plays %s (pit %d)", pl.Ply, pl.Side, pl.Move, pl.Pit)

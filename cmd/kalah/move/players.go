@@ -28,13 +28,8 @@ type playersPly struct {
 
 // playersRecord is the JSON output for --players 3 or 4.
 type playersRecord struct {
-	Players       int          `json:"players"`
-	CaptureTarget string       `json:"capture_target"`
-	Rule          string       `json:"rule"` // always no-empty-capture
-	Pits          int          `json:"pits"`
-	Seeds         int          `json:"seeds,omitempty"` // start positions only
-	Position      string       `json:"position"`
-	ToMove        string       `json:"to_move"`
+	// The game, and the position where the moves start.
+	cmdutil.GameHead
 	Plies         []playersPly `json:"plies"`
 	FinalPosition string       `json:"final_position"`
 	FinalToMove   string       `json:"final_to_move,omitempty"` // empty once the game is over
@@ -43,22 +38,8 @@ type playersRecord struct {
 	Ranks         []int        `json:"ranks,omitempty"` // by seat, at the end of the game; equal stores share a rank
 }
 
-func runPlayers(opts *Options, changed func(string) bool) error {
-	r, p, start, err := opts.Players.ResolveMulti(&opts.Game, changed)
-	if err != nil {
-		return err
-	}
-	rec := playersRecord{
-		Players:       r.Players,
-		CaptureTarget: r.Target.String(),
-		Rule:          "no-empty-capture",
-		Pits:          r.Pits,
-		Position:      p.String(),
-		ToMove:        multi.SeatName(p.ToMove()),
-	}
-	if start {
-		rec.Seeds = opts.Game.Seeds
-	}
+func runPlayers(opts *Options, r multi.Rules, p multi.Position, head cmdutil.GameHead) error {
+	rec := playersRecord{GameHead: head}
 	for k, text := range opts.Moves {
 		i, err := multi.ParseMove(p, text)
 		if err != nil {
@@ -90,12 +71,12 @@ func runPlayers(opts *Options, changed func(string) bool) error {
 	if opts.JSON {
 		return cmdutil.PrintJSON(opts.IO.Out, rec)
 	}
-	writePlayersText(opts.IO.Out, rec, cmdutil.MultiGameName(r, opts.Game.Seeds, start))
+	writePlayersText(opts.IO.Out, rec)
 	return nil
 }
 
-func writePlayersText(w io.Writer, rec playersRecord, game string) {
-	fmt.Fprintf(w, "%s, capture from %s, rule no-empty-capture\n", game, rec.CaptureTarget)
+func writePlayersText(w io.Writer, rec playersRecord) {
+	fmt.Fprintln(w, rec.Title())
 	fmt.Fprintf(w, "from position %s, %s to move\n", rec.Position, rec.ToMove)
 	for _, pl := range rec.Plies {
 		fmt.Fprintf(w, "\n%d. %s plays %s (pit %d)", pl.Ply, pl.Seat, pl.Move, pl.Pit)

@@ -9,6 +9,7 @@ import (
 	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
 	"github.com/kalah-solver/kalah/engine"
 	"github.com/kalah-solver/kalah/multi"
+	"github.com/kalah-solver/kalah/results"
 	"github.com/spf13/cobra"
 )
 
@@ -126,7 +127,7 @@ func run(opts *Options, r engine.Rules, p engine.Position, head cmdutil.GameHead
 	rec.SouthStore, rec.NorthStore = h[p.Pits], h[2*p.Pits+1]
 	if rec.Over {
 		d := p.SouthDiff()
-		rec.Result, rec.Winner = &d, cmdutil.Winner(d)
+		rec.Result, rec.Winner = &d, results.Winner(d)
 	} else {
 		rec.FinalToMove = p.ToMove.String()
 	}
@@ -168,10 +169,10 @@ func writeText(w io.Writer, rec record) {
 	fmt.Fprintln(w)
 	if rec.Over {
 		fmt.Fprintf(w, "game over: South %d, North %d; South's store minus North's %s: %s\n",
-			rec.SouthStore, rec.NorthStore, cmdutil.Signed(*rec.Result), cmdutil.Outcome(*rec.Result))
+			rec.SouthStore, rec.NorthStore, results.Signed(*rec.Result), cmdutil.Outcome(*rec.Result))
 		return
 	}
-	fmt.Fprintf(w, "%s to move; South's store minus North's so far %s\n", rec.FinalToMove, cmdutil.Signed(rec.StoreDiff))
+	fmt.Fprintf(w, "%s to move; South's store minus North's so far %s\n", rec.FinalToMove, results.Signed(rec.StoreDiff))
 }
 
 // captured returns the seeds banked by the capture that sowing the mover's

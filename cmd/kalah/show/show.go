@@ -10,6 +10,7 @@ import (
 	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
 	"github.com/kalah-solver/kalah/engine"
 	"github.com/kalah-solver/kalah/multi"
+	"github.com/kalah-solver/kalah/results"
 	"github.com/spf13/cobra"
 )
 
@@ -83,7 +84,7 @@ func run(opts *Options, p engine.Position, head cmdutil.GameHead) error {
 	over := ""
 	if rec.Over {
 		d := p.SouthDiff()
-		over = fmt.Sprintf("South %d, North %d (South %s): %s", rec.SouthStore, rec.NorthStore, cmdutil.Signed(d), cmdutil.Outcome(d))
+		over = fmt.Sprintf("South %d, North %d (South %s): %s", rec.SouthStore, rec.NorthStore, results.Signed(d), cmdutil.Outcome(d))
 	}
 	writeText(opts.IO.Out, rec.GameHead, rec.Diagram, over, rec.SeedsInPlay, rec.TotalSeeds, rec.Moves)
 	return nil

@@ -73,10 +73,10 @@ func printReport(w io.Writer, rec *output) error {
 		case rec.Value == 0:
 			verb = "draws"
 		}
-		fmt.Fprintf(w, "value %s %s: %s, to move, %s (final store difference, stores counted)\n", signed(rec.Value), results.Outcome(rec.Value), rec.ToMove, verb)
+		fmt.Fprintf(w, "value %s %s: %s, to move, %s (final store difference, stores counted)\n", results.Signed(rec.Value), results.Outcome(rec.Value), rec.ToMove, verb)
 	} else {
 		lo, hi := rec.Bounds()
-		fmt.Fprintf(w, "interrupted: value in [%s, %s] (bounds proven so far)\n", signed(lo), signed(hi))
+		fmt.Fprintf(w, "interrupted: value in [%s, %s] (bounds proven so far)\n", results.Signed(lo), results.Signed(hi))
 	}
 	if rec.FromStore {
 		fmt.Fprintf(w, "from store %s (no search; --force solves again)\n", rec.Store)
@@ -85,9 +85,9 @@ func printReport(w io.Writer, rec *output) error {
 		fmt.Fprintf(w, "%4s %4s %6s\n", "move", "pit", "value")
 	}
 	for _, m := range rec.Moves {
-		v := signed(m.Value)
+		v := results.Signed(m.Value)
 		if m.Lower != nil {
-			v = fmt.Sprintf("[%s, %s]", signed(*m.Lower), signed(*m.Upper))
+			v = fmt.Sprintf("[%s, %s]", results.Signed(*m.Lower), results.Signed(*m.Upper))
 		}
 		extra := ""
 		if m.ExtraTurn {
@@ -130,11 +130,11 @@ func printLine(w io.Writer, rec *output) error {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "position=%s to_move=%s rule=%s", rec.Position, rec.ToMove, rec.Rule)
 	if rec.Solved {
-		fmt.Fprintf(&sb, " value=%s result=%s best=%s pv=%s pv_letters=%s", signed(rec.Value), rec.Result,
+		fmt.Fprintf(&sb, " value=%s result=%s best=%s pv=%s pv_letters=%s", results.Signed(rec.Value), rec.Result,
 			orDash(strings.Join(rec.Best, ",")), orDash(rec.PV), orDash(rec.PVLetters))
 	} else {
 		lo, hi := rec.Bounds()
-		fmt.Fprintf(&sb, " lower=%s upper=%s", signed(lo), signed(hi))
+		fmt.Fprintf(&sb, " lower=%s upper=%s", results.Signed(lo), results.Signed(hi))
 	}
 	if rec.Interrupted {
 		sb.WriteString(" interrupted")
@@ -160,5 +160,3 @@ func orDash(s string) string {
 	}
 	return s
 }
-
-func signed(v int) string { return results.Signed(v) }

@@ -12,6 +12,7 @@ import (
 	"github.com/kalah-solver/kalah"
 	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
 	"github.com/kalah-solver/kalah/engine"
+	"github.com/kalah-solver/kalah/results"
 	"github.com/kalah-solver/kalah/solver"
 	"golang.org/x/term"
 )
@@ -119,7 +120,7 @@ func (s *session) report(p solver.Progress) {
 		nps = float64(p.Nodes) / sec
 	}
 	fmt.Fprintf(s.opts.IO.ErrOut, "%s[%7.1fs] %s: value in [%s, %s]; %s nodes, %.1f M nodes/s\n",
-		s.label, p.Elapsed.Seconds(), p.Stage, cmdutil.Signed(lo), cmdutil.Signed(hi), cmdutil.Group(p.Nodes), nps/1e6)
+		s.label, p.Elapsed.Seconds(), p.Stage, results.Signed(lo), results.Signed(hi), results.Group(p.Nodes), nps/1e6)
 }
 
 // solve solves one position and prints its result.
@@ -160,9 +161,9 @@ func (s *session) solve(ctx context.Context, j job) error {
 // interrupted closes the store, so that what was proven is on disk, and
 // returns the error that says how to resume.
 func (s *session) interrupted(res *kalah.Result) error {
-	msg := fmt.Sprintf("value in [%s, %s]", cmdutil.Signed(res.Lower), cmdutil.Signed(res.Upper))
+	msg := fmt.Sprintf("value in [%s, %s]", results.Signed(res.Lower), results.Signed(res.Upper))
 	if res.Solved {
-		msg = fmt.Sprintf("value %s; the principal variation was cut short", cmdutil.Signed(res.Value))
+		msg = fmt.Sprintf("value %s; the principal variation was cut short", results.Signed(res.Value))
 	}
 	if dir := s.k.CacheDir(); dir != "" {
 		if err := s.close(); err != nil {

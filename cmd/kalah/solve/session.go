@@ -69,15 +69,14 @@ func (s *session) prepare(j job) error {
 	if err := s.close(); err != nil {
 		return err
 	}
+	// Seeds is a start position's n, else 1 (n only names the start);
+	// readJobs has checked that 2mn fits the board.
 	cfg := kalah.Config{Pits: j.rules.Pits, Seeds: max(j.seeds, 1), Rule: j.rules.Capture,
 		Threads: s.opts.Threads, TableBytes: s.ttBytes,
 		EGDBDir: s.opts.EGDB, NoEGDB: s.opts.NoEGDB,
 		CacheDir: s.opts.Store, NoCache: s.opts.NoStore, Recompute: s.opts.Force,
 		CacheMinSeeds: s.opts.StoreMinSeeds, CacheMinWork: s.opts.StoreMinWork,
 		Progress: s.report}
-	if 2*cfg.Pits*cfg.Seeds > engine.MaxSeeds {
-		cfg.Seeds = 1 // a position, not a start: n only names the start
-	}
 	if s.opts.Verbose {
 		cfg.Log = log.New(lockedWriter{s}, "kalah solve: ", 0)
 	}

@@ -358,3 +358,43 @@ func list(rec map[string]any, key string) []any {
 	a, _ := rec[key].([]any)
 	return a
 }
+
+// TestSolveFullBoard: the largest games that fit the packed board open a
+// session and solve to the reference value: the start with 2mn = 254
+// seeds, and a position of 255 seeds on eight pits (a position's session
+// is opened for one seed a pit, whatever it holds). One seed more is bad
+// input, refused before any session opens.
+func TestSolveFullBoard(t *testing.T) {
+	r1 := engine.Rules{Pits: 1, Capture: engine.NoEmptyCapture}
+	start, err := r1.StartPosition(127)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r8 := engine.Rules{Pits: 8, Capture: engine.NoEmptyCapture}
+	full, err := engine.ParsePosition("0,0,0,0,0,0,0,1,120,0,0,0,0,0,0,0,1,133", engine.South)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		r    engine.Rules
+		p    engine.Position
+	}{
+		{[]string{"--pits", "1", "--seeds", "127"}, r1, start},
+		{[]string{"--pits", "8", "--position", full.String()}, r8, full},
+	} {
+		out, _, err := execute(t, context.Background(), "", append(c.args, "--json", "--no-store")...)
+		if err != nil {
+			t.Fatalf("%v: %v", c.args, err)
+		}
+		checkRecord(t, decode(t, out)[0], c.r, c.p)
+	}
+	for _, args := range [][]string{
+		{"--pits", "1", "--seeds", "128"},
+		{"--position", "0,0,0,0,0,0,0,1,120,0,0,0,0,0,0,0,1,134"},
+	} {
+		if out, _, err := execute(t, context.Background(), "", args...); cmdutil.ExitCode(err) != 2 || out != "" || !strings.Contains(err.Error(), "255") {
+			t.Errorf("%v: err %v, output %q; want bad input naming the 255-seed limit", args, err, out)
+		}
+	}
+}

@@ -19,7 +19,7 @@ type output struct {
 	Interrupted bool         `json:"interrupted,omitempty"` // Ctrl-C or SIGTERM stopped the solve (the pv may be cut short)
 	ValueOnly   bool         `json:"value_only"`            // --value-only: moves is empty and best holds one best move
 	FromStore   bool         `json:"from_store"`            // answered from the persistent store's root record, no search
-	NPS         float64      `json:"nps"`                   // nodes per second
+	NPS         float64      `json:"nps"`                   // nodes per second, from the record's nodes and seconds
 	Store       string       `json:"store,omitempty"`       // persistent store directory; absent with --no-store
 	Stats       solver.Stats `json:"stats"`
 }
@@ -40,7 +40,9 @@ func (s *session) output(j job, res *kalah.Result, err error) *output {
 		lo, hi := res.Lower, res.Upper
 		o.Lower, o.Upper = &lo, &hi
 	}
-	if o.Seconds > 0 && !o.FromStore {
+	// From the record's own nodes and seconds: for an answer from the
+	// store, those of the solve that made it.
+	if o.Seconds > 0 {
 		o.NPS = float64(o.Nodes) / o.Seconds
 	}
 	return o
@@ -114,7 +116,7 @@ func printReport(w io.Writer, rec *output) error {
 	}
 	store := "none"
 	if rec.Store != "" {
-		store = fmt.Sprintf("%s hits", results.Group(rec.Stats.CacheHits))
+		store = fmt.Sprintf("%s hits", results.Group(rec.CacheHits)) // the record's: the original solve's when from the store
 	}
 	cost := "nodes"
 	if rec.FromStore {

@@ -235,7 +235,18 @@ func (s *Cache) LoadCheckpoint(root engine.Position, tab *tt.Table) (ResumeInfo,
 // checkHeader says what, if anything, makes a checkpoint's header unfit
 // for resuming root in tab.
 func (s *Cache) checkHeader(h []byte, root engine.Position, tab *tt.Table) error {
-	k := rootKey(s.rules, root)
+	if err := checkIdentity(h, rootKey(s.rules, root)); err != nil {
+		return err
+	}
+	if int64(binary.LittleEndian.Uint64(h[48:])) != tab.Bytes() || tab.Pits() != s.rules.Pits {
+		return fmt.Errorf("made with a table of %d MiB, this solve's has %d MiB (give the same --tt-mem to resume)", binary.LittleEndian.Uint64(h[48:])>>20, tab.Bytes()>>20)
+	}
+	return nil
+}
+
+// checkIdentity says what, if anything, makes h other than the header of
+// a checkpoint this kalah reads of the root whose root key is k.
+func checkIdentity(h []byte, k [rootKeyLen]byte) error {
 	switch {
 	case string(h[:16]) != checkpointMagic:
 		return errors.New("not a checkpoint")
@@ -243,8 +254,6 @@ func (s *Cache) checkHeader(h []byte, root engine.Position, tab *tt.Table) error
 		return fmt.Errorf("formats %d/%d; this kalah writes %d/%d", binary.LittleEndian.Uint32(h[16:]), binary.LittleEndian.Uint32(h[20:]), checkpointFormat, tt.ImageFormat)
 	case h[24] != k[1] || h[25] != k[2] || string(h[26:45]) != string(k[3:]):
 		return errors.New("of another rule or position")
-	case int64(binary.LittleEndian.Uint64(h[48:])) != tab.Bytes() || tab.Pits() != s.rules.Pits:
-		return fmt.Errorf("made with a table of %d MiB, this solve's has %d MiB (give the same --tt-mem to resume)", binary.LittleEndian.Uint64(h[48:])>>20, tab.Bytes()>>20)
 	}
 	return nil
 }
@@ -263,12 +272,15 @@ func (s *Cache) DropCheckpoint(root engine.Position) error {
 	return nil
 }
 
-// checkpointRules reads the rule and pit count of a checkpoint file's name.
-func checkpointRules(name string) (engine.Rules, bool) {
+// checkpointKey reads a checkpoint file's name: the root key of its
+// position (kind kindRoot) and its rule and pit count.
+func checkpointKey(name string) (k [rootKeyLen]byte, r engine.Rules, ok bool) {
 	b, err := hex.DecodeString(strings.TrimSuffix(name, checkpointExt))
 	if !strings.HasSuffix(name, checkpointExt) || err != nil || len(b) != rootKeyLen || b[0] != kindResume {
-		return engine.Rules{}, false
+		return k, r, false
 	}
-	r := engine.Rules{Pits: int(b[2]), Capture: engine.Capture(b[1])}
-	return r, r.Validate() == nil
+	copy(k[:], b)
+	k[0] = kindRoot
+	r = engine.Rules{Pits: int(b[2]), Capture: engine.Capture(b[1])}
+	return k, r, r.Validate() == nil
 }

@@ -60,7 +60,7 @@ func (s *Cache) Stats() (Stats, error) {
 	}
 	ckpts, _ := os.ReadDir(filepath.Join(s.dir, resumeDir))
 	for _, f := range ckpts {
-		r, ok := checkpointRules(f.Name())
+		_, r, ok := checkpointKey(f.Name())
 		if !ok {
 			continue
 		}

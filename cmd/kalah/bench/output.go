@@ -53,7 +53,7 @@ func (p *printer) progress(name string, pr solver.Progress) {
 	}
 	bounds := ""
 	if pr.Upper-pr.Lower < 500 { // the solver starts a stage at +-infinity
-		bounds = fmt.Sprintf(", value in [%s, %s]", cmdutil.Signed(pr.Lower), cmdutil.Signed(pr.Upper))
+		bounds = fmt.Sprintf(", value in [%s, %s]", results.Signed(pr.Lower), results.Signed(pr.Upper))
 	}
 	fmt.Fprintf(p.opts.IO.ErrOut, "  %s: %s, %.0f s, %s nodes%s\n", name, pr.Stage, pr.Elapsed.Seconds(), results.Group(pr.Nodes), bounds)
 }
@@ -94,7 +94,7 @@ func (p *printer) runStart(threads int) {
 }
 
 func (p *printer) caseDone(r bench.Result) {
-	fmt.Fprintf(p.w, rowFormat, r.Case, r.Game, r.Rule, cmdutil.Signed(r.Value), results.Group(r.Nodes),
+	fmt.Fprintf(p.w, rowFormat, r.Case, r.Game, r.Rule, results.Signed(r.Value), results.Group(r.Nodes),
 		fmt.Sprintf("%.3f", r.Seconds), fmt.Sprintf("%.2f", r.NodesPerSecond/1e6), fmt.Sprintf("%.1f", 100*r.HitRate))
 }
 

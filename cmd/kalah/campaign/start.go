@@ -182,7 +182,7 @@ func progress(ctx context.Context, c *campaign.Conn, opts *StartOptions, done ch
 		case <-t.C:
 			if st, err := campaign.Info(ctx, c, opts.Name); err == nil {
 				fmt.Fprintf(opts.IO.ErrOut, "[%7.1fs] %s: value in [%s, %s]; units %d done, %d pending, %d in flight; %s nodes\n",
-					st.Seconds, opts.Name, cmdutil.Signed(st.Lower), cmdutil.Signed(st.Upper), st.Done, st.Pending, st.InFlight, cmdutil.Group(st.Nodes))
+					st.Seconds, opts.Name, results.Signed(st.Lower), results.Signed(st.Upper), st.Done, st.Pending, st.InFlight, results.Group(st.Nodes))
 			}
 		}
 	}
@@ -210,13 +210,13 @@ func printRecord(io *cmdutil.IOStreams, rec *results.Record, asJSON bool) error 
 	}
 	fmt.Fprintf(w, "campaign %s, rule %s\n", name, rec.Rule)
 	fmt.Fprintf(w, "position %s, %s to move\n", rec.Position, rec.ToMove)
-	fmt.Fprintf(w, "value %s %s (final store difference for the side to move, stores counted)\n", cmdutil.Signed(rec.Value), rec.Result)
+	fmt.Fprintf(w, "value %s %s (final store difference for the side to move, stores counted)\n", results.Signed(rec.Value), rec.Result)
 	fmt.Fprintf(w, "moves:")
 	for _, m := range rec.Moves {
-		fmt.Fprintf(w, " %s %s", m.Move, cmdutil.Signed(m.Value))
+		fmt.Fprintf(w, " %s %s", m.Move, results.Signed(m.Value))
 	}
 	fmt.Fprintf(w, "\nbest: %v\n", rec.Best)
 	fmt.Fprintf(w, "pv: %s\npv (paper): %s\n", rec.PVLetters, rec.PV)
-	fmt.Fprintf(w, "nodes %s over %d worker threads, %.3f s, database %d seeds\n", cmdutil.Group(rec.Nodes), rec.Threads, rec.Seconds, rec.EGDBSeeds)
+	fmt.Fprintf(w, "nodes %s over %d worker threads, %.3f s, database %d seeds\n", results.Group(rec.Nodes), rec.Threads, rec.Seconds, rec.EGDBSeeds)
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/kalah-solver/kalah/campaign"
 	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
+	"github.com/kalah-solver/kalah/results"
 	"github.com/spf13/cobra"
 )
 
@@ -63,12 +64,12 @@ writes the status every 2 s.`,
 			w := opts.IO.Out
 			fmt.Fprintf(w, "campaign %s: %s, Kalah(%d) %s, position %s %s to move (split %d)\n", st.Name, st.State, st.Pits, st.Rule, st.Position, st.ToMove, st.Split)
 			if len(st.Moves) > 0 {
-				fmt.Fprintf(w, "value in [%s, %s]; moves:", cmdutil.Signed(st.Lower), cmdutil.Signed(st.Upper))
+				fmt.Fprintf(w, "value in [%s, %s]; moves:", results.Signed(st.Lower), results.Signed(st.Upper))
 				for _, m := range st.Moves {
 					if m.Lower == m.Upper {
-						fmt.Fprintf(w, " %s %s", m.Move, cmdutil.Signed(m.Lower))
+						fmt.Fprintf(w, " %s %s", m.Move, results.Signed(m.Lower))
 					} else {
-						fmt.Fprintf(w, " %s [%s, %s]", m.Move, cmdutil.Signed(m.Lower), cmdutil.Signed(m.Upper))
+						fmt.Fprintf(w, " %s [%s, %s]", m.Move, results.Signed(m.Lower), results.Signed(m.Upper))
 					}
 				}
 				fmt.Fprintln(w)
@@ -79,10 +80,10 @@ writes the status every 2 s.`,
 			if st.Seconds > 0 {
 				rate = float64(st.Nodes) / st.Seconds / 1e6
 			}
-			fmt.Fprintf(w, "nodes %s, %.1f s wall over %d runs, %.1f worker-s, %.2f M nodes/s\n", cmdutil.Group(st.Nodes), st.Seconds, st.Runs, st.CPUSeconds, rate)
+			fmt.Fprintf(w, "nodes %s, %.1f s wall over %d runs, %.1f worker-s, %.2f M nodes/s\n", results.Group(st.Nodes), st.Seconds, st.Runs, st.CPUSeconds, rate)
 			for _, wk := range st.Workers {
 				fmt.Fprintf(w, "  worker %s: %d units, %s nodes, %.1f s, %d threads, database %d seeds, revision %q\n",
-					wk.Name, wk.Units, cmdutil.Group(wk.Nodes), wk.Seconds, wk.Threads, wk.EGDBSeeds, wk.Revision)
+					wk.Name, wk.Units, results.Group(wk.Nodes), wk.Seconds, wk.Threads, wk.EGDBSeeds, wk.Revision)
 			}
 			return nil
 		})

@@ -59,3 +59,11 @@ func TestCheckConflicts(t *testing.T) {
 		}
 	}
 }
+
+func TestOutcome(t *testing.T) {
+	for diff, want := range map[int]string{3: "south wins", 1: "south wins", 0: "draw", -1: "north wins", -48: "north wins"} {
+		if got := Outcome(diff); got != want {
+			t.Errorf("Outcome(%d) = %q, want %q", diff, got, want)
+		}
+	}
+}

@@ -51,21 +51,11 @@ func LegalMoves(p engine.Position) []string {
 	return out
 }
 
-// Winner names the winner from South's store minus North's: "south",
-// "north" or "draw".
-func Winner(southDiff int) string { return results.Winner(southDiff) }
-
 // Outcome is "south wins", "north wins" or "draw", from South's store
 // minus North's.
 func Outcome(southDiff int) string {
-	if w := Winner(southDiff); w != "draw" {
+	if w := results.Winner(southDiff); w != "draw" {
 		return w + " wins"
 	}
 	return "draw"
 }
-
-// Signed writes a value with its sign: "+10", "0", "-2".
-func Signed(v int) string { return results.Signed(v) }
-
-// Group writes n with thousands separators: 1,234,567.
-func Group(n int64) string { return results.Group(n) }

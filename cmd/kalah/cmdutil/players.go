@@ -88,13 +88,83 @@ func (f *PlayersFlags) ResolveMulti(g *GameFlags, changed func(name string) bool
 	return r, p, false, nil
 }
 
-// MultiGameName is "3-player Kalah(4,3)" for a start position, else
-// "3-player Kalah(4)".
-func MultiGameName(r multi.Rules, seeds int, start bool) string {
-	if start {
-		return r.Name(seeds)
+// GameHead opens the JSON record of show, move and perft in both games:
+// the game and the position the command starts from. Players and
+// CaptureTarget are set in the 3- and 4-player game only, so a two-player
+// record starts with its rule.
+type GameHead struct {
+	Players       int    `json:"players,omitempty"`        // 3 or 4; absent for two players
+	CaptureTarget string `json:"capture_target,omitempty"` // k players: next, opposite or all
+	Rule          string `json:"rule"`                     // always no-empty-capture for k players
+	Pits          int    `json:"pits"`
+	Seeds         int    `json:"seeds,omitempty"` // start positions only
+	Position      string `json:"position"`
+	ToMove        string `json:"to_move"` // south or north; P1..Pk
+	// Name is "Kalah(4,3)" or "3-player Kalah(4,3)" for a start
+	// position, else "Kalah(4)" or "3-player Kalah(4)".
+	Name string `json:"-"`
+}
+
+// Title is the first line of a text report: "Kalah(4,3), rule
+// empty-capture" or "3-player Kalah(4,3), capture from next, rule
+// no-empty-capture".
+func (h GameHead) Title() string {
+	if h.Players == 0 {
+		return fmt.Sprintf("%s, rule %s", h.Name, h.Rule)
 	}
-	return fmt.Sprintf("%d-player Kalah(%d)", r.Players, r.Pits)
+	return fmt.Sprintf("%s, capture from %s, rule %s", h.Name, h.CaptureTarget, h.Rule)
+}
+
+// Head is the GameHead of a two-player position; start reports a start
+// position of Kalah(pits, --seeds).
+func (f *GameFlags) Head(r engine.Rules, p engine.Position, start bool) GameHead {
+	h := GameHead{Rule: r.Capture.String(), Pits: p.Pits, Position: p.String(), ToMove: p.ToMove.String(), Name: GameName(p, f.Seeds, start)}
+	if start {
+		h.Seeds = f.Seeds
+	}
+	return h
+}
+
+// MultiHead is the GameHead of a k-player position.
+func (f *GameFlags) MultiHead(r multi.Rules, p multi.Position, start bool) GameHead {
+	h := GameHead{Players: r.Players, CaptureTarget: r.Target.String(), Rule: engine.NoEmptyCapture.String(), Pits: r.Pits,
+		Position: p.String(), ToMove: multi.SeatName(p.ToMove()), Name: fmt.Sprintf("%d-player Kalah(%d)", r.Players, r.Pits)}
+	if start {
+		h.Seeds, h.Name = f.Seeds, r.Name(f.Seeds)
+	}
+	return h
+}
+
+// RunGame is the body of a command that plays the two-player game and,
+// with --players 3 or 4, the k-player one (show, move, perft): it checks
+// the game and players flags, resolves the game and position they name
+// and hands them to two or to k. Errors are BadInput.
+func RunGame(cmd *cobra.Command, g *GameFlags, f *PlayersFlags,
+	two func(engine.Rules, engine.Position, GameHead) error,
+	k func(multi.Rules, multi.Position, GameHead) error) error {
+	changed := cmd.Flags().Changed
+	if f.Multi() {
+		// ResolveMulti checks the game flags the k-player way.
+		if err := f.Check(changed); err != nil {
+			return err
+		}
+		r, p, start, err := f.ResolveMulti(g, changed)
+		if err != nil {
+			return err
+		}
+		return k(r, p, g.MultiHead(r, p, start))
+	}
+	if err := g.CheckConflicts(changed); err != nil {
+		return err
+	}
+	if err := f.Check(changed); err != nil {
+		return err
+	}
+	r, p, start, err := g.Resolve()
+	if err != nil {
+		return err
+	}
+	return two(r, p, g.Head(r, p, start))
 }
 
 // MultiLegalMoves lists the legal moves of p by their seat-qualified

@@ -129,20 +129,20 @@ func runProbe(opts *ProbeOptions) error {
 	w := opts.IO.Out
 	if rec.Over {
 		fmt.Fprintf(w, "Kalah(%d), rule %s\n", p.Pits, rec.Rule)
-		fmt.Fprintf(w, "position %s: the game is over, %s, South's margin %s\n", rec.Position, rec.Result, cmdutil.Signed(rec.SouthMargin))
+		fmt.Fprintf(w, "position %s: the game is over, %s, South's margin %s\n", rec.Position, rec.Result, results.Signed(rec.SouthMargin))
 		return nil
 	}
 	fmt.Fprintf(w, "Kalah(%d), rule %s, database %s (slices 0..%d)\n", p.Pits, rec.Rule, rec.Dir, rec.MaxSeeds)
 	fmt.Fprintf(w, "position %s, %s to move, %d seeds in the pits\n", rec.Position, rec.ToMove, s)
 	fmt.Fprintf(w, "value: %s banks %d of the %d seeds in the pits; final margin %s for %s, South's margin %s (%s)\n",
-		rec.ToMove, rec.Gain, s, cmdutil.Signed(rec.Margin), rec.ToMove, cmdutil.Signed(rec.SouthMargin), rec.Result)
+		rec.ToMove, rec.Gain, s, results.Signed(rec.Margin), rec.ToMove, results.Signed(rec.SouthMargin), rec.Result)
 	fmt.Fprintf(w, "%-5s %5s %7s %13s\n", "move", "gain", "margin", "south margin")
 	for _, m := range rec.Moves {
 		best := ""
 		if m.Best {
 			best = "  best"
 		}
-		fmt.Fprintf(w, "%-5s %5d %7s %13s%s\n", m.Move, m.Gain, cmdutil.Signed(m.Margin), cmdutil.Signed(m.SouthMargin), best)
+		fmt.Fprintf(w, "%-5s %5d %7s %13s%s\n", m.Move, m.Gain, results.Signed(m.Margin), results.Signed(m.SouthMargin), best)
 	}
 	return nil
 }

@@ -123,7 +123,7 @@ func run(opts *Options) error {
 	fmt.Fprintf(w, "branching      %.3f mean, %.3f standard deviation (legal moves of the unfinished positions)\n", g.BranchMean, g.BranchSD)
 	fmt.Fprintf(w, "side to move   wins %.2f%%, loses %.2f%%, draws %.2f%% of the unfinished positions\n",
 		100*float64(g.Won)/inner, 100*float64(g.Lost)/inner, 100*float64(g.Drawn)/inner)
-	fmt.Fprintf(w, "start value    %s (South's store minus North's, perfect play)\n", cmdutil.Signed(g.StartValue))
+	fmt.Fprintf(w, "start value    %s (South's store minus North's, perfect play)\n", results.Signed(g.StartValue))
 	fmt.Fprintf(w, "time           %.3f s\n", g.Seconds)
 	if opts.Save {
 		fmt.Fprintf(w, "saved to %s\n", (results.Archive{Dir: opts.Data}).GraphPath())

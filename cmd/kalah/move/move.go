@@ -5,9 +5,12 @@ package movecmd
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
 	"github.com/kalah-solver/kalah/engine"
+	"github.com/kalah-solver/kalah/multi"
+	"github.com/kalah-solver/kalah/results"
 	"github.com/spf13/cobra"
 )
 
@@ -48,17 +51,12 @@ With --players 3 or 4 the moves are played in the k-player game
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := opts.Game.CheckConflicts(cmd.Flags().Changed); err != nil {
-				return err
-			}
-			if err := opts.Players.Check(cmd.Flags().Changed); err != nil {
-				return err
-			}
 			opts.Moves = args
-			if opts.Players.Multi() {
-				return runPlayers(opts, cmd.Flags().Changed)
-			}
-			return run(opts)
+			return cmdutil.RunGame(cmd, &opts.Game, &opts.Players, func(r engine.Rules, p engine.Position, h cmdutil.GameHead) error {
+				return run(opts, r, p, h)
+			}, func(r multi.Rules, p multi.Position, h cmdutil.GameHead) error {
+				return runPlayers(opts, r, p, h)
+			})
 		},
 	}
 	cmdutil.AddGameFlags(cmd, &opts.Game, true)
@@ -67,31 +65,33 @@ With --players 3 or 4 the moves are played in the k-player game
 	return cmd
 }
 
+// sowing is what a ply's record says in both games after who played
+// which move: the pit, the position it left, who moves next and what it
+// banked.
+type sowing struct {
+	Pit       int    `json:"pit"` // 1-based from the mover's left
+	Position  string `json:"position"`
+	ToMove    string `json:"to_move,omitempty"` // empty once the game is over
+	ExtraTurn bool   `json:"extra_turn"`
+	Captured  int    `json:"captured"` // seeds banked by a capture, the last seed included
+}
+
 // ply is one move played, in the JSON output.
 type ply struct {
-	Ply          int    `json:"ply"`
-	Side         string `json:"side"`
-	Move         string `json:"move"` // the pit letter
-	Pit          int    `json:"pit"`  // 1-based from the mover's left
-	Position     string `json:"position"`
-	ToMove       string `json:"to_move,omitempty"` // empty once the game is over
-	ExtraTurn    bool   `json:"extra_turn"`
-	Captured     int    `json:"captured"`                // seeds banked by a capture, the last seed included
+	Ply  int    `json:"ply"`
+	Side string `json:"side"`
+	Move string `json:"move"` // the pit letter
+	sowing
 	CapturedFrom string `json:"captured_from,omitempty"` // the opponent's pit emptied by the capture
 	Over         bool   `json:"over"`
 	SouthStore   int    `json:"south_store"`
 	NorthStore   int    `json:"north_store"`
-
-	diagram string
 }
 
 // record is the JSON output.
 type record struct {
-	Rule          string `json:"rule"`
-	Pits          int    `json:"pits"`
-	Seeds         int    `json:"seeds,omitempty"` // start positions only
-	Position      string `json:"position"`        // where the moves start
-	ToMove        string `json:"to_move"`
+	// The game, and the position where the moves start.
+	cmdutil.GameHead
 	Plies         []ply  `json:"plies"`
 	FinalPosition string `json:"final_position"`
 	FinalToMove   string `json:"final_to_move,omitempty"` // empty once the game is over
@@ -103,20 +103,9 @@ type record struct {
 	Winner        string `json:"winner,omitempty"` // south, north or draw, at the end of the game
 }
 
-func run(opts *Options) error {
-	r, p, start, err := opts.Game.Resolve()
-	if err != nil {
-		return err
-	}
-	rec := record{
-		Rule:     r.Capture.String(),
-		Pits:     p.Pits,
-		Position: p.String(),
-		ToMove:   p.ToMove.String(),
-	}
-	if start {
-		rec.Seeds = opts.Game.Seeds
-	}
+func run(opts *Options, r engine.Rules, p engine.Position, head cmdutil.GameHead) error {
+	rec := record{GameHead: head}
+	var texts []string
 	for k, text := range opts.Moves {
 		i, err := engine.ParseMove(p, text)
 		if err != nil {
@@ -136,7 +125,14 @@ func run(opts *Options) error {
 		if !pl.Over {
 			pl.ToMove = next.ToMove.String()
 		}
-		pl.diagram = next.Diagram()
+		capture := ""
+		switch {
+		case pl.Captured > 1:
+			capture = fmt.Sprintf("captures %d seeds (%d from pit %s and the last seed)", pl.Captured, pl.Captured-1, pl.CapturedFrom)
+		case pl.Captured == 1:
+			capture = fmt.Sprintf("captures 1 seed (the last seed; pit %s was empty)", pl.CapturedFrom)
+		}
+		texts = append(texts, describe(pl.Ply, pl.Side, pl.Move, pl.sowing, pl.Over, capture, next.Diagram()))
 		rec.Plies = append(rec.Plies, pl)
 		p = next
 	}
@@ -145,14 +141,19 @@ func run(opts *Options) error {
 	rec.SouthStore, rec.NorthStore = h[p.Pits], h[2*p.Pits+1]
 	if rec.Over {
 		d := p.SouthDiff()
-		rec.Result, rec.Winner = &d, cmdutil.Winner(d)
+		rec.Result, rec.Winner = &d, results.Winner(d)
 	} else {
 		rec.FinalToMove = p.ToMove.String()
 	}
 	if opts.JSON {
 		return cmdutil.PrintJSON(opts.IO.Out, rec)
 	}
-	writeText(opts.IO.Out, rec, cmdutil.GameName(p, rec.Seeds, start))
+	end := fmt.Sprintf("%s to move; South's store minus North's so far %s", rec.FinalToMove, results.Signed(rec.StoreDiff))
+	if rec.Over {
+		end = fmt.Sprintf("game over: South %d, North %d; South's store minus North's %s: %s",
+			rec.SouthStore, rec.NorthStore, results.Signed(*rec.Result), cmdutil.Outcome(*rec.Result))
+	}
+	writeText(opts.IO.Out, rec.GameHead, texts, end)
 	return nil
 }
 
@@ -163,34 +164,36 @@ func turn(p engine.Position) string {
 	return p.ToMove.String()
 }
 
-func writeText(w io.Writer, rec record, game string) {
-	fmt.Fprintf(w, "%s, rule %s\n", game, rec.Rule)
-	fmt.Fprintf(w, "from position %s, %s to move\n", rec.Position, rec.ToMove)
-	for _, pl := range rec.Plies {
-		fmt.Fprintf(w, "\n%d. %s plays %s (pit %d)", pl.Ply, pl.Side, pl.Move, pl.Pit)
-		switch {
-		case pl.Captured > 1:
-			fmt.Fprintf(w, ": captures %d seeds (%d from pit %s and the last seed)", pl.Captured, pl.Captured-1, pl.CapturedFrom)
-		case pl.Captured == 1:
-			fmt.Fprintf(w, ": captures 1 seed (the last seed; pit %s was empty)", pl.CapturedFrom)
-		}
-		switch {
-		case pl.Over:
-			fmt.Fprintf(w, "; the game is over\n")
-		case pl.ExtraTurn:
-			fmt.Fprintf(w, "; last seed in the store: extra turn, %s moves again\n", pl.ToMove)
-		default:
-			fmt.Fprintf(w, "; %s to move\n", pl.ToMove)
-		}
-		fmt.Fprintf(w, "position %s\n%s", pl.Position, pl.diagram)
+// describe tells ply n of either game in the text report: who played
+// which move, what its capture took (capture, "" for none), who moves
+// next, and the position it left with its diagram.
+func describe(n int, who, move string, s sowing, over bool, capture, diagram string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n%d. %s plays %s (pit %d)", n, who, move, s.Pit)
+	if capture != "" {
+		fmt.Fprintf(&b, ": %s", capture)
 	}
-	fmt.Fprintln(w)
-	if rec.Over {
-		fmt.Fprintf(w, "game over: South %d, North %d; South's store minus North's %s: %s\n",
-			rec.SouthStore, rec.NorthStore, cmdutil.Signed(*rec.Result), cmdutil.Outcome(*rec.Result))
-		return
+	switch {
+	case over:
+		fmt.Fprintf(&b, "; the game is over\n")
+	case s.ExtraTurn:
+		fmt.Fprintf(&b, "; last seed in the store: extra turn, %s moves again\n", s.ToMove)
+	default:
+		fmt.Fprintf(&b, "; %s to move\n", s.ToMove)
 	}
-	fmt.Fprintf(w, "%s to move; South's store minus North's so far %s\n", rec.FinalToMove, cmdutil.Signed(rec.StoreDiff))
+	fmt.Fprintf(&b, "position %s\n%s", s.Position, diagram)
+	return b.String()
+}
+
+// writeText writes the text report of either game: the game and where
+// the moves start, each ply as describe told it, and the last line, end.
+func writeText(w io.Writer, head cmdutil.GameHead, plies []string, end string) {
+	fmt.Fprintln(w, head.Title())
+	fmt.Fprintf(w, "from position %s, %s to move\n", head.Position, head.ToMove)
+	for _, text := range plies {
+		fmt.Fprint(w, text)
+	}
+	fmt.Fprintf(w, "\n%s\n", end)
 }
 
 // captured returns the seeds banked by the capture that sowing the mover's

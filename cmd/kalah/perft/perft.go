@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
+	"github.com/kalah-solver/kalah/engine"
+	"github.com/kalah-solver/kalah/multi"
 	"github.com/kalah-solver/kalah/results"
 	"github.com/spf13/cobra"
 )
@@ -19,7 +21,7 @@ const MaxDepth = 200
 type Options struct {
 	IO   *cmdutil.IOStreams
 	Game cmdutil.GameFlags
-	// Players chooses the 3- or 4-player game (players.go).
+	// Players chooses the 3- or 4-player game.
 	Players cmdutil.PlayersFlags
 	Depth   int
 	JSON    bool
@@ -43,16 +45,11 @@ next|opposite|all).`,
   kalah perft --pits 4 --seeds 3 --rule empty-capture --depth 12 --json`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := opts.Game.CheckConflicts(cmd.Flags().Changed); err != nil {
-				return err
-			}
-			if err := opts.Players.Check(cmd.Flags().Changed); err != nil {
-				return err
-			}
-			if opts.Players.Multi() {
-				return runPlayers(opts, cmd.Flags().Changed)
-			}
-			return run(opts)
+			return cmdutil.RunGame(cmd, &opts.Game, &opts.Players, func(r engine.Rules, p engine.Position, h cmdutil.GameHead) error {
+				return run(opts, h, func() []uint64 { return r.Perft(p.Board, opts.Depth) })
+			}, func(r multi.Rules, p multi.Position, h cmdutil.GameHead) error {
+				return run(opts, h, func() []uint64 { return r.Perft(p.Board, opts.Depth) })
+			})
 		},
 	}
 	cmdutil.AddGameFlags(cmd, &opts.Game, true)
@@ -62,13 +59,10 @@ next|opposite|all).`,
 	return cmd
 }
 
-// record is the JSON output.
+// record is the JSON output; with --players 3 or 4 its head names the
+// players and the capture target too.
 type record struct {
-	Rule           string   `json:"rule"`
-	Pits           int      `json:"pits"`
-	Seeds          int      `json:"seeds,omitempty"` // start positions only
-	Position       string   `json:"position"`
-	ToMove         string   `json:"to_move"`
+	cmdutil.GameHead
 	Depth          int      `json:"depth"`
 	Counts         []uint64 `json:"counts"` // counts[d-1]: move sequences of d plies
 	Nodes          uint64   `json:"nodes"`  // sum of counts
@@ -77,30 +71,15 @@ type record struct {
 	results.Provenance
 }
 
-func run(opts *Options) error {
+// run counts with perft, in either game, and prints the counts.
+func run(opts *Options, head cmdutil.GameHead, perft func() []uint64) error {
 	if opts.Depth < 1 || opts.Depth > MaxDepth {
 		return cmdutil.BadInputf("--depth must be 1..%d, got %d", MaxDepth, opts.Depth)
 	}
-	r, p, start, err := opts.Game.Resolve()
-	if err != nil {
-		return err
-	}
 	t0 := time.Now()
-	counts := r.Perft(p.Board, opts.Depth)
+	counts := perft()
 	secs := time.Since(t0).Seconds()
-	rec := record{
-		Rule:       r.Capture.String(),
-		Pits:       p.Pits,
-		Position:   p.String(),
-		ToMove:     p.ToMove.String(),
-		Depth:      opts.Depth,
-		Counts:     counts,
-		Seconds:    secs,
-		Provenance: results.Current(),
-	}
-	if start {
-		rec.Seeds = opts.Game.Seeds
-	}
+	rec := record{GameHead: head, Depth: opts.Depth, Counts: counts, Seconds: secs, Provenance: results.Current()}
 	for _, c := range counts {
 		rec.Nodes += c
 	}
@@ -111,7 +90,7 @@ func run(opts *Options) error {
 		return cmdutil.PrintJSON(opts.IO.Out, rec)
 	}
 	w := opts.IO.Out
-	fmt.Fprintf(w, "perft %s, rule %s\n", cmdutil.GameName(p, rec.Seeds, start), rec.Rule)
+	fmt.Fprintf(w, "perft %s\n", rec.Title())
 	fmt.Fprintf(w, "position %s, %s to move\n", rec.Position, rec.ToMove)
 	fmt.Fprintf(w, "%5s %20s\n", "depth", "nodes")
 	for d, c := range counts {

@@ -88,7 +88,7 @@ func (g *game) command(ctx context.Context, w io.Writer, f []string) (quit bool,
 		case "hint":
 			fmt.Fprintln(w, hint(res.Record.Best, res.Record.Moves, res.Record.Value))
 		case "pv":
-			fmt.Fprintf(w, "perfect game: %s (value %s for %s)\n", orNone(res.Record.PVLetters), cmdutil.Signed(res.Value), res.Record.ToMove)
+			fmt.Fprintf(w, "perfect game: %s (value %s for %s)\n", orNone(res.Record.PVLetters), results.Signed(res.Value), res.Record.ToMove)
 		default:
 			printValues(w, res)
 		}
@@ -140,7 +140,7 @@ func (g *game) turn(ctx context.Context) error {
 		if !ok {
 			return fmt.Errorf("no move to choose in %v", g.line.Current())
 		}
-		fmt.Fprintf(w, "the computer (%s) plays %s: %s %s\n", g.level.Name, mv.Move, cmdutil.Signed(mv.Value), outcome(mv.Value))
+		fmt.Fprintf(w, "the computer (%s) plays %s: %s %s\n", g.level.Name, mv.Move, results.Signed(mv.Value), outcome(mv.Value))
 		if err := g.line.Play(mv.Move); err != nil {
 			return err
 		}
@@ -183,7 +183,7 @@ func (g *game) undo() {
 // hint says which move is best and what it gains against the others.
 func hint(best []string, moves []results.MoveValue, value int) string {
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "hint: play %s (%s %s)", strings.Join(best, " or "), cmdutil.Signed(value), outcome(value))
+	fmt.Fprintf(&sb, "hint: play %s (%s %s)", strings.Join(best, " or "), results.Signed(value), outcome(value))
 	isBest := map[string]bool{}
 	for _, b := range best {
 		isBest[b] = true
@@ -195,7 +195,7 @@ func hint(best []string, moves []results.MoveValue, value int) string {
 		}
 	}
 	if found {
-		fmt.Fprintf(&sb, "; the next best move gives %s (%s)", cmdutil.Signed(next), outcome(next))
+		fmt.Fprintf(&sb, "; the next best move gives %s (%s)", results.Signed(next), outcome(next))
 	} else {
 		sb.WriteString("; every move is as good")
 	}

@@ -76,7 +76,7 @@ func (g *game) printRecord(ctx context.Context) error {
 		rec.Best = []string{}
 	}
 	if rec.Over {
-		rec.Winner = cmdutil.Winner(rec.StoreDiff)
+		rec.Winner = results.Winner(rec.StoreDiff)
 	}
 	if rec.Seconds > 0 && !rec.FromStore {
 		rec.NPS = float64(rec.Nodes) / rec.Seconds
@@ -124,7 +124,7 @@ func (g *game) printBoard(w io.Writer) {
 // perfect game.
 func printValues(w io.Writer, res *kalah.Result) {
 	rec := res.Record
-	fmt.Fprintf(w, "value %s for %s (%s)", cmdutil.Signed(rec.Value), rec.ToMove, outcome(rec.Value))
+	fmt.Fprintf(w, "value %s for %s (%s)", results.Signed(rec.Value), rec.ToMove, outcome(rec.Value))
 	if res.FromCache {
 		fmt.Fprint(w, ", from the store")
 	}
@@ -142,7 +142,7 @@ func printValues(w io.Writer, res *kalah.Result) {
 		if m.ExtraTurn {
 			extra = " (extra turn)"
 		}
-		fmt.Fprintf(w, "  %s %4s  %s%s%s\n", m.Move, cmdutil.Signed(m.Value), outcome(m.Value), extra, mark)
+		fmt.Fprintf(w, "  %s %4s  %s%s%s\n", m.Move, results.Signed(m.Value), outcome(m.Value), extra, mark)
 	}
 	fmt.Fprintf(w, "perfect game: %s\n", orNone(rec.PVLetters))
 }

@@ -4,9 +4,13 @@ package showcmd
 
 import (
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
+	"github.com/kalah-solver/kalah/engine"
+	"github.com/kalah-solver/kalah/multi"
+	"github.com/kalah-solver/kalah/results"
 	"github.com/spf13/cobra"
 )
 
@@ -37,16 +41,9 @@ player in seat order (docs/rules.md, "Three and four players").`,
   kalah show --position 0,0,13,0,0,0,0,1,1,1,1,1,1,0 --to-move south --json`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := opts.Game.CheckConflicts(cmd.Flags().Changed); err != nil {
-				return err
-			}
-			if err := opts.Players.Check(cmd.Flags().Changed); err != nil {
-				return err
-			}
-			if opts.Players.Multi() {
-				return runPlayers(opts, cmd.Flags().Changed)
-			}
-			return run(opts)
+			return cmdutil.RunGame(cmd, &opts.Game, &opts.Players,
+				func(r engine.Rules, p engine.Position, h cmdutil.GameHead) error { return run(opts, p, h) },
+				func(r multi.Rules, p multi.Position, h cmdutil.GameHead) error { return runPlayers(opts, p, h) })
 		},
 	}
 	cmdutil.AddGameFlags(cmd, &opts.Game, true)
@@ -57,11 +54,7 @@ player in seat order (docs/rules.md, "Three and four players").`,
 
 // record is the JSON output.
 type record struct {
-	Rule        string   `json:"rule"`
-	Pits        int      `json:"pits"`
-	Seeds       int      `json:"seeds,omitempty"` // start positions only
-	Position    string   `json:"position"`
-	ToMove      string   `json:"to_move"`
+	cmdutil.GameHead
 	Holes       []int    `json:"holes"`
 	SouthStore  int      `json:"south_store"`
 	NorthStore  int      `json:"north_store"`
@@ -72,17 +65,10 @@ type record struct {
 	Diagram     string   `json:"diagram"`
 }
 
-func run(opts *Options) error {
-	r, p, start, err := opts.Game.Resolve()
-	if err != nil {
-		return err
-	}
+func run(opts *Options, p engine.Position, head cmdutil.GameHead) error {
 	h := p.Holes()
 	rec := record{
-		Rule:        r.Capture.String(),
-		Pits:        p.Pits,
-		Position:    p.String(),
-		ToMove:      p.ToMove.String(),
+		GameHead:    head,
 		Holes:       h,
 		SouthStore:  h[p.Pits],
 		NorthStore:  h[2*p.Pits+1],
@@ -92,21 +78,28 @@ func run(opts *Options) error {
 		Moves:       cmdutil.LegalMoves(p),
 		Diagram:     p.Diagram(),
 	}
-	if start {
-		rec.Seeds = opts.Game.Seeds
-	}
 	if opts.JSON {
 		return cmdutil.PrintJSON(opts.IO.Out, rec)
 	}
-	w := opts.IO.Out
-	fmt.Fprintf(w, "%s, rule %s\n", cmdutil.GameName(p, opts.Game.Seeds, start), rec.Rule)
-	fmt.Fprintf(w, "position %s, %s to move\n", rec.Position, rec.ToMove)
-	fmt.Fprint(w, rec.Diagram)
+	over := ""
 	if rec.Over {
 		d := p.SouthDiff()
-		fmt.Fprintf(w, "game over: South %d, North %d (South %s): %s\n", rec.SouthStore, rec.NorthStore, cmdutil.Signed(d), cmdutil.Outcome(d))
-		return nil
+		over = fmt.Sprintf("South %d, North %d (South %s): %s", rec.SouthStore, rec.NorthStore, results.Signed(d), cmdutil.Outcome(d))
 	}
-	fmt.Fprintf(w, "seeds in play %d of %d; legal moves: %s\n", rec.SeedsInPlay, rec.TotalSeeds, strings.Join(rec.Moves, " "))
+	writeText(opts.IO.Out, rec.GameHead, rec.Diagram, over, rec.SeedsInPlay, rec.TotalSeeds, rec.Moves)
 	return nil
+}
+
+// writeText draws a position in either game: its game and position, the
+// board, and what the game came to (over, when it is over) or the legal
+// moves.
+func writeText(w io.Writer, h cmdutil.GameHead, diagram, over string, seeds, total int, moves []string) {
+	fmt.Fprintln(w, h.Title())
+	fmt.Fprintf(w, "position %s, %s to move\n", h.Position, h.ToMove)
+	fmt.Fprint(w, diagram)
+	if over != "" {
+		fmt.Fprintf(w, "game over: %s\n", over)
+		return
+	}
+	fmt.Fprintf(w, "seeds in play %d of %d; legal moves: %s\n", seeds, total, strings.Join(moves, " "))
 }

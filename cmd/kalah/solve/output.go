@@ -19,7 +19,7 @@ type output struct {
 	Interrupted bool         `json:"interrupted,omitempty"` // Ctrl-C or SIGTERM stopped the solve (the pv may be cut short)
 	ValueOnly   bool         `json:"value_only"`            // --value-only: moves is empty and best holds one best move
 	FromStore   bool         `json:"from_store"`            // answered from the persistent store's root record, no search
-	NPS         float64      `json:"nps"`                   // nodes per second
+	NPS         float64      `json:"nps"`                   // nodes per second, from the record's nodes and seconds
 	Store       string       `json:"store,omitempty"`       // persistent store directory; absent with --no-store
 	Stats       solver.Stats `json:"stats"`
 }
@@ -40,7 +40,9 @@ func (s *session) output(j job, res *kalah.Result, err error) *output {
 		lo, hi := res.Lower, res.Upper
 		o.Lower, o.Upper = &lo, &hi
 	}
-	if o.Seconds > 0 && !o.FromStore {
+	// From the record's own nodes and seconds: for an answer from the
+	// store, those of the solve that made it.
+	if o.Seconds > 0 {
 		o.NPS = float64(o.Nodes) / o.Seconds
 	}
 	return o
@@ -73,10 +75,10 @@ func printReport(w io.Writer, rec *output) error {
 		case rec.Value == 0:
 			verb = "draws"
 		}
-		fmt.Fprintf(w, "value %s %s: %s, to move, %s (final store difference, stores counted)\n", signed(rec.Value), results.Outcome(rec.Value), rec.ToMove, verb)
+		fmt.Fprintf(w, "value %s %s: %s, to move, %s (final store difference, stores counted)\n", results.Signed(rec.Value), results.Outcome(rec.Value), rec.ToMove, verb)
 	} else {
 		lo, hi := rec.Bounds()
-		fmt.Fprintf(w, "interrupted: value in [%s, %s] (bounds proven so far)\n", signed(lo), signed(hi))
+		fmt.Fprintf(w, "interrupted: value in [%s, %s] (bounds proven so far)\n", results.Signed(lo), results.Signed(hi))
 	}
 	if rec.FromStore {
 		fmt.Fprintf(w, "from store %s (no search; --force solves again)\n", rec.Store)
@@ -85,9 +87,9 @@ func printReport(w io.Writer, rec *output) error {
 		fmt.Fprintf(w, "%4s %4s %6s\n", "move", "pit", "value")
 	}
 	for _, m := range rec.Moves {
-		v := signed(m.Value)
+		v := results.Signed(m.Value)
 		if m.Lower != nil {
-			v = fmt.Sprintf("[%s, %s]", signed(*m.Lower), signed(*m.Upper))
+			v = fmt.Sprintf("[%s, %s]", results.Signed(*m.Lower), results.Signed(*m.Upper))
 		}
 		extra := ""
 		if m.ExtraTurn {
@@ -114,7 +116,7 @@ func printReport(w io.Writer, rec *output) error {
 	}
 	store := "none"
 	if rec.Store != "" {
-		store = fmt.Sprintf("%s hits", results.Group(rec.Stats.CacheHits))
+		store = fmt.Sprintf("%s hits", results.Group(rec.CacheHits)) // the record's: the original solve's when from the store
 	}
 	cost := "nodes"
 	if rec.FromStore {
@@ -130,11 +132,11 @@ func printLine(w io.Writer, rec *output) error {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "position=%s to_move=%s rule=%s", rec.Position, rec.ToMove, rec.Rule)
 	if rec.Solved {
-		fmt.Fprintf(&sb, " value=%s result=%s best=%s pv=%s pv_letters=%s", signed(rec.Value), rec.Result,
+		fmt.Fprintf(&sb, " value=%s result=%s best=%s pv=%s pv_letters=%s", results.Signed(rec.Value), rec.Result,
 			orDash(strings.Join(rec.Best, ",")), orDash(rec.PV), orDash(rec.PVLetters))
 	} else {
 		lo, hi := rec.Bounds()
-		fmt.Fprintf(&sb, " lower=%s upper=%s", signed(lo), signed(hi))
+		fmt.Fprintf(&sb, " lower=%s upper=%s", results.Signed(lo), results.Signed(hi))
 	}
 	if rec.Interrupted {
 		sb.WriteString(" interrupted")
@@ -160,5 +162,3 @@ func orDash(s string) string {
 	}
 	return s
 }
-
-func signed(v int) string { return results.Signed(v) }

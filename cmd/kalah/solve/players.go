@@ -86,6 +86,7 @@ func runPlayers(ctx context.Context, opts *Options, changed func(string) bool) e
 	if err != nil {
 		return err
 	}
+	head := opts.Game.MultiHead(r, p, start)
 	if po.Save != "" && !start {
 		return cmdutil.BadInputf("--save records start positions only")
 	}
@@ -118,20 +119,21 @@ func runPlayers(ctx context.Context, opts *Options, changed func(string) bool) e
 	}
 	switch {
 	case errors.Is(err, multi.ErrTooBig):
-		return fmt.Errorf("%s: %w (raise --max-positions, or try a smaller game)", cmdutil.MultiGameName(r, opts.Game.Seeds, start), err)
+		return fmt.Errorf("%s: %w (raise --max-positions, or try a smaller game)", head.Name, err)
 	case ctx.Err() != nil:
 		return cmdutil.ErrInterrupted
 	case err != nil:
 		return err
 	}
 	out := playersOutput{
-		Players:       r.Players,
-		CaptureTarget: r.Target.String(),
-		Rule:          "no-empty-capture",
+		Players:       head.Players,
+		CaptureTarget: head.CaptureTarget,
+		Rule:          head.Rule,
 		Concept:       concept.String(),
-		Pits:          r.Pits,
-		Position:      p.String(),
-		ToMove:        multi.SeatName(p.ToMove()),
+		Pits:          head.Pits,
+		Seeds:         head.Seeds,
+		Position:      head.Position,
+		ToMove:        head.ToMove,
 		Value:         sol.Value,
 		Stores:        sol.Stores,
 		Guarantees:    guar,
@@ -144,9 +146,6 @@ func runPlayers(ctx context.Context, opts *Options, changed func(string) bool) e
 	out.Nodes, _ = s.Work()
 	if concept == multi.MaxN {
 		out.TTBytes = 0 // max^n keeps every position in a map instead
-	}
-	if start {
-		out.Seeds = opts.Game.Seeds
 	}
 	for _, mv := range sol.Moves {
 		out.Moves = append(out.Moves, results.PlayersOpening{Move: multi.MoveName(sol.Mover, mv.Pit), Value: mv.Value, Stores: mv.Stores})
@@ -169,7 +168,7 @@ func runPlayers(ctx context.Context, opts *Options, changed func(string) bool) e
 	if opts.JSON {
 		return cmdutil.PrintJSON(opts.IO.Out, out)
 	}
-	writePlayers(opts, out, cmdutil.MultiGameName(r, opts.Game.Seeds, start))
+	writePlayers(opts, out, head)
 	return nil
 }
 
@@ -189,9 +188,9 @@ func storesText(stores []int) string {
 	return strings.Join(parts, ", ")
 }
 
-func writePlayers(opts *Options, out playersOutput, game string) {
+func writePlayers(opts *Options, out playersOutput, head cmdutil.GameHead) {
 	w := opts.IO.Out
-	fmt.Fprintf(w, "%s, capture from %s, rule no-empty-capture, concept %s\n", game, out.CaptureTarget, out.Concept)
+	fmt.Fprintf(w, "%s, concept %s\n", head.Title(), out.Concept)
 	fmt.Fprintf(w, "position %s, %s to move\n", out.Position, out.ToMove)
 	if out.Concept == multi.Paranoid.String() {
 		fmt.Fprintf(w, "value: %s's final store %d, guaranteed whatever the others do (paranoid)\n", out.ToMove, out.Value)

@@ -12,6 +12,7 @@ import (
 	"github.com/kalah-solver/kalah"
 	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
 	"github.com/kalah-solver/kalah/engine"
+	"github.com/kalah-solver/kalah/results"
 	"github.com/kalah-solver/kalah/solver"
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
@@ -70,15 +71,14 @@ func (s *session) prepare(j job) error {
 	if err := s.close(); err != nil {
 		return err
 	}
+	// Seeds is a start position's n, else 1 (n only names the start);
+	// readJobs has checked that 2mn fits the board.
 	cfg := kalah.Config{Pits: j.rules.Pits, Seeds: max(j.seeds, 1), Rule: j.rules.Capture,
 		Threads: s.opts.Threads, TableBytes: s.ttBytes,
 		EGDBDir: s.opts.EGDB, NoEGDB: s.opts.NoEGDB,
 		CacheDir: s.opts.Store, NoCache: s.opts.NoStore, Recompute: s.opts.Force,
 		CacheMinSeeds: s.opts.StoreMinSeeds, CacheMinWork: s.opts.StoreMinWork,
 		Progress: s.report, AutoEGDB: true, OnEGDBBuild: s.egdbBuild}
-	if 2*cfg.Pits*cfg.Seeds > engine.MaxSeeds {
-		cfg.Seeds = 1 // a position, not a start: n only names the start
-	}
 	if s.opts.Verbose {
 		cfg.Log = log.New(lockedWriter{s}, "kalah solve: ", 0)
 	}
@@ -121,7 +121,7 @@ func (s *session) report(p solver.Progress) {
 		nps = float64(p.Nodes) / sec
 	}
 	fmt.Fprintf(s.opts.IO.ErrOut, "%s[%7.1fs] %s: value in [%s, %s]; %s nodes, %.1f M nodes/s\n",
-		s.label, p.Elapsed.Seconds(), p.Stage, cmdutil.Signed(lo), cmdutil.Signed(hi), cmdutil.Group(p.Nodes), nps/1e6)
+		s.label, p.Elapsed.Seconds(), p.Stage, results.Signed(lo), results.Signed(hi), results.Group(p.Nodes), nps/1e6)
 }
 
 // solve solves one position and prints its result.
@@ -162,9 +162,9 @@ func (s *session) solve(ctx context.Context, j job) error {
 // interrupted closes the store, so that what was proven is on disk, and
 // returns the error that says how to resume.
 func (s *session) interrupted(res *kalah.Result) error {
-	msg := fmt.Sprintf("value in [%s, %s]", cmdutil.Signed(res.Lower), cmdutil.Signed(res.Upper))
+	msg := fmt.Sprintf("value in [%s, %s]", results.Signed(res.Lower), results.Signed(res.Upper))
 	if res.Solved {
-		msg = fmt.Sprintf("value %s; the principal variation was cut short", cmdutil.Signed(res.Value))
+		msg = fmt.Sprintf("value %s; the principal variation was cut short", results.Signed(res.Value))
 	}
 	if dir := s.k.CacheDir(); dir != "" {
 		if err := s.close(); err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -11,6 +12,7 @@ import (
 	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
 	"github.com/kalah-solver/kalah/engine"
 	"github.com/kalah-solver/kalah/internal/reference"
+	"github.com/kalah-solver/kalah/results"
 )
 
 // execute runs kalah solve in-process with stdin as standard input. The
@@ -277,6 +279,10 @@ func TestSolveStore(t *testing.T) {
 	if again["from_store"] != true || again["value"] != 6.0 || again["pv"] != first["pv"] || again["nodes"] != first["nodes"] {
 		t.Errorf("repeated solve: %v", again)
 	}
+	// The cost is the first solve's, nodes per second included.
+	if nps, _ := again["nps"].(float64); nps <= 0 || nps != first["nps"] || nps != first["nodes"].(float64)/first["seconds"].(float64) {
+		t.Errorf("repeated solve: nps %v, first solve's %v nodes in %v s", again["nps"], first["nodes"], first["seconds"])
+	}
 	r := engine.Rules{Pits: 4, Capture: engine.EmptyCapture}
 	p, _ := r.StartPosition(2)
 	checkRecord(t, again, r, p)
@@ -284,12 +290,30 @@ func TestSolveStore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if forced := decode(t, out)[0]; forced["from_store"] != false || forced["value"] != 6.0 {
+	forced := decode(t, out)[0]
+	if forced["from_store"] != false || forced["value"] != 6.0 {
 		t.Errorf("--force: %v", forced)
 	}
 	text, _, err := execute(t, context.Background(), "", "--pits", "4", "--seeds", "2", "--rule", "empty-capture", "--store", dir)
-	if err != nil || !strings.Contains(text, "from store "+dir) {
-		t.Errorf("text from the store (%v):\n%s", err, text)
+	cost := fmt.Sprintf("solved originally with: nodes %s in %.3f s, %.1f M nodes/s, ", results.Group(int64(forced["nodes"].(float64))), forced["seconds"], forced["nps"].(float64)/1e6)
+	if err != nil || !strings.Contains(text, "from store "+dir) || !strings.Contains(text, cost) {
+		t.Errorf("text from the store (%v) lacks %q:\n%s", err, cost, text)
+	}
+}
+
+// TestReportFromStore: an answer from the store reports the cost of the
+// solve that made it, from its record, not this run's (no search: zero).
+func TestReportFromStore(t *testing.T) {
+	rec := &output{Record: results.Record{Rule: "no-empty-capture", Pits: 5, Position: "0,5,5,5,5,0,4,4,4,4,4,0", ToMove: "north", Value: 2,
+		Nodes: 13820464, Seconds: 70.035, Threads: 2, TTBytes: 1 << 30, EGDBSeeds: -1, CacheHits: 657},
+		Solved: true, FromStore: true, NPS: 13820464 / 70.035, Store: "/s"}
+	var b strings.Builder
+	if err := printReport(&b, rec); err != nil {
+		t.Fatal(err)
+	}
+	want := "solved originally with: nodes 13,820,464 in 70.035 s, 0.2 M nodes/s, 2 threads, table 1 GiB, egdb none, store 657 hits\n"
+	if !strings.HasSuffix(b.String(), want) {
+		t.Errorf("report:\n%s\nwant it to end with\n%s", b.String(), want)
 	}
 }
 
@@ -357,4 +381,44 @@ func TestSolveValueOnly(t *testing.T) {
 func list(rec map[string]any, key string) []any {
 	a, _ := rec[key].([]any)
 	return a
+}
+
+// TestSolveFullBoard: the largest games that fit the packed board open a
+// session and solve to the reference value: the start with 2mn = 254
+// seeds, and a position of 255 seeds on eight pits (a position's session
+// is opened for one seed a pit, whatever it holds). One seed more is bad
+// input, refused before any session opens.
+func TestSolveFullBoard(t *testing.T) {
+	r1 := engine.Rules{Pits: 1, Capture: engine.NoEmptyCapture}
+	start, err := r1.StartPosition(127)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r8 := engine.Rules{Pits: 8, Capture: engine.NoEmptyCapture}
+	full, err := engine.ParsePosition("0,0,0,0,0,0,0,1,120,0,0,0,0,0,0,0,1,133", engine.South)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		r    engine.Rules
+		p    engine.Position
+	}{
+		{[]string{"--pits", "1", "--seeds", "127"}, r1, start},
+		{[]string{"--pits", "8", "--position", full.String()}, r8, full},
+	} {
+		out, _, err := execute(t, context.Background(), "", append(c.args, "--json", "--no-store")...)
+		if err != nil {
+			t.Fatalf("%v: %v", c.args, err)
+		}
+		checkRecord(t, decode(t, out)[0], c.r, c.p)
+	}
+	for _, args := range [][]string{
+		{"--pits", "1", "--seeds", "128"},
+		{"--position", "0,0,0,0,0,0,0,1,120,0,0,0,0,0,0,0,1,134"},
+	} {
+		if out, _, err := execute(t, context.Background(), "", args...); cmdutil.ExitCode(err) != 2 || out != "" || !strings.Contains(err.Error(), "255") {
+			t.Errorf("%v: err %v, output %q; want bad input naming the 255-seed limit", args, err, out)
+		}
+	}
 }

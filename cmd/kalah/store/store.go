@@ -165,11 +165,18 @@ func NewCmdGC(io *cmdutil.IOStreams) *cobra.Command {
 	opts := &GCOptions{IO: io}
 	cmd := &cobra.Command{
 		Use:   "gc",
-		Short: "Compact the store: flatten its tables and collect value-log garbage",
+		Short: "Compact the store: flatten its tables, collect value-log garbage, drop dead checkpoints",
 		Long: `Compact the store: merge BadgerDB's tables into one level (which drops the
 older versions of rewritten entries) and rewrite the value-log files that are
 mostly garbage. Prints the size on disk before and after. Needs the store to
-itself: it fails while a solve uses it.`,
+itself: it fails while a solve uses it.
+
+It also deletes the checkpoints (the store's resume/ directory) that no solve
+will load: those of positions the store holds a root record of (solved to
+the end), those this kalah cannot read (another format, a header that does
+not match the file's name, the wrong size) and the temporary files of
+checkpoint writes cut short. The checkpoints of unfinished solves are kept,
+however old; it prints how many it removed and kept.`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runGC(opts) },
 	}
@@ -184,6 +191,10 @@ func runGC(opts *GCOptions) error {
 	}
 	defer st.Close()
 	before, err := st.Stats()
+	if err != nil {
+		return err
+	}
+	pruned, err := st.PruneCheckpoints()
 	if err != nil {
 		return err
 	}
@@ -204,7 +215,9 @@ func runGC(opts *GCOptions) error {
 	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(opts.IO.Out, "store %s: flattened, %d value-log files rewritten; on disk %d -> %d bytes\n", st.Dir(), n, before.DiskBytes, after.DiskBytes)
+	fmt.Fprintf(opts.IO.Out, "store %s: flattened, %d value-log files rewritten; on disk %d -> %d bytes\n", st.Dir(), n, before.DiskBytes, after.DiskBytes)
+	_, err = fmt.Fprintf(opts.IO.Out, "checkpoints: %d removed (%d of solved positions, %d unreadable, %d cut short), %d of unfinished solves kept\n",
+		pruned.Removed(), pruned.Solved, pruned.Unreadable, pruned.Partial, pruned.Kept)
 	return err
 }
 

@@ -158,7 +158,9 @@ func entries(t *testing.T, dir string) map[engine.Key]tt.Entry {
 	return out
 }
 
-// gc flattens the store and keeps every entry as it was.
+// gc flattens the store and keeps every entry as it was; it deletes the
+// checkpoint of a solved position and a cut-short one, keeps the
+// checkpoint of an unfinished solve, and says so.
 func TestGCAndPath(t *testing.T) {
 	dir := t.TempDir()
 	written := fill(t, dir)
@@ -166,9 +168,32 @@ func TestGCAndPath(t *testing.T) {
 	if len(before) == 0 || int64(len(before)) > written { // a key written twice is one entry
 		t.Fatalf("%d entries read back, %d written", len(before), written)
 	}
+	r := engine.Rules{Pits: 4, Capture: engine.EmptyCapture}
+	st, err := persist.Open(dir, r, persist.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab, _ := tt.New(4, 1<<20)
+	for seeds := 2; seeds <= 3; seeds++ {
+		p, _ := r.StartPosition(seeds)
+		if _, err := st.SaveCheckpoint(p, tab, persist.ResumeInfo{}); err != nil {
+			t.Fatal(err)
+		}
+		if seeds == 3 {
+			st.PutRoot(p, []byte(`{}`))
+		}
+	}
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "resume", "x.ckpt.tmp"), nil, 0o644)
 	out, err := execute(t, NewCmdGC, "--store", dir)
-	if err != nil || !strings.Contains(out, "flattened") {
+	want := "\ncheckpoints: 2 removed (1 of solved positions, 0 unreadable, 1 cut short), 1 of unfinished solves kept\n"
+	if err != nil || !strings.Contains(out, "flattened") || !strings.HasSuffix(out, want) {
 		t.Errorf("gc (%v): %s", err, out)
+	}
+	if files, _ := filepath.Glob(filepath.Join(dir, "resume", "*")); len(files) != 1 {
+		t.Errorf("gc left %v", files)
 	}
 	after := entries(t, dir)
 	if len(after) != len(before) {

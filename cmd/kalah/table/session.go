@@ -35,7 +35,7 @@ func (s *cellSolver) solve(ctx context.Context, r engine.Rules, seeds int) (*res
 		ProgressEvery: time.Second}
 	name := fmt.Sprintf("Kalah(%d,%d) %s", r.Pits, seeds, r.Capture)
 	cfg.Progress = func(p solver.Progress) {
-		s.bar.describe(fmt.Sprintf("%s: %s in [%s, %s], %s nodes", name, p.Stage, cmdutil.Signed(p.Lower), cmdutil.Signed(p.Upper), short(p.Nodes)))
+		s.bar.describe(fmt.Sprintf("%s: %s in [%s, %s], %s nodes", name, p.Stage, results.Signed(p.Lower), results.Signed(p.Upper), short(p.Nodes)))
 	}
 	k, err := kalah.Open(cfg)
 	if err != nil {

@@ -186,7 +186,7 @@ func printText(opts *Options, rec record) {
 			bad++
 			verdict = fmt.Sprintf("NOT optimal: loses %d for %s; best %s", lossFor(c), c.Side, strings.Join(c.Best, " "))
 		}
-		fmt.Fprintf(w, "%4d  %-5s  %4d  %4s  %6s  %6s  %s\n", c.Ply, c.Side, c.Hole, c.Move, cmdutil.Signed(c.Before), cmdutil.Signed(c.After), verdict)
+		fmt.Fprintf(w, "%4d  %-5s  %4d  %4s  %6s  %6s  %s\n", c.Ply, c.Side, c.Hole, c.Move, results.Signed(c.Before), results.Signed(c.After), verdict)
 	}
 	switch {
 	case len(rec.Plies) == 0:
@@ -197,7 +197,7 @@ func printText(opts *Options, rec record) {
 		fmt.Fprintf(w, "%d of %d moves not optimal\n", bad, len(rec.Plies))
 	}
 	if rec.Final != nil {
-		fmt.Fprintf(w, "game over: %s (%s)\n", cmdutil.Signed(*rec.Final), cmdutil.Outcome(*rec.Final))
+		fmt.Fprintf(w, "game over: %s (%s)\n", results.Signed(*rec.Final), cmdutil.Outcome(*rec.Final))
 	} else if rec.Legal {
 		fmt.Fprintln(w, "the line ends before the game does")
 	}

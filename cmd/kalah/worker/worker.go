@@ -14,6 +14,7 @@ import (
 
 	"github.com/kalah-solver/kalah/campaign"
 	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
+	"github.com/kalah-solver/kalah/results"
 	"github.com/nats-io/nats.go"
 	"github.com/spf13/cobra"
 )
@@ -118,7 +119,7 @@ func run(ctx context.Context, opts *Options) error {
 	if err := w.Run(ctx); err != nil {
 		return err
 	}
-	fmt.Fprintf(opts.IO.ErrOut, "kalah worker %s: %d units, %s nodes\n", name, w.Solved.Load(), cmdutil.Group(w.Nodes.Load()))
+	fmt.Fprintf(opts.IO.ErrOut, "kalah worker %s: %d units, %s nodes\n", name, w.Solved.Load(), results.Group(w.Nodes.Load()))
 	if ctx.Err() != nil {
 		return cmdutil.ErrInterrupted
 	}

@@ -190,6 +190,9 @@ func TestDefaultTTBytesFor(t *testing.T) {
 		if got := DefaultTTBytesFor(c.m, c.seeds); got != c.want {
 			t.Errorf("DefaultTTBytesFor(%d, %d) = %d, want %d (%s)", c.m, c.seeds, got, c.want, c.why)
 		}
+		if got, want := DefaultTTBytesForValue(c.m, c.seeds), max(c.want/4, 16<<20); got != want {
+			t.Errorf("DefaultTTBytesForValue(%d, %d) = %d, want %d", c.m, c.seeds, got, want)
+		}
 	}
 }
 

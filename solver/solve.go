@@ -104,6 +104,19 @@ func DefaultTTBytesFor(m, seeds int) int64 {
 	return b
 }
 
+// DefaultTTBytesForValue is the default table of a value-only solve
+// (SolveBestMove): a quarter of DefaultTTBytesFor, at least 16 MiB. Such a
+// solve visits a quarter to a fifth of the nodes of every move's value,
+// and a table it does not fill only costs the kernel's work on its pages:
+// the value of Kalah(6,4) empty-capture with the 20-seed database took
+// 12.09 M nodes and 10.3 s with a 256 MiB table, 12.10 M nodes and 19.0 s
+// with 1 GiB, 7.2 s of which were the kernel's; without a database
+// (no-empty-capture) 89.0 M nodes in 38.7 s of CPU with 256 MiB, 75.6 M
+// in 60.2 s with 1 GiB (docs/benchmarks.md).
+func DefaultTTBytesForValue(m, seeds int) int64 {
+	return max(DefaultTTBytesFor(m, seeds)/4, 16<<20)
+}
+
 // Solver holds a table and workers for one rule set. A Solver is not safe
 // for concurrent use by several goroutines (it runs its own workers).
 type Solver struct {

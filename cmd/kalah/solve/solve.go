@@ -148,9 +148,15 @@ func run(ctx context.Context, opts *Options) error {
 	}
 	// The default table is sized by the largest game to solve, so that a
 	// small game does not map and zero gigabytes it never touches.
+	// A value-only solve gets a quarter of that (it visits a fraction of
+	// the nodes).
+	sizeFor := solver.DefaultTTBytesFor
+	if opts.ValueOnly {
+		sizeFor = solver.DefaultTTBytesForValue
+	}
 	var ttBytes int64
 	for _, j := range jobs {
-		ttBytes = max(ttBytes, solver.DefaultTTBytesFor(j.rules.Pits, j.pos.Board.Seeds()))
+		ttBytes = max(ttBytes, sizeFor(j.rules.Pits, j.pos.Board.Seeds()))
 	}
 	if opts.TTMem != "" {
 		b, err := cmdutil.ParseBytes(opts.TTMem)

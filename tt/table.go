@@ -148,7 +148,7 @@ func (t *Table) Put(s Slot, e Entry) Entry {
 		if old != 0 && old.tag() == s.tag {
 			m := Merge(old, e)
 			if m != old {
-				storeSlot(&b[i], uint64(m))
+				atomic.StoreUint64(&b[i], uint64(m))
 			}
 			return m
 		}
@@ -156,7 +156,7 @@ func (t *Table) Put(s Slot, e Entry) Entry {
 			victim, vp = i, p
 		}
 	}
-	storeSlot(&b[victim], uint64(e))
+	atomic.StoreUint64(&b[victim], uint64(e))
 	return e
 }
 

@@ -48,7 +48,7 @@ func (db *DB) Stats(s int) (SliceStats, error) {
 	if s < 0 || s > db.MaxSeeds() {
 		return SliceStats{}, fmt.Errorf("slice %d is not in the database (0..%d)", s, db.MaxSeeds())
 	}
-	data := db.slices[s]
+	t := &db.slices[s]
 	var (
 		mu    sync.Mutex
 		total [256]int64
@@ -56,10 +56,12 @@ func (db *DB) Stats(s int) (SliceStats, error) {
 	const part = 1 << 22
 	var g errgroup.Group
 	g.SetLimit(runtime.GOMAXPROCS(0))
-	for lo := 0; lo < len(data); lo += part {
+	for lo := int64(0); lo < t.n; lo += part {
 		g.Go(func() error {
 			var h [256]int64
-			for _, v := range data[lo:min(lo+part, len(data))] {
+			buf := make([]byte, min(part, t.n-lo))
+			t.decode(buf, lo)
+			for _, v := range buf {
 				h[v]++
 			}
 			mu.Lock()
@@ -71,7 +73,7 @@ func (db *DB) Stats(s int) (SliceStats, error) {
 		})
 	}
 	g.Wait()
-	st := SliceStats{Seeds: s, Positions: int64(len(data)), Gains: make([]int64, s+1)}
+	st := SliceStats{Seeds: s, Positions: t.n, Gains: make([]int64, s+1)}
 	for v, c := range total {
 		if c == 0 {
 			continue

@@ -219,7 +219,7 @@ func loadSlice(path string, rules engine.Rules, s int, entries int64) (table, fu
 		if h.Exceptions < 0 || h.Exceptions > entries {
 			return fail("%w: header says %d exceptions for %d entries", ErrCorrupt, h.Exceptions, entries)
 		}
-		want = HeaderSize + lineSize*nl + 8*h.Exceptions + 8*nd
+		want = HeaderSize + lineSize*nl + excSize*h.Exceptions + 8*nd
 	}
 	if st.Size() < want {
 		return fail("%w: truncated: %d bytes, want %d", ErrCorrupt, st.Size(), want)
@@ -242,8 +242,8 @@ func loadSlice(path string, rules engine.Rules, s int, entries int64) (table, fu
 		return byteTable(payload), unmap, nil
 	}
 	t.raw = payload[:lineSize*nl]
-	t.exc = payload[lineSize*nl : lineSize*nl+8*h.Exceptions]
-	t.dir = payload[lineSize*nl+8*h.Exceptions:]
+	t.exc = payload[lineSize*nl : lineSize*nl+excSize*h.Exceptions]
+	t.dir = payload[lineSize*nl+excSize*h.Exceptions:]
 	if err := t.checkPacked(s); err != nil {
 		unmap()
 		return fail("%w: %v", ErrCorrupt, err)

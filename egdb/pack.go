@@ -12,9 +12,11 @@ package egdb
 //	              bytes 1..63 126 nibbles, rank 126i+j in byte 1+j/2, the low
 //	                          nibble for even j: g - base, 0..14, or 15 for
 //	                          "look in the exceptions"
-//	exceptions  E entries of 8 bytes, rank<<8 | g, in increasing rank
+//	exceptions  E entries of 3 bytes in increasing rank: the rank's low 16
+//	              bits (little-endian), then g
 //	directory   D = ceil(n/65536)+1 entries of 8 bytes: entry k is the index
-//	              of the first exception of rank >= 65536k (entry D-1 = E)
+//	              of the first exception of rank >= 65536k (entry D-1 = E);
+//	              the exceptions of ranks 65536k.. are entries k..k+1-1
 //
 // A probe reads one line (one cache line: the payload starts at file
 // offset 64 and the mapping is page-aligned) and, for an exception, a
@@ -23,6 +25,7 @@ package egdb
 import (
 	"encoding/binary"
 	"fmt"
+	"math/bits"
 	"runtime"
 
 	"golang.org/x/sync/errgroup"
@@ -33,6 +36,7 @@ const (
 	perLine  = 2 * (lineSize - 1) // positions per line: 126
 	escape   = 15                 // nibble marking an exception
 	dirShift = 16                 // directory stretch: 65,536 ranks
+	excSize  = 3                  // bytes per exception
 )
 
 // table is one slice's entries in either encoding. The zero value is an
@@ -40,7 +44,7 @@ const (
 type table struct {
 	packed bool
 	raw    []byte // byte encoding: raw[r] = g; packed: the lines
-	exc    []byte // packed: the exceptions, 8 bytes each
+	exc    []byte // packed: the exceptions, excSize bytes each
 	dir    []byte // packed: the directory, 8 bytes each
 	n      int64  // positions
 }
@@ -71,18 +75,19 @@ func (t *table) at(r int64) int {
 }
 
 // exception finds the exception of rank r; -1 if there is none, which
-// loadSlice's checks rule out for a file and pack for a fresh table.
+// the encoder and loadSlice's checks rule out.
 func (t *table) exception(r uint64) int {
 	k := r >> dirShift
 	lo := binary.LittleEndian.Uint64(t.dir[8*k:])
 	hi := binary.LittleEndian.Uint64(t.dir[8*k+8:])
+	low := uint16(r)
 	for lo < hi {
 		mid := (lo + hi) / 2
-		e := binary.LittleEndian.Uint64(t.exc[8*mid:])
+		e := binary.LittleEndian.Uint16(t.exc[excSize*mid:])
 		switch {
-		case e>>8 == r:
-			return int(e & 0xff)
-		case e>>8 < r:
+		case e == low:
+			return int(t.exc[excSize*mid+2])
+		case e < low:
 			lo = mid + 1
 		default:
 			hi = mid
@@ -126,12 +131,13 @@ func (t *table) bytes() []byte {
 func (t *table) size() int64 { return int64(len(t.raw) + len(t.exc) + len(t.dir)) }
 
 // exceptions is the number of exceptions of a packed table.
-func (t *table) exceptions() int64 { return int64(len(t.exc) / 8) }
+func (t *table) exceptions() int64 { return int64(len(t.exc) / excSize) }
 
 // packLine packs the entries src (at most perLine) into line and appends
-// the exceptions, ranks from r0, to exc. The base is the start of the
-// 15-value window holding the most entries (the smallest such start).
-func packLine(line, src []byte, r0 int64, exc []byte) []byte {
+// the exceptions, ranks from r0, to exc as rank<<8 | g. The base is the
+// start of the 15-value window holding the most entries (the smallest
+// such start).
+func packLine(line, src []byte, r0 int64, exc []uint64) []uint64 {
 	var h [256 + escape]int32
 	lo, hi := 255, 0
 	for _, v := range src {
@@ -155,7 +161,7 @@ func packLine(line, src []byte, r0 int64, exc []byte) []byte {
 		d := int(v) - base
 		if d < 0 || d >= escape {
 			d = escape
-			exc = binary.LittleEndian.AppendUint64(exc, uint64(r0+int64(j))<<8|uint64(v))
+			exc = append(exc, uint64(r0+int64(j))<<8|uint64(v))
 		}
 		line[1+j/2] |= byte(d) << (4 * (j & 1))
 	}
@@ -169,12 +175,12 @@ func pack(data []byte) table {
 	nl, nd := packedLayout(n)
 	t := table{packed: true, n: n, raw: make([]byte, nl*lineSize), dir: make([]byte, 8*nd)}
 	const part = 1 << 14 // lines per task
-	parts := make([][]byte, (nl+part-1)/part)
+	parts := make([][]uint64, (nl+part-1)/part)
 	var g errgroup.Group
 	g.SetLimit(runtime.GOMAXPROCS(0))
 	for p := range parts {
 		g.Go(func() error {
-			var exc []byte
+			var exc []uint64
 			for l := int64(p) * part; l < min(int64(p+1)*part, nl); l++ {
 				r0 := l * perLine
 				exc = packLine(t.raw[l*lineSize:(l+1)*lineSize], data[r0:min(r0+perLine, n)], r0, exc)
@@ -184,21 +190,21 @@ func pack(data []byte) table {
 		})
 	}
 	g.Wait()
-	for _, e := range parts {
-		t.exc = append(t.exc, e...)
-	}
-	if t.exc == nil {
-		t.exc = []byte{}
-	}
-	// Directory: entry k = index of the first exception of rank >= k<<dirShift.
-	i := int64(0)
-	for k := int64(0); k < nd; k++ {
-		for i < t.exceptions() && binary.LittleEndian.Uint64(t.exc[8*i:])>>8>>dirShift < uint64(k) {
-			i++
+	// Exceptions in rank order, and the directory: entry k = index of the
+	// first exception of rank >= k<<dirShift.
+	t.exc = []byte{}
+	k := int64(0)
+	for _, part := range parts {
+		for _, e := range part {
+			for ; k <= int64(e>>8>>dirShift); k++ {
+				binary.LittleEndian.PutUint64(t.dir[8*k:], uint64(t.exceptions()))
+			}
+			t.exc = append(t.exc, byte(e>>8), byte(e>>16), byte(e))
 		}
-		binary.LittleEndian.PutUint64(t.dir[8*k:], uint64(i))
 	}
-	binary.LittleEndian.PutUint64(t.dir[8*(nd-1):], uint64(t.exceptions()))
+	for ; k < nd; k++ {
+		binary.LittleEndian.PutUint64(t.dir[8*k:], uint64(t.exceptions()))
+	}
 	return t
 }
 
@@ -209,30 +215,58 @@ func pack(data []byte) table {
 func (t *table) checkPacked(s int) error {
 	e := t.exceptions()
 	nd := int64(len(t.dir) / 8)
-	prev := int64(-1)
-	for i := range e {
-		v := binary.LittleEndian.Uint64(t.exc[8*i:])
-		r, g := int64(v>>8), int(v&0xff)
-		if r <= prev || r >= t.n {
-			return fmt.Errorf("exception %d: rank %d out of order or beyond the %d positions", i, r, t.n)
-		}
-		if g > s {
-			return fmt.Errorf("exception %d: value %d beyond the %d seeds", i, g, s)
-		}
-		prev = r
-	}
-	j := int64(0)
+	prev := uint64(0)
 	for k := range nd {
-		d := int64(binary.LittleEndian.Uint64(t.dir[8*k:]))
-		for j < e && int64(binary.LittleEndian.Uint64(t.exc[8*j:])>>8)>>dirShift < k {
-			j++
+		d := binary.LittleEndian.Uint64(t.dir[8*k:])
+		if d < prev || d > uint64(e) || k == 0 && d != 0 || k == nd-1 && d != uint64(e) {
+			return fmt.Errorf("exception directory entry %d is %d (previous %d, %d exceptions)", k, d, prev, e)
 		}
-		if k == nd-1 {
-			j = e
+		prev = d
+	}
+	for k := range nd - 1 {
+		lo := binary.LittleEndian.Uint64(t.dir[8*k:])
+		hi := binary.LittleEndian.Uint64(t.dir[8*k+8:])
+		last := -1
+		for i := lo; i < hi; i++ {
+			low := int(binary.LittleEndian.Uint16(t.exc[excSize*i:]))
+			r := k<<dirShift + int64(low)
+			if low <= last || r >= t.n {
+				return fmt.Errorf("exception %d: rank %d out of order or beyond the %d positions", i, r, t.n)
+			}
+			if g := int(t.exc[excSize*i+2]); g > s {
+				return fmt.Errorf("exception %d: value %d beyond the %d seeds", i, g, s)
+			}
+			if t.nibble(uint64(r)) != escape {
+				return fmt.Errorf("exception %d: rank %d is not marked in its line", i, r)
+			}
+			last = low
 		}
-		if d != j {
-			return fmt.Errorf("exception directory entry %d is %d, want %d", k, d, j)
-		}
+	}
+	// Every listed exception is a distinct marked rank; there must be no
+	// other mark.
+	if m := t.marks(); m != e {
+		return fmt.Errorf("%d ranks marked as exceptions, %d listed", m, e)
 	}
 	return nil
+}
+
+// nibble is the nibble of rank r of a packed table.
+func (t *table) nibble(r uint64) byte {
+	line, j := r/perLine, r%perLine
+	return t.raw[line*lineSize+1+j>>1] >> (4 * (j & 1)) & 15
+}
+
+// marks counts the escape nibbles of a packed table's lines, eight bytes
+// at a time: a nibble is 15 when its four bits are all set.
+func (t *table) marks() int64 {
+	const low = 0x1111111111111111
+	var n int
+	for o := 0; o < len(t.raw); o += 8 {
+		w := binary.LittleEndian.Uint64(t.raw[o:])
+		if o%lineSize == 0 {
+			w &^= 0xff // the line's base
+		}
+		n += bits.OnesCount64(w & (w >> 1) & (w >> 2) & (w >> 3) & low)
+	}
+	return int64(n)
 }

@@ -155,14 +155,14 @@ func TestPackedFileChecks(t *testing.T) {
 		return err
 	}
 	err = rewrite(func(b []byte) { // swap the first two exceptions
-		e0 := append([]byte(nil), b[exc:exc+8]...)
-		copy(b[exc:exc+8], b[exc+8:exc+16])
-		copy(b[exc+8:exc+16], e0)
+		e0 := append([]byte(nil), b[exc:exc+excSize]...)
+		copy(b[exc:exc+excSize], b[exc+excSize:exc+2*excSize])
+		copy(b[exc+excSize:exc+2*excSize], e0)
 	})
 	if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "out of order") {
 		t.Errorf("exceptions out of order: %v", err)
 	}
-	err = rewrite(func(b []byte) { b[exc] = 21 }) // a value beyond the 20 seeds
+	err = rewrite(func(b []byte) { b[exc+2] = 21 }) // a value beyond the 20 seeds
 	if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "beyond the 20 seeds") {
 		t.Errorf("exception value 21: %v", err)
 	}
@@ -170,12 +170,29 @@ func TestPackedFileChecks(t *testing.T) {
 	if !errors.Is(err, ErrCorrupt) {
 		t.Errorf("wrong exception count: %v", err)
 	}
-	err = rewrite(func(b []byte) { // a directory entry off by one
-		d := len(b) - 16
+	err = rewrite(func(b []byte) { // the last directory entry off by one
+		d := len(b) - 8
 		binary.LittleEndian.PutUint64(b[d:], binary.LittleEndian.Uint64(b[d:])+1)
 	})
 	if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "directory") {
 		t.Errorf("bad directory: %v", err)
+	}
+	err = rewrite(func(b []byte) { // the first exception dropped from the directory
+		d := len(b) - 16
+		binary.LittleEndian.PutUint64(b[d:], 1)
+	})
+	if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "directory") {
+		t.Errorf("an exception left out: %v", err)
+	}
+	err = rewrite(func(b []byte) { // an exception's rank moved to an unmarked one
+		r := binary.LittleEndian.Uint16(b[exc:])
+		for tb.nibble(uint64(r)) == escape {
+			r--
+		}
+		binary.LittleEndian.PutUint16(b[exc:], r)
+	})
+	if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "not marked") {
+		t.Errorf("an exception moved: %v", err)
 	}
 	err = rewrite(func(b []byte) { binary.LittleEndian.PutUint16(b[8:], 1) }) // version 1 with the packed encoding
 	if !errors.Is(err, ErrMismatch) || !strings.Contains(err.Error(), "encoding 2 in a version 1") {

@@ -14,9 +14,11 @@ import (
 var (
 	benchOnce sync.Once
 	benchDB   *DB
+	benchByte *DB
 )
 
-// benchDatabase is six pits, no-empty-capture, up to 14 seeds, built once.
+// benchDatabase is six pits, no-empty-capture, up to 14 seeds, built once
+// (packed).
 func benchDatabase(b *testing.B) *DB {
 	benchOnce.Do(func() {
 		db, err := Build(context.Background(), engine.Rules{Pits: 6}, 14, Options{})
@@ -24,18 +26,51 @@ func benchDatabase(b *testing.B) *DB {
 			b.Fatal(err)
 		}
 		benchDB = db
+		benchByte = &DB{rules: db.rules, x: db.x}
+		for s := range db.slices {
+			benchByte.slices = append(benchByte.slices, byteTable(db.Slice(s)))
+		}
 	})
 	return benchDB
 }
 
-// BenchmarkProbe probes random positions of slices 10..14 (a spread of
-// 12 MB, beyond the CPU caches, as at search nodes).
+// probeDir and probeRule name a database on disk for BenchmarkProbe, flags
+// of the test binary:
+// go test -run '^$' -bench Probe -probe-egdb DIR -probe-rule empty-capture ./egdb/
+var (
+	probeDir  = flag.String("probe-egdb", "", "BenchmarkProbe: also probe the six-pit database in this directory")
+	probeRule = flag.String("probe-rule", "no-empty-capture", "BenchmarkProbe: its rule")
+)
+
+// BenchmarkProbe probes random positions of the five largest slices: of
+// the in-memory database up to 14 seeds in each encoding (slices 10..14,
+// 12 MB as bytes and 3.4 MB packed), and of the database in -probe-egdb
+// if given (as stored, opened with Open: the whole database is mapped).
 func BenchmarkProbe(b *testing.B) {
 	db := benchDatabase(b)
+	b.Run("mem14/packed", func(b *testing.B) { benchProbe(b, db) })
+	b.Run("mem14/byte", func(b *testing.B) { benchProbe(b, benchByte) })
+	if *probeDir != "" {
+		c, err := engine.ParseCapture(*probeRule)
+		if err != nil {
+			b.Fatal(err)
+		}
+		disk, err := Open(*probeDir, engine.Rules{Pits: 6, Capture: c})
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer disk.Close()
+		s := disk.MaxSeeds()
+		b.Run(fmt.Sprintf("disk%d/%s", s, EncodingName(disk.Encoding(s))), func(b *testing.B) { benchProbe(b, disk) })
+	}
+}
+
+func benchProbe(b *testing.B, db *DB) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	boards := make([]engine.Board, 1<<16)
+	top := db.MaxSeeds()
 	for i := range boards {
-		s := 10 + rng.IntN(5)
+		s := top - 4 + rng.IntN(5)
 		own, opp := db.Index().Unrank(s, rng.Int64N(db.Index().Size(s)))
 		boards[i] = engine.Board{Own: own, Opp: opp, OwnStore: 9, OppStore: 4}
 	}

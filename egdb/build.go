@@ -55,7 +55,7 @@ var byteShift = func() (sh [4]uint) {
 type slicer struct {
 	rules engine.Rules
 	x     *Index
-	lower [][]byte // slices 0..s-1, read-only
+	lower []table  // slices 0..s-1, read-only
 	cur   []uint32 // slice s, 4 entries a word, accessed atomically
 	s     int
 }
@@ -73,12 +73,12 @@ func (w *slicer) value(own, opp uint64) int {
 		case res&engine.ResOver != 0:
 		case res&engine.ResExtra != 0:
 			r, s2 := w.x.Rank(c.Own, c.Opp)
-			g = engine.MoveGain(res, k, s2, int(w.lower[s2][r]))
+			g = engine.MoveGain(res, k, s2, w.lower[s2].at(r))
 		case k == 0:
 			g = engine.MoveGain(res, 0, s, w.same(c.Opp, c.Own))
 		default:
 			r, s2 := w.x.Rank(c.Opp, c.Own)
-			g = engine.MoveGain(res, k, s2, int(w.lower[s2][r]))
+			g = engine.MoveGain(res, k, s2, w.lower[s2].at(r))
 		}
 		if g > best {
 			best = g
@@ -119,7 +119,7 @@ func (w *slicer) run(lo, hi int64) {
 // buildSlice computes slice s from the complete slices lower[0..s-1] with
 // the given number of workers. progress, when set, is called (from any
 // worker) with the number of ranks of each finished chunk.
-func buildSlice(ctx context.Context, rules engine.Rules, x *Index, lower [][]byte, s, threads int, progress func(int64)) ([]byte, error) {
+func buildSlice(ctx context.Context, rules engine.Rules, x *Index, lower []table, s, threads int, progress func(int64)) ([]byte, error) {
 	n := x.Size(s)
 	if n == 0 {
 		return []byte{}, ctx.Err()

@@ -17,7 +17,7 @@ import (
 type DB struct {
 	rules  engine.Rules
 	x      *Index
-	slices [][]byte // slices[s][rank] = g
+	slices []table // slices[s].at(rank) = g
 	unmap  []func() error
 }
 
@@ -31,9 +31,26 @@ func (db *DB) MaxSeeds() int { return len(db.slices) - 1 }
 // Index is the ranking of the database's positions.
 func (db *DB) Index() *Index { return db.x }
 
-// Slice returns the entries of slice s in rank order (entry = g). The
-// bytes may be a read-only file mapping: never write to them.
-func (db *DB) Slice(s int) []byte { return db.slices[s] }
+// Slice returns the entries of slice s in rank order, one byte each
+// (entry = g). For a byte-encoded slice the bytes may be a read-only file
+// mapping: never write to them. A packed slice is decoded into a new copy.
+func (db *DB) Slice(s int) []byte { return db.slices[s].bytes() }
+
+// Encoding is the encoding of slice s: EncodingGainByte or EncodingPacked.
+func (db *DB) Encoding(s int) int {
+	if db.slices[s].packed {
+		return EncodingPacked
+	}
+	return EncodingGainByte
+}
+
+// SliceBytes is the payload size of slice s in bytes (its file is
+// HeaderSize more), and Exceptions the entries of a packed slice kept in
+// its exception list.
+func (db *DB) SliceBytes(s int) (bytes, exceptions int64) {
+	t := &db.slices[s]
+	return t.size(), t.exceptions()
+}
 
 // Probe returns g for b: how many of the b.Seeds() seeds in the pits the
 // side to move banks from here to the end under perfect play, whatever the
@@ -51,7 +68,7 @@ func (db *DB) Probe(b engine.Board) (gain int, ok bool) {
 	if a+c >= len(db.slices) {
 		return 0, false
 	}
-	return int(db.slices[a+c][x.rankPre(po, pp, a, c)]), true
+	return db.slices[a+c].at(x.rankPre(po, pp, a, c)), true
 }
 
 // ProbeDiff returns 2g - s for b: the change of the store difference, mover
@@ -114,7 +131,7 @@ func OpenMax(dir string, rules engine.Rules, maxSeeds int) (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	db := &DB{rules: rules, x: x, slices: make([][]byte, n), unmap: make([]func() error, n)}
+	db := &DB{rules: rules, x: x, slices: make([]table, n), unmap: make([]func() error, n)}
 	var g errgroup.Group
 	g.SetLimit(runtime.GOMAXPROCS(0))
 	for s := range n {

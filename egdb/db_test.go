@@ -78,7 +78,7 @@ func TestVerifyFindsDamage(t *testing.T) {
 	}
 	// Damage one entry of slice 9: it and the slice-9 and slice-10
 	// positions that read it disagree.
-	db.slices[9][1234] ^= 1
+	damageEntry(&db.slices[9], 1234)
 	for s, want := range map[int]bool{8: false, 9: true, 10: true} {
 		res, _ := db.Verify(context.Background(), s, VerifyOptions{Threads: 2})
 		if (res.Mismatches > 0) != want {
@@ -120,11 +120,12 @@ func TestProbe(t *testing.T) {
 	}
 	// Concurrent probes (run with -race).
 	var wg sync.WaitGroup
+	want := db.Slice(12) // decoded once
 	for w := range 4 {
 		wg.Go(func() {
 			c := db.Index().Cursor(12, int64(w)*1000, 5000)
 			for c.Next() {
-				if v, _ := db.Probe(engine.Board{Own: c.Own, Opp: c.Opp}); v != int(db.Slice(12)[c.Rank]) {
+				if v, _ := db.Probe(engine.Board{Own: c.Own, Opp: c.Opp}); v != int(want[c.Rank]) {
 					t.Errorf("rank %d: probe %d", c.Rank, v)
 					return
 				}

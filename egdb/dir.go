@@ -43,6 +43,10 @@ type Options struct {
 	Progress func(positions int64)
 	// SliceDone, when set, is called after each slice is loaded or built.
 	SliceDone func(SliceReport)
+	// Encoding of the slices built: EncodingPacked (four bits a position)
+	// or EncodingGainByte; 0 means EncodingPacked. Slices loaded from
+	// existing files keep theirs.
+	Encoding int
 }
 
 // SliceReport says what happened to one slice during a build.
@@ -51,6 +55,8 @@ type SliceReport struct {
 	Positions int64   `json:"positions"`
 	Built     bool    `json:"built"` // false: an existing file was loaded
 	Seconds   float64 `json:"seconds"`
+	Encoding  string  `json:"format"` // "byte" or "packed"
+	Bytes     int64   `json:"bytes"`  // the payload (the file is HeaderSize more)
 }
 
 // Build computes the slices 0..maxSeeds of rules in memory.
@@ -78,7 +84,24 @@ func build(ctx context.Context, dir string, rules engine.Rules, maxSeeds int, op
 	if err != nil {
 		return nil, err
 	}
+	enc := opts.Encoding
+	switch enc {
+	case 0:
+		enc = EncodingPacked
+	case EncodingPacked, EncodingGainByte:
+	default:
+		return nil, fmt.Errorf("unknown encoding %d", enc)
+	}
 	db := &DB{rules: rules, x: x}
+	report := func(rep SliceReport, t *table) {
+		if opts.SliceDone != nil {
+			rep.Encoding, rep.Bytes = EncodingName(EncodingGainByte), t.size()
+			if t.packed {
+				rep.Encoding = EncodingName(EncodingPacked)
+			}
+			opts.SliceDone(rep)
+		}
+	}
 	for s := 0; s <= maxSeeds; s++ {
 		start := time.Now()
 		rep := SliceReport{Seeds: s, Positions: x.Size(s)}
@@ -88,9 +111,7 @@ func build(ctx context.Context, dir string, rules engine.Rules, maxSeeds int, op
 				db.unmap = append(db.unmap, unmap)
 				db.slices = append(db.slices, loaded)
 				rep.Seconds = time.Since(start).Seconds()
-				if opts.SliceDone != nil {
-					opts.SliceDone(rep)
-				}
+				report(rep, &loaded)
 				continue
 			}
 			if !errors.Is(err, fs.ErrNotExist) {
@@ -99,27 +120,29 @@ func build(ctx context.Context, dir string, rules engine.Rules, maxSeeds int, op
 			}
 		}
 		data, err := buildSlice(ctx, rules, x, db.slices, s, opts.Threads, opts.Progress)
+		t := byteTable(data)
+		if err == nil && enc == EncodingPacked {
+			t = pack(data)
+		}
 		if err == nil && dir != "" {
-			err = writeSlice(SlicePath(dir, rules, s), rules, s, data)
+			err = writeSlice(SlicePath(dir, rules, s), rules, s, t)
 		}
 		if err != nil {
 			db.Close()
 			return nil, err
 		}
-		db.slices = append(db.slices, data)
+		db.slices = append(db.slices, t)
 		rep.Built, rep.Seconds = true, time.Since(start).Seconds()
-		if opts.SliceDone != nil {
-			opts.SliceDone(rep)
-		}
+		report(rep, &t)
 	}
 	return db, nil
 }
 
-// Save writes every slice of db to dir (see RuleDir), replacing files of
-// the same slices.
+// Save writes every slice of db to dir (see RuleDir), each in its
+// encoding, replacing files of the same slices.
 func (db *DB) Save(dir string) error {
-	for s, data := range db.slices {
-		if err := writeSlice(SlicePath(dir, db.rules, s), db.rules, s, data); err != nil {
+	for s, t := range db.slices {
+		if err := writeSlice(SlicePath(dir, db.rules, s), db.rules, s, t); err != nil {
 			return err
 		}
 	}

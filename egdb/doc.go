@@ -6,8 +6,10 @@
 //
 // A database is split, like a tablebase, into slices by seed count: slice
 // s ranks every position with exactly s seeds in the pits combinatorially
-// (index.go, Index) and stores one byte per position, the seeds g the
-// mover banks under perfect play (the margin is 2g-s). The parts:
+// (index.go, Index) and stores, per position, the seeds g the mover banks
+// under perfect play (the margin is 2g-s): packed, four bits relative to
+// a base per 126 positions with an exception list (pack.go, format
+// version 2, the default), or one byte each (version 1). The parts:
 //
 //   - build (build.go, dir.go: Build, BuildDir): slice by slice, each from
 //     the slices below it, resumable, every file written atomically;
@@ -18,6 +20,8 @@
 //     goroutines, which is how the solver uses it (solver.Oracle);
 //   - verify (verify.go, verifydir.go: DB.Verify, VerifyDir): recompute
 //     entries from the recurrence and check every file's checksums;
+//   - convert (convert.go: Convert): rewrite a database's files from one
+//     encoding to the other, slice by slice;
 //   - stats and sizes (stats.go, size.go), and the exporters in the
 //     sub-package egdb/export (CSV, JSON lines, Parquet).
 //

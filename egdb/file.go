@@ -13,34 +13,74 @@ import (
 	"github.com/kalah-solver/kalah/internal/outfile"
 )
 
-// A slice file is a 64-byte header and the payload, one byte per position
-// in rank order. Every integer is little-endian.
+// A slice file is a 64-byte header and the payload. Every integer is
+// little-endian.
 //
 //	offset size field
 //	     0    8 magic "KALAHEDB"
-//	     8    2 format version (FormatVersion)
+//	     8    2 format version: 1 (byte encoding) or 2 (packed encoding)
 //	    10    1 rule: 0 no-empty-capture, 1 empty-capture (engine.Capture)
 //	    11    1 pits m
 //	    12    2 seed count s of the slice
-//	    14    2 encoding (EncodingGainByte: entry = g, 0..s)
+//	    14    2 encoding: EncodingGainByte (version 1), EncodingPacked (version 2)
 //	    16    8 entry count (positions in the slice)
 //	    24    8 payload checksum: XXH64 (seed 0) of the payload
-//	    32    8 header checksum: XXH64 of bytes 0..31
-//	    40   24 reserved, zero
-//	    64    n payload
+//	    32    8 header checksum: XXH64 of bytes 0..31 (version 1), of
+//	            bytes 0..31 followed by 40..63 (version 2)
+//	    40    8 version 2: exception count E; version 1: zero
+//	    48   16 reserved, zero
+//	    64    n payload: n = entry count bytes (version 1), or the lines,
+//	            exceptions and directory of pack.go (version 2)
+//
+// Byte-encoded files are still written as version 1, so that older builds
+// read them.
 
 const (
 	// Magic opens every slice file.
 	Magic = "KALAHEDB"
-	// FormatVersion is the version of the file layout this package writes
-	// and reads.
-	FormatVersion = 1
+	// FormatVersion is the newest file layout this package writes and
+	// reads; it reads every older one too.
+	FormatVersion = 2
 	// EncodingGainByte: one byte per position holding g, the seeds of the
-	// slice the mover banks under perfect play.
+	// slice the mover banks under perfect play (format version 1).
 	EncodingGainByte = 1
+	// EncodingPacked: four bits a position relative to a base per 126
+	// positions, with an exception list (pack.go; format version 2).
+	EncodingPacked = 2
 	// HeaderSize is the size of a slice file's header; the payload follows.
 	HeaderSize = 64
 )
+
+// EncodingName is the name of an encoding in the command line and in
+// reports: "byte" or "packed".
+func EncodingName(enc int) string {
+	switch enc {
+	case EncodingGainByte:
+		return "byte"
+	case EncodingPacked:
+		return "packed"
+	}
+	return fmt.Sprintf("encoding %d", enc)
+}
+
+// ParseEncoding parses "byte" or "packed".
+func ParseEncoding(name string) (int, error) {
+	switch name {
+	case "byte":
+		return EncodingGainByte, nil
+	case "packed":
+		return EncodingPacked, nil
+	}
+	return 0, fmt.Errorf("unknown database format %q (want byte or packed)", name)
+}
+
+// versionOf is the format version of the files of an encoding.
+func versionOf(enc int) int {
+	if enc == EncodingPacked {
+		return 2
+	}
+	return 1
+}
 
 // ErrCorrupt is wrapped by errors for files that are truncated or fail a
 // checksum; ErrMismatch by files that are intact but hold another slice,
@@ -52,12 +92,24 @@ var (
 
 // Header is the decoded header of a slice file.
 type Header struct {
-	Version  int
-	Rules    engine.Rules
-	Seeds    int
-	Encoding int
-	Entries  int64
-	Checksum uint64
+	Version    int
+	Rules      engine.Rules
+	Seeds      int
+	Encoding   int
+	Entries    int64
+	Checksum   uint64
+	Exceptions int64 // version 2: entries kept in the exception list
+}
+
+// headerSum is the header checksum of b for its version.
+func headerSum(b []byte, version int) uint64 {
+	if version == 1 {
+		return xxhash.Sum64(b[:32])
+	}
+	d := xxhash.New()
+	d.Write(b[:32])
+	d.Write(b[40:HeaderSize])
+	return d.Sum64()
 }
 
 func (h Header) encode() []byte {
@@ -70,26 +122,38 @@ func (h Header) encode() []byte {
 	binary.LittleEndian.PutUint16(b[14:], uint16(h.Encoding))
 	binary.LittleEndian.PutUint64(b[16:], uint64(h.Entries))
 	binary.LittleEndian.PutUint64(b[24:], h.Checksum)
-	binary.LittleEndian.PutUint64(b[32:], xxhash.Sum64(b[:32]))
+	if h.Version >= 2 {
+		binary.LittleEndian.PutUint64(b[40:], uint64(h.Exceptions))
+	}
+	binary.LittleEndian.PutUint64(b[32:], headerSum(b, h.Version))
 	return b
 }
 
-// decodeHeader checks the magic and the header checksum and decodes.
+// decodeHeader checks the magic, the version and the header checksum and
+// decodes.
 func decodeHeader(b []byte) (Header, error) {
 	if string(b[:8]) != Magic {
 		return Header{}, fmt.Errorf("%w: bad magic %q (not a kalah endgame database file)", ErrCorrupt, b[:8])
 	}
-	if got, want := xxhash.Sum64(b[:32]), binary.LittleEndian.Uint64(b[32:]); got != want {
+	v := int(binary.LittleEndian.Uint16(b[8:]))
+	if v < 1 || v > FormatVersion {
+		return Header{}, fmt.Errorf("%w: format version %d, this build reads versions 1..%d", ErrMismatch, v, FormatVersion)
+	}
+	if got, want := headerSum(b, v), binary.LittleEndian.Uint64(b[32:]); got != want {
 		return Header{}, fmt.Errorf("%w: header checksum mismatch (%016x, header says %016x)", ErrCorrupt, got, want)
 	}
-	return Header{
-		Version:  int(binary.LittleEndian.Uint16(b[8:])),
+	h := Header{
+		Version:  v,
 		Rules:    engine.Rules{Pits: int(b[11]), Capture: engine.Capture(b[10])},
 		Seeds:    int(binary.LittleEndian.Uint16(b[12:])),
 		Encoding: int(binary.LittleEndian.Uint16(b[14:])),
 		Entries:  int64(binary.LittleEndian.Uint64(b[16:])),
 		Checksum: binary.LittleEndian.Uint64(b[24:]),
-	}, nil
+	}
+	if v >= 2 {
+		h.Exceptions = int64(binary.LittleEndian.Uint64(b[40:]))
+	}
+	return h, nil
 }
 
 // ReadHeader reads and checks the header of the slice file at path
@@ -112,20 +176,21 @@ func ReadHeader(path string) (Header, error) {
 }
 
 // loadSlice opens the slice file at path, checks every header field against
-// what is wanted and the payload's checksum, and maps the payload. The
-// returned function unmaps it. A missing file is an fs.ErrNotExist error.
-func loadSlice(path string, rules engine.Rules, s int, entries int64) ([]byte, func() error, error) {
-	fail := func(format string, a ...any) ([]byte, func() error, error) {
-		return nil, nil, fmt.Errorf("%s: "+format, append([]any{path}, a...)...)
+// what is wanted, the file's size and the payload's checksum, and maps the
+// payload. The returned function unmaps it. A missing file is an
+// fs.ErrNotExist error.
+func loadSlice(path string, rules engine.Rules, s int, entries int64) (table, func() error, error) {
+	fail := func(format string, a ...any) (table, func() error, error) {
+		return table{}, nil, fmt.Errorf("%s: "+format, append([]any{path}, a...)...)
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, nil, err
+		return table{}, nil, err
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
-		return nil, nil, err
+		return table{}, nil, err
 	}
 	if st.Size() < HeaderSize {
 		return fail("%w: truncated: %d bytes, shorter than the %d-byte header", ErrCorrupt, st.Size(), HeaderSize)
@@ -138,25 +203,31 @@ func loadSlice(path string, rules engine.Rules, s int, entries int64) ([]byte, f
 	if err != nil {
 		return fail("%w", err)
 	}
-	if h.Version != FormatVersion {
-		return fail("%w: format version %d, this build reads version %d", ErrMismatch, h.Version, FormatVersion)
-	}
 	if h.Rules != rules || h.Seeds != s {
 		return fail("%w: holds slice %d of %v, want slice %d of %v", ErrMismatch, h.Seeds, h.Rules, s, rules)
 	}
-	if h.Encoding != EncodingGainByte {
-		return fail("%w: unknown encoding %d", ErrMismatch, h.Encoding)
+	if h.Encoding != EncodingGainByte && h.Encoding != EncodingPacked || versionOf(h.Encoding) != h.Version {
+		return fail("%w: unknown encoding %d in a version %d file", ErrMismatch, h.Encoding, h.Version)
 	}
 	if h.Entries != entries {
 		return fail("%w: header says %d entries, slice %d of %d pits has %d", ErrMismatch, h.Entries, s, rules.Pits, entries)
 	}
-	if want := HeaderSize + entries; st.Size() < want {
+	t := table{packed: h.Encoding == EncodingPacked, n: entries}
+	nl, nd := packedLayout(entries)
+	want := HeaderSize + entries
+	if t.packed {
+		if h.Exceptions < 0 || h.Exceptions > entries {
+			return fail("%w: header says %d exceptions for %d entries", ErrCorrupt, h.Exceptions, entries)
+		}
+		want = HeaderSize + lineSize*nl + excSize*h.Exceptions + 8*nd
+	}
+	if st.Size() < want {
 		return fail("%w: truncated: %d bytes, want %d", ErrCorrupt, st.Size(), want)
 	} else if st.Size() > want {
 		return fail("%w: %d bytes past the %d the header accounts for", ErrCorrupt, st.Size()-want, want)
 	}
-	if entries == 0 {
-		return []byte{}, func() error { return nil }, nil
+	if want == HeaderSize {
+		return byteTable([]byte{}), func() error { return nil }, nil
 	}
 	data, unmap, err := mapFile(f, st.Size())
 	if err != nil {
@@ -167,23 +238,46 @@ func loadSlice(path string, rules engine.Rules, s int, entries int64) ([]byte, f
 		unmap()
 		return fail("%w: payload checksum mismatch (%016x, header says %016x)", ErrCorrupt, got, h.Checksum)
 	}
-	return payload, unmap, nil
+	if !t.packed {
+		return byteTable(payload), unmap, nil
+	}
+	t.raw = payload[:lineSize*nl]
+	t.exc = payload[lineSize*nl : lineSize*nl+excSize*h.Exceptions]
+	t.dir = payload[lineSize*nl+excSize*h.Exceptions:]
+	if err := t.checkPacked(s); err != nil {
+		unmap()
+		return fail("%w: %v", ErrCorrupt, err)
+	}
+	return t, unmap, nil
 }
 
 // writeSlice writes a slice file atomically (package outfile): to a
 // temporary file in the same directory, synced, then renamed over path. An
 // interrupted write leaves no file under the final name.
-func writeSlice(path string, rules engine.Rules, s int, payload []byte) error {
+func writeSlice(path string, rules engine.Rules, s int, t table) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	h := Header{Version: FormatVersion, Rules: rules, Seeds: s, Encoding: EncodingGainByte,
-		Entries: int64(len(payload)), Checksum: xxhash.Sum64(payload)}
+	enc := EncodingGainByte
+	if t.packed {
+		enc = EncodingPacked
+	}
+	parts := [][]byte{t.raw, t.exc, t.dir}
+	d := xxhash.New()
+	for _, p := range parts {
+		d.Write(p)
+	}
+	h := Header{Version: versionOf(enc), Rules: rules, Seeds: s, Encoding: enc,
+		Entries: t.n, Checksum: d.Sum64(), Exceptions: t.exceptions()}
 	return outfile.Write(path, func(w io.Writer) error {
 		if _, err := w.Write(h.encode()); err != nil {
 			return err
 		}
-		_, err := w.Write(payload)
-		return err
+		for _, p := range parts {
+			if _, err := w.Write(p); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 }

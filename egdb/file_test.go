@@ -18,11 +18,18 @@ var (
 	rules4e = engine.Rules{Pits: 4, Capture: engine.EmptyCapture}
 )
 
-// buildTo builds rules up to maxSeeds in dir and returns the reports.
+// buildTo builds rules up to maxSeeds in dir (packed) and returns the
+// reports.
 func buildTo(t *testing.T, dir string, rules engine.Rules, maxSeeds int) []SliceReport {
 	t.Helper()
+	return buildToEnc(t, dir, rules, maxSeeds, EncodingPacked)
+}
+
+// buildToEnc is buildTo in the encoding enc.
+func buildToEnc(t *testing.T, dir string, rules engine.Rules, maxSeeds, enc int) []SliceReport {
+	t.Helper()
 	var reps []SliceReport
-	db, err := BuildDir(context.Background(), dir, rules, maxSeeds, Options{SliceDone: func(r SliceReport) { reps = append(reps, r) }})
+	db, err := BuildDir(context.Background(), dir, rules, maxSeeds, Options{Encoding: enc, SliceDone: func(r SliceReport) { reps = append(reps, r) }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,12 +121,21 @@ func TestInterruptedBuildLeavesNoFile(t *testing.T) {
 	}
 }
 
-// damage builds a database, applies f to the file of slice 8, and returns
-// the error of opening it.
-func damage(t *testing.T, f func(dir, path string)) error {
+// damage builds a database in each encoding, applies f to the file of
+// slice 8, and returns the errors of opening it.
+func damage(t *testing.T, f func(dir, path string)) []error {
+	t.Helper()
+	var errs []error
+	for _, enc := range encodings {
+		errs = append(errs, damageEnc(t, enc, f))
+	}
+	return errs
+}
+
+func damageEnc(t *testing.T, enc int, f func(dir, path string)) error {
 	t.Helper()
 	dir := t.TempDir()
-	buildTo(t, dir, rules4, 8)
+	buildToEnc(t, dir, rules4, 8, enc)
 	path := SlicePath(dir, rules4, 8)
 	os.Chmod(path, 0o644)
 	f(dir, path)
@@ -140,61 +156,67 @@ func damage(t *testing.T, f func(dir, path string)) error {
 }
 
 func TestCorruptByteRefused(t *testing.T) {
-	err := damage(t, func(_, path string) {
+	for _, err := range damage(t, func(_, path string) {
 		b, _ := os.ReadFile(path)
 		b[HeaderSize+len(b)/2]++
 		os.WriteFile(path, b, 0o644)
-	})
-	if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "checksum") {
-		t.Fatalf("corrupt payload: %v", err)
+	}) {
+		if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "checksum") {
+			t.Fatalf("corrupt payload: %v", err)
+		}
 	}
 }
 
 func TestTruncatedFileRefused(t *testing.T) {
 	for _, cut := range []int64{1, 1000, HeaderSize + 10} {
-		err := damage(t, func(_, path string) {
+		for _, err := range damage(t, func(_, path string) {
 			st, _ := os.Stat(path)
 			os.Truncate(path, min(cut, st.Size()-1))
-		})
-		if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "truncated") {
-			t.Fatalf("truncated to %d: %v", cut, err)
+		}) {
+			if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "truncated") {
+				t.Fatalf("truncated to %d: %v", cut, err)
+			}
 		}
 	}
 }
 
 func TestWrongHeaderRefused(t *testing.T) {
 	// Another slice's file under this slice's name.
-	err := damage(t, func(dir, path string) {
+	for _, err := range damage(t, func(dir, path string) {
 		b, _ := os.ReadFile(SlicePath(dir, rules4, 7))
 		os.WriteFile(path, b, 0o644)
-	})
-	if !errors.Is(err, ErrMismatch) || !strings.Contains(err.Error(), "slice 7") {
-		t.Fatalf("wrong slice: %v", err)
+	}) {
+		if !errors.Is(err, ErrMismatch) || !strings.Contains(err.Error(), "slice 7") {
+			t.Fatalf("wrong slice: %v", err)
+		}
 	}
 	// Another rule's file.
-	err = damage(t, func(dir, path string) {
+	for _, err := range damage(t, func(dir, path string) {
 		other := t.TempDir()
 		buildTo(t, other, rules4e, 8)
 		b, _ := os.ReadFile(SlicePath(other, rules4e, 8))
 		os.WriteFile(path, b, 0o644)
-	})
-	if !errors.Is(err, ErrMismatch) || !strings.Contains(err.Error(), "empty-capture") {
-		t.Fatalf("wrong rule: %v", err)
+	}) {
+		if !errors.Is(err, ErrMismatch) || !strings.Contains(err.Error(), "empty-capture") {
+			t.Fatalf("wrong rule: %v", err)
+		}
 	}
 	// A damaged header byte.
-	err = damage(t, func(_, path string) {
+	for _, err := range damage(t, func(_, path string) {
 		b, _ := os.ReadFile(path)
 		b[11] = 5 // pits
 		os.WriteFile(path, b, 0o644)
-	})
-	if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "header checksum") {
-		t.Fatalf("damaged header: %v", err)
+	}) {
+		if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "header checksum") {
+			t.Fatalf("damaged header: %v", err)
+		}
 	}
 	// Not a database at all.
-	err = damage(t, func(_, path string) {
+	for _, err := range damage(t, func(_, path string) {
 		os.WriteFile(path, bytes.Repeat([]byte("x"), 100), 0o644)
-	})
-	if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "magic") {
-		t.Fatalf("not a database: %v", err)
+	}) {
+		if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "magic") {
+			t.Fatalf("not a database: %v", err)
+		}
 	}
 }

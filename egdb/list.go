@@ -76,8 +76,9 @@ func Slices(dir string, rules engine.Rules) ([]int, error) {
 	return out, nil
 }
 
-// OpenSlice loads the file of slice s alone, with every check of Open.
-// The returned function releases it.
+// OpenSlice loads the file of slice s alone, with every check of Open,
+// and returns its entries, one byte each (a packed file is decoded into
+// memory). The returned function releases it.
 func OpenSlice(dir string, rules engine.Rules, s int) ([]byte, func() error, error) {
 	if err := rules.Validate(); err != nil {
 		return nil, nil, err
@@ -86,13 +87,25 @@ func OpenSlice(dir string, rules engine.Rules, s int) ([]byte, func() error, err
 	if err != nil {
 		return nil, nil, err
 	}
-	return loadSlice(SlicePath(dir, rules, s), rules, s, x.Size(s))
+	t, release, err := loadSlice(SlicePath(dir, rules, s), rules, s, x.Size(s))
+	if err != nil {
+		return nil, nil, err
+	}
+	if !t.packed {
+		return t.raw, release, nil
+	}
+	data := t.bytes()
+	return data, func() error { return nil }, release()
 }
 
 // CheckFile checks the file of slice s: its header against rules and s,
 // its size and its payload checksum.
 func CheckFile(dir string, rules engine.Rules, s int) error {
-	_, release, err := OpenSlice(dir, rules, s)
+	x, err := NewIndex(rules.Pits, s)
+	if err != nil {
+		return err
+	}
+	_, release, err := loadSlice(SlicePath(dir, rules, s), rules, s, x.Size(s))
 	if err != nil {
 		return err
 	}

@@ -38,17 +38,24 @@ var (
 	cache   = map[string]*DB{}
 )
 
-// shared returns the in-memory database of rules up to maxSeeds, built
-// once per test binary; tests must not modify it.
+// shared returns the in-memory database of rules up to maxSeeds in the
+// default (packed) encoding, built once per test binary; tests must not
+// modify it.
 func shared(t *testing.T, rules engine.Rules, maxSeeds int) *DB {
 	t.Helper()
-	key := fmt.Sprint(rules, maxSeeds)
+	return sharedEnc(t, rules, maxSeeds, EncodingPacked)
+}
+
+// sharedEnc is shared in the encoding enc.
+func sharedEnc(t *testing.T, rules engine.Rules, maxSeeds, enc int) *DB {
+	t.Helper()
+	key := fmt.Sprint(rules, maxSeeds, enc)
 	cacheMu.Lock()
 	defer cacheMu.Unlock()
 	if db := cache[key]; db != nil {
 		return db
 	}
-	db, err := Build(context.Background(), rules, maxSeeds, Options{})
+	db, err := Build(context.Background(), rules, maxSeeds, Options{Encoding: enc})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +72,11 @@ func pitsOf(m int, own, opp uint64) []int {
 	return p
 }
 
-// TestAgainstReferenceSmall compares every position of the small slices.
+// encodings are the two encodings, by name, for subtests.
+var encodings = []int{EncodingGainByte, EncodingPacked}
+
+// TestAgainstReferenceSmall compares every position of the small slices,
+// in both encodings.
 func TestAgainstReferenceSmall(t *testing.T) {
 	limit := map[int]int{2: 14, 3: 12, 4: 10, 5: 8}
 	if testing.Short() {
@@ -73,26 +84,33 @@ func TestAgainstReferenceSmall(t *testing.T) {
 	}
 	for m := 2; m <= 5; m++ {
 		for _, c := range engine.Captures {
-			rules := engine.Rules{Pits: m, Capture: c}
-			t.Run(rules.String(), func(t *testing.T) {
-				db := shared(t, rules, limit[m])
-				rf := newRef(m, c)
-				for s := 0; s <= limit[m]; s++ {
-					cur := db.Index().Cursor(s, 0, db.Index().Size(s))
-					for cur.Next() {
-						got, ok := db.Probe(engine.Board{Own: cur.Own, Opp: cur.Opp})
-						want := refGain(rf, cur.Own, cur.Opp)
-						if !ok || got != want {
-							t.Fatalf("slice %d rank %d %v: got %d (ok %v), reference %d", s, cur.Rank, pitsOf(m, cur.Own, cur.Opp), got, ok, want)
+			for _, enc := range encodings {
+				rules := engine.Rules{Pits: m, Capture: c}
+				t.Run(rules.String()+"/"+EncodingName(enc), func(t *testing.T) {
+					db := sharedEnc(t, rules, limit[m], enc)
+					rf := newRef(m, c)
+					for s := 0; s <= limit[m]; s++ {
+						if db.Encoding(s) != enc {
+							t.Fatalf("slice %d is %s", s, EncodingName(db.Encoding(s)))
+						}
+						cur := db.Index().Cursor(s, 0, db.Index().Size(s))
+						for cur.Next() {
+							got, ok := db.Probe(engine.Board{Own: cur.Own, Opp: cur.Opp})
+							want := refGain(rf, cur.Own, cur.Opp)
+							if !ok || got != want {
+								t.Fatalf("slice %d rank %d %v: got %d (ok %v), reference %d", s, cur.Rank, pitsOf(m, cur.Own, cur.Opp), got, ok, want)
+							}
 						}
 					}
-				}
-			})
+				})
+			}
 		}
 	}
 }
 
-// TestAgainstReferenceRandom compares random positions of six-pit slices.
+// TestAgainstReferenceRandom compares random positions of six-pit slices
+// in the packed encoding (TestEncodingsAgree compares the byte encoding
+// with it everywhere).
 func TestAgainstReferenceRandom(t *testing.T) {
 	maxS, samples := 14, 3000
 	if testing.Short() {

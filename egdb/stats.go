@@ -18,6 +18,13 @@ type SliceStats struct {
 	Drawn     int64   `json:"drawn"`
 	Lost      int64   `json:"lost"`
 	Gains     []int64 `json:"gains"` // Gains[g]: positions whose mover banks g of the s seeds
+	// Storage: the encoding of the slice and its payload's size, and the
+	// size and exceptions of the packed encoding (as stored, or what
+	// Convert would write).
+	Format      string `json:"format"`
+	Bytes       int64  `json:"bytes"`
+	PackedBytes int64  `json:"packed_bytes"`
+	Exceptions  int64  `json:"exceptions"`
 }
 
 // Share returns won, drawn and lost as fractions of the positions.
@@ -48,21 +55,34 @@ func (db *DB) Stats(s int) (SliceStats, error) {
 	if s < 0 || s > db.MaxSeeds() {
 		return SliceStats{}, fmt.Errorf("slice %d is not in the database (0..%d)", s, db.MaxSeeds())
 	}
-	data := db.slices[s]
+	t := &db.slices[s]
 	var (
 		mu    sync.Mutex
 		total [256]int64
+		exc   int64
 	)
-	const part = 1 << 22
+	const part = perLine << 15 // whole lines
 	var g errgroup.Group
 	g.SetLimit(runtime.GOMAXPROCS(0))
-	for lo := 0; lo < len(data); lo += part {
+	for lo := int64(0); lo < t.n; lo += part {
 		g.Go(func() error {
 			var h [256]int64
-			for _, v := range data[lo:min(lo+part, len(data))] {
+			buf := make([]byte, min(part, t.n-lo))
+			t.decode(buf, lo)
+			for _, v := range buf {
 				h[v]++
 			}
+			var e int64
+			if !t.packed {
+				var line [lineSize]byte
+				var list []uint64
+				for l := 0; l < len(buf); l += perLine {
+					list = packLine(line[:], buf[l:min(l+perLine, len(buf))], lo+int64(l), list[:0])
+					e += int64(len(list))
+				}
+			}
 			mu.Lock()
+			exc += e
 			for i, c := range h {
 				total[i] += c
 			}
@@ -71,7 +91,13 @@ func (db *DB) Stats(s int) (SliceStats, error) {
 		})
 	}
 	g.Wait()
-	st := SliceStats{Seeds: s, Positions: int64(len(data)), Gains: make([]int64, s+1)}
+	st := SliceStats{Seeds: s, Positions: t.n, Gains: make([]int64, s+1), Format: EncodingName(db.Encoding(s)),
+		Bytes: t.size(), PackedBytes: t.size(), Exceptions: t.exceptions()}
+	if !t.packed {
+		nl, nd := packedLayout(t.n)
+		st.Exceptions = exc
+		st.PackedBytes = lineSize*nl + excSize*exc + 8*nd
+	}
 	for v, c := range total {
 		if c == 0 {
 			continue

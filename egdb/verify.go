@@ -80,7 +80,7 @@ func (db *DB) Verify(ctx context.Context, s int, opts VerifyOptions) (VerifyResu
 	if s < 0 || s > db.MaxSeeds() {
 		return VerifyResult{}, fmt.Errorf("slice %d is not in the database (0..%d)", s, db.MaxSeeds())
 	}
-	x, data := db.x, db.slices[s]
+	x, data := db.x, &db.slices[s]
 	n := x.Size(s)
 	res := VerifyResult{Seeds: s, Positions: n}
 	threads := opts.Threads
@@ -108,7 +108,7 @@ func (db *DB) Verify(ctx context.Context, s int, opts VerifyOptions) (VerifyResu
 				check := func(r int64, own, opp uint64) {
 					checked.Add(1)
 					want := db.Recompute(own, opp)
-					if got := int(data[r]); got != want {
+					if got := data.at(r); got != want {
 						mismatch.Add(1)
 						mu.Lock()
 						if len(res.Examples) < maxExamples {

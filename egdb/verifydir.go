@@ -2,6 +2,7 @@ package egdb
 
 import (
 	"context"
+	"os"
 
 	"github.com/kalah-solver/kalah/engine"
 )
@@ -9,9 +10,11 @@ import (
 // FileCheck is the check of one slice file: header, size and payload
 // checksum (CheckFile).
 type FileCheck struct {
-	Seeds int    `json:"seeds"`
-	Path  string `json:"path"`
-	Error string `json:"error,omitempty"` // empty: intact
+	Seeds  int    `json:"seeds"`
+	Path   string `json:"path"`
+	Format string `json:"format,omitempty"` // "byte" or "packed", for an intact file
+	Bytes  int64  `json:"bytes"`            // the file's size
+	Error  string `json:"error,omitempty"`  // empty: intact
 }
 
 // DirCheck reports VerifyDir's check of the database of one pit count and
@@ -54,11 +57,19 @@ func VerifyDir(ctx context.Context, dir string, rules engine.Rules, opts VerifyO
 	good := -1 // slices 0..good are present and intact
 	for i, s := range ss {
 		fc := FileCheck{Seeds: s, Path: SlicePath(dir, rules, s)}
+		if st, err := os.Stat(fc.Path); err == nil {
+			fc.Bytes = st.Size()
+		}
 		if err := CheckFile(dir, rules, s); err != nil {
 			fc.Error = err.Error()
 			c.BadFiles++
-		} else if s == i && good == s-1 {
-			good = s
+		} else {
+			if h, err := ReadHeader(fc.Path); err == nil {
+				fc.Format = EncodingName(h.Encoding)
+			}
+			if s == i && good == s-1 {
+				good = s
+			}
 		}
 		c.Files = append(c.Files, fc)
 	}

@@ -19,6 +19,7 @@ type BuildOptions struct {
 	IO       *cmdutil.IOStreams
 	DB       DBFlags
 	MaxSeeds int
+	Format   string
 	Threads  int
 	Quiet    bool
 	JSON     bool
@@ -36,15 +37,22 @@ the pits: one file per seed count, each written under a temporary name and
 renamed when complete. Slices whose files exist are loaded and checked, not
 rebuilt, so an interrupted build (Ctrl-C) resumes where it stopped. A
 progress bar on standard error shows positions per second and the time
-left; the summary gives positions, bytes and seconds.`,
+left; the summary gives positions, bytes and seconds.
+
+--format packed (the default) stores about 4.1 bits a position (format
+version 2); --format byte one byte a position (version 1, which older
+builds read). Existing files keep their format, whatever --format says;
+'kalah egdb convert' rewrites them.`,
 		Example: `  kalah egdb build --max-seeds 20
   kalah egdb build --pits 6 --rule empty-capture --max-seeds 24 --threads 2
-  kalah egdb build --pits 4 --max-seeds 16 --egdb /tmp/egdb --json`,
+  kalah egdb build --pits 4 --max-seeds 16 --egdb /tmp/egdb --json
+  kalah egdb build --max-seeds 20 --format byte`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runBuild(opts) },
 	}
 	addDBFlags(cmd, &opts.DB, true)
 	cmd.Flags().IntVar(&opts.MaxSeeds, "max-seeds", 20, "largest seed count (stores excluded) to build, 0..255")
+	cmd.Flags().StringVar(&opts.Format, "format", "packed", "format of the slices built: packed (4 bits a position) or byte")
 	addRunFlags(cmd, &opts.Threads, &opts.Quiet, &opts.JSON)
 	return cmd
 }
@@ -55,6 +63,7 @@ type buildRecord struct {
 	Pits               int     `json:"pits"`
 	MaxSeeds           int     `json:"max_seeds"`
 	Dir                string  `json:"dir"`
+	Format             string  `json:"format"` // of the slices built
 	Built              []int   `json:"built"`  // slices computed by this run
 	Loaded             []int   `json:"loaded"` // slices whose files existed
 	Positions          int64   `json:"positions"`
@@ -74,6 +83,13 @@ func runBuild(opts *BuildOptions) error {
 	}
 	if opts.MaxSeeds < 0 || opts.MaxSeeds > 255 {
 		return cmdutil.BadInputf("--max-seeds must be 0..255, got %d", opts.MaxSeeds)
+	}
+	if opts.Format == "" {
+		opts.Format = "packed"
+	}
+	enc, err := egdb.ParseEncoding(opts.Format)
+	if err != nil {
+		return cmdutil.BadInputf("--format: %v", err)
 	}
 	if opts.Threads < 0 {
 		return cmdutil.BadInputf("--threads must be at least 1, got %d", opts.Threads)
@@ -104,11 +120,11 @@ func runBuild(opts *BuildOptions) error {
 	if !opts.Quiet && todo > 0 {
 		bar = newBar(opts.IO.ErrOut, todo, fmt.Sprint(rules))
 	}
-	rec := buildRecord{Rule: rules.Capture.String(), Pits: rules.Pits, MaxSeeds: opts.MaxSeeds, Dir: egdb.RuleDir(dir, rules),
+	rec := buildRecord{Rule: rules.Capture.String(), Pits: rules.Pits, MaxSeeds: opts.MaxSeeds, Dir: egdb.RuleDir(dir, rules), Format: opts.Format,
 		Built: []int{}, Loaded: []int{}, Threads: threads, Provenance: results.Current()}
-	build := egdb.Options{Threads: threads, SliceDone: func(r egdb.SliceReport) {
+	build := egdb.Options{Threads: threads, Encoding: enc, SliceDone: func(r egdb.SliceReport) {
 		rec.Positions += r.Positions
-		rec.Bytes += egdb.HeaderSize + r.Positions
+		rec.Bytes += egdb.HeaderSize + r.Bytes
 		if r.Built {
 			rec.Built = append(rec.Built, r.Seeds)
 			rec.PositionsBuilt += r.Positions
@@ -139,7 +155,7 @@ func runBuild(opts *BuildOptions) error {
 	w := opts.IO.Out
 	fmt.Fprintf(w, "endgame database %v, slices 0..%d, in %s\n", rules, opts.MaxSeeds, rec.Dir)
 	fmt.Fprintf(w, "built %s; already there %s\n", slicesRange(rec.Built), slicesRange(rec.Loaded))
-	fmt.Fprintf(w, "positions %s (%s built), %s bytes on disk\n", results.Group(rec.Positions), results.Group(rec.PositionsBuilt), results.Group(rec.Bytes))
+	fmt.Fprintf(w, "positions %s (%s built, %s format), %s bytes on disk, %.2f bits a position\n", results.Group(rec.Positions), results.Group(rec.PositionsBuilt), rec.Format, results.Group(rec.Bytes), 8*float64(rec.Bytes)/float64(max(rec.Positions, 1)))
 	fmt.Fprintf(w, "%.1f s (%.1f s building), %.2f M positions/s, %d threads\n", rec.Seconds, rec.BuildSeconds, rec.PositionsPerSecond/1e6, threads)
 	return nil
 }

@@ -22,7 +22,7 @@ import (
 func NewCmdEgdb(io *cmdutil.IOStreams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "egdb",
-		Short: "Build, verify, probe and export endgame databases",
+		Short: "Build, verify, probe, convert and export endgame databases",
 		Long: `Endgame databases hold, for every position with at most a given number of
 seeds in the pits (stores excluded) and seeds on both sides, how many of
 those seeds the side to move banks under perfect play. There is one file per
@@ -32,7 +32,7 @@ directory (see 'kalah egdb path'). docs/egdb.md explains the design.`,
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
 	cmd.AddCommand(NewCmdBuild(io), NewCmdVerify(io), NewCmdProbe(io), NewCmdStats(io),
-		NewCmdExport(io), NewCmdSize(io), NewCmdPath(io))
+		NewCmdExport(io), NewCmdSize(io), NewCmdPath(io), NewCmdConvert(io))
 	return cmd
 }
 

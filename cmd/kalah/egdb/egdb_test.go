@@ -258,3 +258,60 @@ func TestPath(t *testing.T) {
 		t.Errorf("stray argument: %v", err)
 	}
 }
+
+// TestConvertCommand builds in the byte format, converts to packed and
+// back, and probes the same value throughout; bad flags are bad input.
+func TestConvertCommand(t *testing.T) {
+	dir := t.TempDir()
+	if _, _, err := execute(t, "build", "--egdb", dir, "--pits", "4", "--max-seeds", "10", "--format", "byte", "-q"); err != nil {
+		t.Fatal(err)
+	}
+	probe := func() string {
+		out, _, err := execute(t, "probe", "--egdb", dir, "--position", "0,1,2,1,0,2,0,1,1,5", "--json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	before := probe()
+	out, errOut, err := execute(t, "convert", "--egdb", dir, "--pits", "4", "--to", "packed", "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := decode(t, out)
+	if rec["converted"] != float64(11) || !strings.Contains(errOut, "slice 10: byte -> packed") {
+		t.Errorf("convert: %v\nstderr:\n%s", rec, errOut)
+	}
+	h, err := egdb.ReadHeader(egdb.SlicePath(dir, engine.Rules{Pits: 4}, 10))
+	if err != nil || h.Encoding != egdb.EncodingPacked {
+		t.Fatalf("header after convert: %+v, %v", h, err)
+	}
+	if after := probe(); after != before {
+		t.Errorf("probe before %s, after %s", before, after)
+	}
+	out, _, err = execute(t, "verify", "--egdb", dir, "--pits", "4", "-q")
+	if err != nil || !strings.Contains(out, "packed 0..10") {
+		t.Errorf("verify after convert: %v\n%s", err, out)
+	}
+	out, _, err = execute(t, "convert", "--egdb", dir, "--pits", "4", "--to", "packed", "-q")
+	if err != nil || !strings.Contains(out, "0 of 11 slice files converted") {
+		t.Errorf("second convert: %v\n%s", err, out)
+	}
+	if _, _, err := execute(t, "convert", "--egdb", dir, "--pits", "4", "--to", "byte", "-q"); err != nil {
+		t.Fatal(err)
+	}
+	if after := probe(); after != before {
+		t.Errorf("probe before %s, after the round trip %s", before, after)
+	}
+	for _, args := range [][]string{
+		{"convert", "--egdb", dir, "--pits", "4", "--to", "zip"},
+		{"build", "--egdb", dir, "--pits", "4", "--format", "zip"},
+	} {
+		if _, _, err := execute(t, args...); err == nil || cmdutil.ExitCode(err) != 2 {
+			t.Errorf("%v: %v (exit %d), want bad input", args, err, cmdutil.ExitCode(err))
+		}
+	}
+	if _, _, err := execute(t, "convert", "--egdb", t.TempDir(), "--pits", "4"); err == nil || !strings.Contains(err.Error(), "no endgame database") {
+		t.Errorf("converting nothing: %v", err)
+	}
+}

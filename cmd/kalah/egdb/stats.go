@@ -34,7 +34,10 @@ func NewCmdStats(io *cmdutil.IOStreams) *cobra.Command {
 		Long: `For each slice of the database of --pits and --rule: the number of
 positions, the share the side to move wins, draws and loses from level
 stores (2g > s, 2g = s, 2g < s, where the mover banks g of the s seeds in
-the pits), the mean final margin 2g - s, and the distribution of g. --plot
+the pits), the mean final margin 2g - s, the distribution of g, and the
+storage: each slice's format and size, and its size in the packed format
+(as stored, or what 'kalah egdb convert' would write) with the share of
+entries in its exception list. --plot
 FILE.png draws the won/drawn/lost shares against the seed count (.svg and
 .pdf work too).`,
 		Example: `  kalah egdb stats
@@ -125,6 +128,15 @@ func runStats(opts *StatsOptions) error {
 			parts[g] = fmt.Sprintf("%.2f%%", 100*float64(c)/float64(r.Positions))
 		}
 		fmt.Fprintf(w, "%5d  %s\n", r.Seeds, strings.Join(parts, " "))
+	}
+	fmt.Fprintf(w, "storage (payload bytes; packed: 4 bits a position, a base per 126, exceptions listed):\n")
+	fmt.Fprintf(w, "%5s %7s %15s %15s %10s %12s\n", "seeds", "format", "bytes", "packed bytes", "bits/pos", "exceptions")
+	for _, r := range rec.Slices {
+		if r.Positions == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "%5d %7s %15s %15s %10.3f %11.4f%%\n", r.Seeds, r.Format, results.Group(r.Bytes), results.Group(r.PackedBytes),
+			8*float64(r.PackedBytes)/float64(r.Positions), 100*float64(r.Exceptions)/float64(r.Positions))
 	}
 	if opts.Plot != "" {
 		fmt.Fprintf(w, "plot written to %s\n", opts.Plot)

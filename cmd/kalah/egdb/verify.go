@@ -147,14 +147,24 @@ func printVerify(opts *VerifyOptions, rec verifyRecord) {
 			fmt.Fprintf(w, "  no slice files\n")
 		}
 		var ok []int
+		formats := map[string][]int{}
+		var bytes int64
 		for _, f := range c.Files {
 			if f.Error == "" {
 				ok = append(ok, f.Seeds)
+				formats[f.Format] = append(formats[f.Format], f.Seeds)
+				bytes += f.Bytes
 			} else {
 				fmt.Fprintf(w, "  BAD %s\n", f.Error)
 			}
 		}
-		fmt.Fprintf(w, "  files intact (header, size, checksum): slices %s\n", slicesRange(ok))
+		fmt.Fprintf(w, "  files intact (header, size, checksum): slices %s", slicesRange(ok))
+		for _, f := range []string{"packed", "byte"} {
+			if len(formats[f]) > 0 {
+				fmt.Fprintf(w, "; %s %s", f, slicesRange(formats[f]))
+			}
+		}
+		fmt.Fprintf(w, "; %s bytes\n", results.Group(bytes))
 		for _, s := range c.Slices {
 			if s.Mismatches == 0 {
 				continue

@@ -67,6 +67,7 @@ type Coordinator struct {
 	table   map[engine.Key]bounds // every bound known on a board (relative value)
 	pending map[string]*pend      // units asked and not answered, by key
 	st      Status
+	rate    rateMeter       // the counters at each status write, for the rate
 	runCtx  context.Context // Run's context: when it ends, units stay queued
 	stopRun context.CancelFunc
 }

@@ -37,6 +37,16 @@ type Status struct {
 	Pending  uint64 `json:"units_pending"`
 	InFlight int    `json:"units_in_flight"`
 
+	// The rate over a recent window of the coordinator's run (rate.go):
+	// RateWindow is the window's length in seconds, 0 before there is one.
+	RateWindow     float64 `json:"rate_window_seconds"`
+	UnitsPerSecond float64 `json:"units_per_second"`
+	NodesPerSecond float64 `json:"nodes_per_second"`
+	// ETA, filled in by Info: seconds to drain the units out now at that
+	// rate, null when unknown; ETABasis says what it rests on.
+	ETA      *float64 `json:"eta_seconds"`
+	ETABasis string   `json:"eta_basis"`
+
 	Nodes      int64        `json:"nodes"`       // over every accepted answer
 	CPUSeconds float64      `json:"cpu_seconds"` // workers' seconds over every accepted answer
 	Seconds    float64      `json:"seconds"`     // the coordinator's wall time over every run
@@ -141,6 +151,8 @@ func (co *Coordinator) statusLoop(ctx context.Context, prevSeconds float64) func
 				}
 				co.mu.Lock()
 				co.st.Seconds = prevSeconds + time.Since(co.start).Seconds()
+				co.rate.add(sample{t: time.Now(), done: co.st.Done, nodes: co.st.Nodes})
+				co.st.setRate(&co.rate)
 				st := co.st
 				st.Moves = append([]MoveStatus(nil), co.st.Moves...)
 				st.Workers = append([]WorkerInfo(nil), co.st.Workers...)
@@ -211,6 +223,7 @@ func Info(ctx context.Context, c *Conn, name string) (*Status, error) {
 			}
 		}
 	}
+	st.setETA(time.Now())
 	return st, nil
 }
 

@@ -49,8 +49,22 @@ func TestStartLocalStatusResult(t *testing.T) {
 		t.Errorf("result: %q %v", out, err)
 	}
 	out, err = run(t, "status", "k43", "--data", data)
-	if err != nil || !strings.Contains(out, "done") || !strings.Contains(out, "value in [+6, +6]") {
+	if err != nil || !strings.Contains(out, "done") || !strings.Contains(out, "value in [+6, +6]") ||
+		!strings.Contains(out, "\nrate: ") || !strings.Contains(out, "\nETA: unknown: the campaign is done") {
 		t.Errorf("status: %q %v", out, err)
+	}
+	out, err = run(t, "status", "k43", "--data", data, "--json")
+	var st map[string]any
+	if err != nil || json.Unmarshal([]byte(out), &st) != nil {
+		t.Fatalf("status --json: %q %v", out, err)
+	}
+	for _, k := range []string{"rate_window_seconds", "units_per_second", "nodes_per_second", "eta_seconds", "eta_basis"} {
+		if _, ok := st[k]; !ok {
+			t.Errorf("status --json has no %q: %s", k, out)
+		}
+	}
+	if st["eta_seconds"] != nil || !strings.HasPrefix(st["eta_basis"].(string), "unknown") {
+		t.Errorf("a finished campaign's ETA: %v %v", st["eta_seconds"], st["eta_basis"])
 	}
 	// The same name for another game: refused, exit 2.
 	_, err = run(t, "start", "k43", "--pits", "4", "--seeds", "3", "--rule", "empty-capture", "--local", "1", "--data", data, "-q")

@@ -181,8 +181,8 @@ func progress(ctx context.Context, c *campaign.Conn, opts *StartOptions, done ch
 			return
 		case <-t.C:
 			if st, err := campaign.Info(ctx, c, opts.Name); err == nil {
-				fmt.Fprintf(opts.IO.ErrOut, "[%7.1fs] %s: value in [%s, %s]; units %d done, %d pending, %d in flight; %s nodes\n",
-					st.Seconds, opts.Name, cmdutil.Signed(st.Lower), cmdutil.Signed(st.Upper), st.Done, st.Pending, st.InFlight, cmdutil.Group(st.Nodes))
+				fmt.Fprintf(opts.IO.ErrOut, "[%7.1fs] %s: value in [%s, %s]; units %d done, %d pending, %d in flight; %s nodes, %.3g units/s\n",
+					st.Seconds, opts.Name, cmdutil.Signed(st.Lower), cmdutil.Signed(st.Upper), st.Done, st.Pending, st.InFlight, cmdutil.Group(st.Nodes), st.UnitsPerSecond)
 			}
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/kalah-solver/kalah/engine"
 	"github.com/kalah-solver/kalah/results"
@@ -339,7 +340,7 @@ func (co *Coordinator) ask(ctx context.Context, b engine.Board, gamma int) (int,
 	p.refs++
 	co.mu.Unlock()
 	if first {
-		if err := co.issue(ctx, key, b, gamma, p); err != nil {
+		if err := co.issue(ctx, key, b, gamma, p, false); err != nil {
 			co.mu.Lock()
 			if !p.closed {
 				p.err, p.closed = err, true
@@ -363,7 +364,10 @@ func (co *Coordinator) ask(ctx context.Context, b engine.Board, gamma int) (int,
 // under the same message id, which JetStream drops as a duplicate while
 // the first copy is still queued; a worker also skips a unit whose answer
 // is already in the bucket.
-func (co *Coordinator) issue(ctx context.Context, key string, b engine.Board, gamma int, p *pend) error {
+//
+// With again, the unit goes out under a new message id even when its last
+// copy is still known to the stream (its answer was rejected).
+func (co *Coordinator) issue(ctx context.Context, key string, b engine.Board, gamma int, p *pend, again bool) error {
 	co.issueMu.Lock()
 	defer co.issueMu.Unlock()
 	mk := mark{N: 1}
@@ -372,12 +376,13 @@ func (co *Coordinator) issue(ctx context.Context, key string, b engine.Board, ga
 		var old mark
 		if json.Unmarshal(e.Value(), &old) == nil {
 			mk.N = old.N
-			if old.Cancelled {
+			if old.Cancelled || again {
 				mk.N++
 			}
 		}
 	}
-	u := Unit{Campaign: co.p.Name, Key: key, Rule: co.rules.Capture.String(), Pits: co.rules.Pits, Gamma: gamma, GameSeeds: co.root.Board.Seeds()}
+	u := Unit{Campaign: co.p.Name, Key: key, Rule: co.rules.Capture.String(), Pits: co.rules.Pits, Gamma: gamma,
+		GameSeeds: co.root.Board.Seeds(), Build: co.p.Build, EGDBSeeds: co.p.EGDBSeeds}
 	body, _ := json.Marshal(u)
 	var ack *jetstream.PubAck
 	var id string
@@ -414,6 +419,27 @@ func (co *Coordinator) issue(ctx context.Context, key string, b engine.Board, ga
 	}
 	co.mu.Unlock()
 	return nil
+}
+
+// reissue queues a unit still waited for again, under a new message id,
+// after its answer was rejected (the worker acked the unit).
+func (co *Coordinator) reissue(key string) {
+	co.mu.Lock()
+	p := co.pending[key]
+	waited := p != nil && !p.closed
+	co.mu.Unlock()
+	if !waited || co.stopping() {
+		return
+	}
+	_, b, gamma, err := ParseKey(key)
+	if err != nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := co.issue(ctx, key, b, gamma, p, true); err != nil {
+		co.logf("queueing %s again: %v", key, err)
+	}
 }
 
 // release drops one waiter of a unit; the last one gives the unit up,

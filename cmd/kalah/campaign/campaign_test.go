@@ -50,7 +50,7 @@ func TestStartLocalStatusResult(t *testing.T) {
 	}
 	out, err = run(t, "status", "k43", "--data", data)
 	if err != nil || !strings.Contains(out, "done") || !strings.Contains(out, "value in [+6, +6]") ||
-		!strings.Contains(out, "\nrate: ") || !strings.Contains(out, "\nETA: unknown: the campaign is done") {
+		!strings.Contains(out, "\nrate: ") || !strings.Contains(out, "\nsignature: build ") || !strings.Contains(out, "endgame database none") || !strings.Contains(out, "\nETA: unknown: the campaign is done") {
 		t.Errorf("status: %q %v", out, err)
 	}
 	out, err = run(t, "status", "k43", "--data", data, "--json")
@@ -82,6 +82,8 @@ func TestBadInputAndUnreachable(t *testing.T) {
 		{"start", "x", "--pits", "4"},
 		{"start", "x", "--local", "1", "--nats", "nats://127.0.0.1:1"},
 		{"start", "bad name", "--local", "1"},
+		{"start", "x", "--local", "1", "--egdb-seeds", "20"},
+		{"start", "x", "--nats", "nats://127.0.0.1:1", "--egdb-seeds", "-2"},
 		{"start"},
 		{"status"},
 	} {

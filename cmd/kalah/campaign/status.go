@@ -50,8 +50,11 @@ the root's value and on every root move's, the units issued, done,
 pending on the queue, in flight (held by workers), cancelled and
 redelivered, rejected results, nodes, time, the rate (units and nodes a
 second over the last minute or more, enough to hold 8 answers), an ETA,
-and every worker that answered with its build revision and database
-depth. The coordinator writes the status every 2 s.
+the campaign's signature (build and endgame database depth), every
+worker that answered with its build revision and database depth, and
+every worker that refuses the campaign's units (another build or
+database depth) with its reason. The coordinator writes the status every
+2 s.
 
 The ETA is an estimate of one thing only: the time to drain the units
 out now (queued and held) at the recent rate. The campaign's remaining
@@ -70,6 +73,7 @@ the next ones), so the campaign ends later than that; the ETA is
 			}
 			w := opts.IO.Out
 			fmt.Fprintf(w, "campaign %s: %s, Kalah(%d) %s, position %s %s to move (split %d)\n", st.Name, st.State, st.Pits, st.Rule, st.Position, st.ToMove, st.Split)
+			fmt.Fprintf(w, "signature: build %q, endgame database %s (workers that differ refuse its units; answers that differ are rejected)\n", st.Build, depthText(st.EGDBSeeds))
 			if len(st.Moves) > 0 {
 				fmt.Fprintf(w, "value in [%s, %s]; moves:", cmdutil.Signed(st.Lower), cmdutil.Signed(st.Upper))
 				for _, m := range st.Moves {
@@ -81,8 +85,8 @@ the next ones), so the campaign ends later than that; the ETA is
 				}
 				fmt.Fprintln(w)
 			}
-			fmt.Fprintf(w, "units: %d issued, %d done, %d pending, %d in flight, %d cancelled, %d redelivered; %d results rejected; %d local tests\n",
-				st.Issued, st.Done, st.Pending, st.InFlight, st.Cancelled, st.Redelivered, st.Rejected, st.Local)
+			fmt.Fprintf(w, "units: %d issued, %d done, %d pending, %d in flight, %d cancelled, %d redelivered; results rejected: %d untrusted, %d of another signature; %d local tests\n",
+				st.Issued, st.Done, st.Pending, st.InFlight, st.Cancelled, st.Redelivered, st.Rejected, st.Mismatched, st.Local)
 			avg := 0.0
 			if st.Seconds > 0 {
 				avg = float64(st.Nodes) / st.Seconds / 1e6
@@ -101,6 +105,9 @@ the next ones), so the campaign ends later than that; the ETA is
 			for _, wk := range st.Workers {
 				fmt.Fprintf(w, "  worker %s: %d units, %s nodes, %.1f s, %d threads, database %d seeds, revision %q\n",
 					wk.Name, wk.Units, cmdutil.Group(wk.Nodes), wk.Seconds, wk.Threads, wk.EGDBSeeds, wk.Revision)
+			}
+			for _, r := range st.Refused {
+				fmt.Fprintf(w, "  worker %s refuses the campaign's units (%s): %s\n", r.Worker, r.Time, r.Reason)
 			}
 			return nil
 		})

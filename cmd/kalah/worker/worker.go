@@ -74,7 +74,7 @@ The server must be reachable within 5 s (exit 1 otherwise).`,
 	f.StringVar(&opts.EGDB, "egdb", "", "endgame-database directory (default: the installed one, if any)")
 	f.BoolVar(&opts.NoEGDB, "no-egdb", false, "use no endgame database")
 	f.DurationVar(&opts.AckWait, "ack-wait", campaign.DefaultAckWait, "how long a unit may go without a heartbeat before another worker gets it (shared by all workers: the last one started sets it)")
-	f.BoolVarP(&opts.Quiet, "quiet", "q", false, "do not log each unit on standard error")
+	f.BoolVarP(&opts.Quiet, "quiet", "q", false, "do not log each unit on standard error (refusals and errors are still logged)")
 	return cmd
 }
 
@@ -109,10 +109,8 @@ func run(ctx context.Context, opts *Options) error {
 		h, _ := os.Hostname()
 		name = fmt.Sprintf("%s-%d", h, os.Getpid())
 	}
-	cfg := campaign.WorkerConfig{Name: name, Threads: opts.Threads, TableBytes: tb, EGDBDir: opts.EGDB, NoEGDB: opts.NoEGDB}
-	if !opts.Quiet {
-		cfg.Log = log.New(opts.IO.ErrOut, "kalah worker: ", log.Ltime)
-	}
+	cfg := campaign.WorkerConfig{Name: name, Threads: opts.Threads, TableBytes: tb, EGDBDir: opts.EGDB, NoEGDB: opts.NoEGDB,
+		Log: log.New(opts.IO.ErrOut, "kalah worker: ", log.Ltime), Quiet: opts.Quiet}
 	w := campaign.NewWorker(c, cfg)
 	fmt.Fprintf(opts.IO.ErrOut, "kalah worker %s: serving %s\n", name, opts.NATS)
 	if err := w.Run(ctx); err != nil {

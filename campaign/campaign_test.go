@@ -15,6 +15,7 @@ import (
 	"github.com/kalah-solver/kalah/egdb"
 	"github.com/kalah-solver/kalah/engine"
 	"github.com/kalah-solver/kalah/results"
+	"github.com/nats-io/nats.go"
 )
 
 // The tests run an embedded server on a free loopback port, workers in
@@ -33,10 +34,12 @@ func testLog(t *testing.T) *log.Logger {
 
 // env is a server and a connection for the coordinator.
 type env struct {
-	t   *testing.T
-	srv *Server
-	c   *Conn
-	dir string
+	t    *testing.T
+	srv  *Server
+	c    *Conn
+	dir  string
+	opts []nats.Option // client options of the workers' connections
+	urls string        // the servers' URLs, when not srv's
 }
 
 func newEnv(t *testing.T, ackWait time.Duration) *env {
@@ -63,7 +66,11 @@ func (e *env) workers(n int, cfg func(i int, c *WorkerConfig)) ([]*Worker, func(
 	var wg sync.WaitGroup
 	var ws []*Worker
 	for i := 0; i < n; i++ {
-		c, err := Connect(ctx, e.srv.URL(), e.c.AckWait)
+		u := e.urls
+		if u == "" {
+			u = e.srv.URL()
+		}
+		c, err := Connect(ctx, u, e.c.AckWait, e.opts...)
 		if err != nil {
 			e.t.Fatal(err)
 		}

@@ -86,6 +86,10 @@ func TestBadInputAndUnreachable(t *testing.T) {
 		{"start", "x", "--nats", "nats://127.0.0.1:1", "--egdb-seeds", "-2"},
 		{"start"},
 		{"status"},
+		{"status", "x", "--nats-tls-ca", "/nonexistent/ca.pem"},
+		{"status", "x", "--nats", "nats://127.0.0.1:1", "--nats-tls-ca", "/nonexistent/ca.pem"},
+		{"status", "x", "--nats", "nats://127.0.0.1:1", "--nats-tls-cert", "/nonexistent/c.pem"},
+		{"start", "x", "--nats", "nats://127.0.0.1:1", "--nats-creds", "/nonexistent/u.creds"},
 	} {
 		if _, err := run(t, args...); cmdutil.ExitCode(err) != 2 {
 			t.Errorf("%v: exit %d (%v)", args, cmdutil.ExitCode(err), err)
@@ -102,5 +106,15 @@ func TestBadInputAndUnreachable(t *testing.T) {
 	err = execute(t, w, "--nats", "nats://127.0.0.1:1")
 	if cmdutil.ExitCode(err) != 1 || time.Since(t0) > 5*time.Second || !strings.Contains(err.Error(), "unreachable") {
 		t.Errorf("worker, unreachable: exit %d after %v (%v)", cmdutil.ExitCode(err), time.Since(t0), err)
+	}
+	for _, args := range [][]string{
+		{"--nats", "nats://127.0.0.1:1", "--nats-tls-key", "/nonexistent/k.pem"},
+		{"--nats", "nats://127.0.0.1:1", "--nats-tls-cert", "/nonexistent/c.pem", "--nats-tls-key", "/nonexistent/k.pem"},
+		{"--nats", "nats://127.0.0.1:1", "--nats-tls-ca", "/nonexistent/ca.pem"},
+	} {
+		w := workercmd.NewCmdWorker(io)
+		if err := execute(t, w, args...); cmdutil.ExitCode(err) != 2 || strings.Contains(err.Error(), "\n") {
+			t.Errorf("worker %v: exit %d (%v)", args, cmdutil.ExitCode(err), err)
+		}
 	}
 }

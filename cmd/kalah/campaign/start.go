@@ -136,6 +136,10 @@ func runStart(ctx context.Context, opts *StartOptions) error {
 	if !opts.Quiet {
 		logger = log.New(opts.IO.ErrOut, "kalah campaign: ", log.Ltime)
 	}
+	nopts, err := opts.Conn.natsOptions()
+	if err != nil {
+		return err
+	}
 	url := opts.Conn.NATS
 	if opts.Local > 0 {
 		dir, err := opts.Conn.dataDir()
@@ -161,7 +165,7 @@ func runStart(ctx context.Context, opts *StartOptions) error {
 			logger.Printf("server %s (streams in %s), %d workers", url, dir, opts.Local)
 		}
 	}
-	c, err := campaign.Connect(ctx, url, opts.AckWait, opts.Conn.natsOptions()...)
+	c, err := campaign.Connect(ctx, url, opts.AckWait, nopts...)
 	if err != nil {
 		return err
 	}

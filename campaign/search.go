@@ -259,20 +259,17 @@ func (co *Coordinator) peek(b engine.Board, gamma, split int) (int, bool) {
 	for _, i := range solver.RootOrder(co.rules, b) {
 		c, r := co.rules.Sow(b, i)
 		gain := int(c.OwnStore - b.OwnStore)
-		var mv int
-		var high, known bool
-		switch {
-		case r.Over():
-			mv = gain - int(c.OppStore-b.OppStore)
-			high, known = mv >= gamma, true
-		case r.Extra():
-			t, k := co.peek(c, gamma-gain, split-1)
-			mv, high, known = gain+t, gain+t >= gamma, k
-		default:
-			g := gain - gamma + 1
-			t, k := co.peek(c.Flip(), g, split-1)
-			mv, high, known = gain-t, t < g, k
+		mv, known := gain-int(c.OppStore-b.OppStore), true
+		if !r.Over() {
+			if !r.Extra() {
+				c = c.Flip()
+			}
+			_, g := engine.ChildWindow(r, gain, gamma-1, gamma)
+			var t int
+			t, known = co.peek(c, g, split-1)
+			mv = engine.MoveValue(r, gain, t)
 		}
+		high := mv >= gamma
 		switch {
 		case known && high:
 			return mv, true
@@ -290,18 +287,20 @@ func (co *Coordinator) peek(b engine.Board, gamma, split int) (int, bool) {
 func (co *Coordinator) testMove(ctx context.Context, b engine.Board, i, gamma, split int) (int, bool, error) {
 	c, r := co.rules.Sow(b, i)
 	gain := int(c.OwnStore - b.OwnStore)
-	switch {
-	case r.Over():
+	if r.Over() {
 		v := gain - int(c.OppStore-b.OppStore)
 		return v, v >= gamma, nil
-	case r.Extra():
-		t, err := co.test(ctx, c, gamma-gain, split)
-		return gain + t, gain+t >= gamma, err
-	default:
-		g := gain - gamma + 1
-		t, err := co.test(ctx, c.Flip(), g, split)
-		return gain - t, t < g, err
 	}
+	if !r.Extra() {
+		c = c.Flip()
+	}
+	// The move fails high iff its value passes the null window
+	// (gamma-1, gamma): one test of the child at the upper end of the
+	// window that asks of it, seen through the sign rule (engine/value.go).
+	_, g := engine.ChildWindow(r, gain, gamma-1, gamma)
+	t, err := co.test(ctx, c, g, split)
+	v := engine.MoveValue(r, gain, t)
+	return v, v >= gamma, err
 }
 
 // testLocal runs a test on a small board with the coordinator's own
@@ -490,8 +489,11 @@ func (co *Coordinator) release(key string, p *pend) {
 }
 
 // pv follows optimal moves from p, whose relative value is v, to the end
-// of the game, with the same split tests (nearly all answered by the
-// table); once the board is small the coordinator's own solver ends it.
+// of the game. It is solver.Solver.PV (solver/root.go) step for step, the
+// same move order and the same window rule (engine.ChildWindow,
+// engine.MoveValue), with the campaign's split test in place of the
+// solver's own (nearly all answered by the table); once the board is small
+// the coordinator's own solver's PV ends the line.
 func (co *Coordinator) pv(ctx context.Context, p engine.Position, v int) ([]engine.Ply, error) {
 	var line []engine.Ply
 	for !p.Board.Over() {
@@ -508,27 +510,15 @@ func (co *Coordinator) pv(ctx context.Context, p engine.Position, v int) ([]engi
 		}
 		found := false
 		for _, i := range solver.RootOrder(co.rules, b) {
-			c, r := co.rules.Sow(b, i)
-			gain := int(c.OwnStore - b.OwnStore)
-			var reach bool
-			var next int
-			switch {
-			case r.Over():
-				reach = gain-int(c.OppStore-b.OppStore) >= v
-			case r.Extra():
-				t, err := co.test(ctx, c, v-gain, co.p.Split)
-				if err != nil {
-					return line, err
-				}
-				reach, next = t >= v-gain, v-gain
-			default:
-				t, err := co.test(ctx, c.Flip(), gain-v+1, co.p.Split)
-				if err != nil {
-					return line, err
-				}
-				reach, next = t < gain-v+1, gain-v
+			// testMove is the solver's PV step: does the move reach v
+			// (fail high against v)?
+			_, reach, err := co.testMove(ctx, b, i, v, co.p.Split)
+			if err != nil {
+				return line, err
 			}
 			if reach {
+				c, r := co.rules.Sow(b, i)
+				next, _ := engine.ChildWindow(r, int(c.OwnStore-b.OwnStore), v, v)
 				line = append(line, engine.Ply{Side: p.ToMove, Pit: i})
 				p, _ = co.rules.PlayPosition(p, i)
 				v, found = next, true

@@ -118,3 +118,35 @@ func TestBadInputAndUnreachable(t *testing.T) {
 		}
 	}
 }
+
+func TestEstimateCommand(t *testing.T) {
+	out, err := run(t, "estimate", "--pits", "4", "--seeds", "3", "--local-seeds", "6", "--budget", "10m", "--tt-mem", "16MiB", "--no-egdb", "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var e struct {
+		Frontier int     `json:"frontier_boards"`
+		Sampled  int     `json:"sampled"`
+		Finished int     `json:"finished"`
+		Units    float64 `json:"units"`
+		Nodes    float64 `json:"nodes"`
+		Basis    string  `json:"basis"`
+	}
+	if err := json.Unmarshal([]byte(out), &e); err != nil || e.Frontier == 0 || e.Sampled != e.Finished || e.Units == 0 || e.Nodes == 0 || !strings.HasPrefix(e.Basis, "an estimate") {
+		t.Errorf("%s: %+v %v", out, e, err)
+	}
+	out, err = run(t, "estimate", "--pits", "4", "--seeds", "3", "--budget", "10m", "--tt-mem", "16MiB", "--no-egdb")
+	if err != nil || !strings.Contains(out, "frontier: ") || !strings.Contains(out, "tests per board, assumed") || !strings.Contains(out, "\nbasis: ") {
+		t.Errorf("text: %q %v", out, err)
+	}
+	for _, args := range [][]string{
+		{"estimate", "--budget", "0s"},
+		{"estimate", "--split", "7"},
+		{"estimate", "--tests-per-board", "-1"},
+		{"estimate", "extra"},
+	} {
+		if _, err := run(t, args...); cmdutil.ExitCode(err) != 2 {
+			t.Errorf("%v: exit %d (%v)", args, cmdutil.ExitCode(err), err)
+		}
+	}
+}

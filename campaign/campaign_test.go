@@ -12,8 +12,10 @@ import (
 	"time"
 
 	"github.com/kalah-solver/kalah"
+	"github.com/kalah-solver/kalah/egdb"
 	"github.com/kalah-solver/kalah/engine"
 	"github.com/kalah-solver/kalah/results"
+	"github.com/nats-io/nats.go"
 )
 
 // The tests run an embedded server on a free loopback port, workers in
@@ -32,10 +34,12 @@ func testLog(t *testing.T) *log.Logger {
 
 // env is a server and a connection for the coordinator.
 type env struct {
-	t   *testing.T
-	srv *Server
-	c   *Conn
-	dir string
+	t    *testing.T
+	srv  *Server
+	c    *Conn
+	dir  string
+	opts []nats.Option // client options of the workers' connections
+	urls string        // the servers' URLs, when not srv's
 }
 
 func newEnv(t *testing.T, ackWait time.Duration) *env {
@@ -62,7 +66,11 @@ func (e *env) workers(n int, cfg func(i int, c *WorkerConfig)) ([]*Worker, func(
 	var wg sync.WaitGroup
 	var ws []*Worker
 	for i := 0; i < n; i++ {
-		c, err := Connect(ctx, e.srv.URL(), e.c.AckWait)
+		u := e.urls
+		if u == "" {
+			u = e.srv.URL()
+		}
+		c, err := Connect(ctx, u, e.c.AckWait, e.opts...)
 		if err != nil {
 			e.t.Fatal(err)
 		}
@@ -306,6 +314,11 @@ func TestConflict(t *testing.T) {
 	if err := Create(ctx, e.c, q); !errors.Is(err, ErrConflict) {
 		t.Fatalf("other rule: %v", err)
 	}
+	for _, q := range []Params{func() Params { q := p; q.Build = "x"; return q }(), func() Params { q := p; q.EGDBSeeds = 20; return q }()} {
+		if err := Create(ctx, e.c, q); !errors.Is(err, ErrConflict) {
+			t.Fatalf("other build or database: %v", err)
+		}
+	}
 	if got, _ := LoadParams(ctx, e.c, "c1"); got != p {
 		t.Errorf("parameters changed to %+v", got)
 	}
@@ -427,5 +440,127 @@ func TestHeartbeatsKeepLongUnits(t *testing.T) {
 	}
 	if len(st.Workers) == 0 || st.Workers[0].Name != "w1" {
 		t.Errorf("the slow worker answered nothing: %+v", st.Workers)
+	}
+}
+
+// waitFor polls the campaign's status until ok holds (the test fails
+// after a minute: something that should happen did not).
+func (e *env) waitFor(name string, ok func(*Status) bool) {
+	e.t.Helper()
+	for i := 0; i < 600; i++ {
+		if st, err := Info(context.Background(), e.c, name); err == nil && ok(st) {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	st, _ := Info(context.Background(), e.c, name)
+	e.t.Fatalf("campaign %s: the status never came: %+v", name, st)
+}
+
+// Workers of another database depth or build hand the units back; the
+// campaign is solved by the worker that matches, and says who refused.
+func TestWorkersOfAnotherSignature(t *testing.T) {
+	e := newEnv(t, 5*time.Second)
+	r := engine.Rules{Pits: 4, Capture: engine.NoEmptyCapture}
+	dbDir := t.TempDir()
+	db, err := egdb.BuildDir(context.Background(), dbDir, r, 4, egdb.Options{Threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	p := params(t, "sig", r, 3, "", engine.South)
+	if p.EGDBSeeds != -1 || p.Build != CurrentBuild() {
+		t.Fatalf("declared %q %d", p.Build, p.EGDBSeeds)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	type out struct {
+		rec *results.Record
+		err error
+	}
+	done := make(chan out, 1)
+	go func() {
+		rec, err := e.coordinate(ctx, p, CoordinatorConfig{})
+		done <- out{rec, err}
+	}()
+	odd, stopOdd := e.workers(2, func(i int, c *WorkerConfig) {
+		if i == 0 {
+			c.Name, c.NoEGDB, c.EGDBDir = "deep", false, dbDir
+		} else {
+			c.Name, c.build = "other", "0123abcd"
+		}
+	})
+	defer stopOdd()
+	e.waitFor(p.Name, func(st *Status) bool { return len(st.Refused) == 2 })
+	_, stop := e.workers(1, nil)
+	defer stop()
+	o := <-done
+	if o.err != nil {
+		t.Fatal(o.err)
+	}
+	check(t, p, o.rec)
+	st, _ := Info(context.Background(), e.c, p.Name)
+	if odd[0].Solved.Load() != 0 || odd[1].Solved.Load() != 0 || odd[0].Refused.Load() == 0 || odd[1].Refused.Load() == 0 {
+		t.Errorf("deep: %d solved, %d refused; other: %d solved, %d refused",
+			odd[0].Solved.Load(), odd[0].Refused.Load(), odd[1].Solved.Load(), odd[1].Refused.Load())
+	}
+	why := map[string]string{}
+	for _, r := range st.Refused {
+		why[r.Worker] = r.Reason
+	}
+	if !strings.Contains(why["deep"], "endgame database of 4 seeds, campaign none") ||
+		!strings.Contains(why["other"], `build "0123abcd", campaign "`+p.Build+`"`) {
+		t.Errorf("refusals %+v", st.Refused)
+	}
+	if len(st.Workers) != 1 || st.Workers[0].Name != "w1" || o.rec.EGDBSeeds != -1 {
+		t.Errorf("workers %+v, record database %d", st.Workers, o.rec.EGDBSeeds)
+	}
+}
+
+// A worker that answers a unit it does not match (a forged signature) is
+// not trusted: the answer is rejected, the unit goes out again.
+func TestForgedSignatureRejected(t *testing.T) {
+	e := newEnv(t, 5*time.Second)
+	var once sync.Once
+	forged := ""
+	_, stop := e.workers(1, func(_ int, c *WorkerConfig) {
+		c.forge = func(r *Result) {
+			once.Do(func() { r.EGDBSeeds, forged = 9, r.Key })
+		}
+	})
+	defer stop()
+	p := params(t, "forged", engine.Rules{Pits: 4, Capture: engine.EmptyCapture}, 3, "", engine.South)
+	rec, err := e.coordinate(context.Background(), p, CoordinatorConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(t, p, rec)
+	st, _ := Info(context.Background(), e.c, p.Name)
+	if forged == "" || st.Mismatched != 1 || st.Rejected != 0 {
+		t.Errorf("forged %q: %d mismatched, %d rejected", forged, st.Mismatched, st.Rejected)
+	}
+	if en, err := e.c.Results.Get(context.Background(), forged); err != nil || strings.Contains(string(en.Value()), `"egdb_seeds":9`) {
+		t.Errorf("bucket entry of %s: %v %v", forged, en, err)
+	}
+}
+
+// Answers in the bucket of another build are not reused: a campaign of
+// another build solves the same position again.
+func TestBucketOfAnotherBuild(t *testing.T) {
+	e := newEnv(t, 5*time.Second)
+	r := engine.Rules{Pits: 4, Capture: engine.NoEmptyCapture}
+	for _, build := range []string{"build-a", "build-b"} {
+		_, stop := e.workers(2, func(_ int, c *WorkerConfig) { c.build = build })
+		p := params(t, build, r, 3, "", engine.South)
+		p.Build = build
+		rec, err := e.coordinate(context.Background(), p, CoordinatorConfig{})
+		stop()
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(t, p, rec)
+		if st, _ := Info(context.Background(), e.c, p.Name); st.Issued == 0 || st.Mismatched != 0 {
+			t.Errorf("%s: %d issued, %d mismatched", build, st.Issued, st.Mismatched)
+		}
 	}
 }

@@ -31,6 +31,11 @@ type Params struct {
 	// LocalSeeds: boards with at most this many seeds are tested by the
 	// coordinator itself (shipping them costs more than solving them).
 	LocalSeeds int `json:"local_seeds"`
+	// Build and EGDBSeeds are the campaign's signature with Rule
+	// (signature.go): the build that computes it (BuildID) and the depth
+	// of the endgame database every worker uses (-1: none).
+	Build     string `json:"build"`
+	EGDBSeeds int    `json:"egdb_seeds"`
 }
 
 // ErrConflict is returned when a campaign name exists with other
@@ -67,6 +72,7 @@ type Coordinator struct {
 	table   map[engine.Key]bounds // every bound known on a board (relative value)
 	pending map[string]*pend      // units asked and not answered, by key
 	st      Status
+	rate    rateMeter       // the counters at each status write, for the rate
 	runCtx  context.Context // Run's context: when it ends, units stay queued
 	stopRun context.CancelFunc
 }
@@ -114,10 +120,17 @@ func (p Params) root() (engine.Rules, engine.Position, error) {
 }
 
 // NewParams fills in a campaign's parameters for the start of Kalah(m,n)
-// (position "") or for a position, with the default split.
+// (position "") or for a position, with the default split, this binary's
+// build and no endgame database.
 func NewParams(name string, r engine.Rules, seeds int, pos engine.Position) Params {
 	return Params{Name: name, Rule: r.Capture.String(), Pits: r.Pits, Seeds: seeds, Position: pos.String(),
-		ToMove: pos.ToMove.String(), Split: 1, LocalSeeds: 12}
+		ToMove: pos.ToMove.String(), Split: 1, LocalSeeds: 12, Build: CurrentBuild(), EGDBSeeds: -1}
+}
+
+// describe lists the parameters, for messages.
+func (p Params) describe() string {
+	return fmt.Sprintf("Kalah(%d) %s, position %s %s, split %d, local %d, build %q, database %s",
+		p.Pits, p.Rule, p.Position, p.ToMove, p.Split, p.LocalSeeds, p.Build, depthName(p.EGDBSeeds))
 }
 
 // Create records a campaign's parameters, or checks them against those
@@ -132,6 +145,9 @@ func Create(ctx context.Context, c *Conn, p Params) error {
 	if p.Split < 0 || p.Split > 4 {
 		return fmt.Errorf("split %d: want 0..4 plies", p.Split)
 	}
+	if p.Build == "" || p.EGDBSeeds < -1 {
+		return fmt.Errorf("campaign %q: no build or a bad database depth %d declared", p.Name, p.EGDBSeeds)
+	}
 	data, _ := json.Marshal(p)
 	if _, err := c.State.Create(ctx, p.Name+".params", data); err == nil {
 		return nil
@@ -143,9 +159,7 @@ func Create(ctx context.Context, c *Conn, p Params) error {
 		return err
 	}
 	if old != p {
-		return fmt.Errorf("%w: %q is %s (Kalah(%d) %s, position %s %s, split %d, local %d), not %s (Kalah(%d) %s, position %s %s, split %d, local %d)",
-			ErrConflict, p.Name, old.Name, old.Pits, old.Rule, old.Position, old.ToMove, old.Split, old.LocalSeeds,
-			p.Name, p.Pits, p.Rule, p.Position, p.ToMove, p.Split, p.LocalSeeds)
+		return fmt.Errorf("%w: %q is %s, not %s", ErrConflict, p.Name, old.describe(), p.describe())
 	}
 	return nil
 }
@@ -283,6 +297,7 @@ func (co *Coordinator) loadTable(ctx context.Context) error {
 		return err
 	}
 	var keys []string
+	other := 0
 	for k := range kl.Keys() {
 		keys = append(keys, k)
 	}
@@ -296,11 +311,15 @@ func (co *Coordinator) loadTable(ctx context.Context) error {
 			co.logf("ignoring bucket entry %s: %v", k, err)
 			continue
 		}
+		if co.p.mismatch(res.Rule, res.Build, res.EGDBSeeds) != "" {
+			other++
+			continue
+		}
 		co.mu.Lock()
 		co.note(b, gamma, res.Value)
 		co.mu.Unlock()
 	}
-	co.logf("%d answers of %v in the results bucket", len(keys), co.rules)
+	co.logf("%d answers of %v in the results bucket, %d of them of another build or database depth (not used)", len(keys), co.rules, other)
 	return nil
 }
 
@@ -337,8 +356,10 @@ func (co *Coordinator) lookup(b engine.Board, gamma int) (int, bool) {
 
 // take handles one message of the results stream: a result is trusted
 // only when it is well formed, for this campaign's rules, within its
-// board's seeds and for a unit the campaign issued; anything else is
-// logged and dropped.
+// board's seeds, for a unit the campaign issued, and computed with the
+// campaign's signature (rule, build, database depth); anything else is
+// logged and dropped, and a unit whose answer had another signature is
+// queued again.
 func (co *Coordinator) take(ctx context.Context, msg jetstream.Msg) {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
@@ -349,6 +370,17 @@ func (co *Coordinator) take(ctx context.Context, msg jetstream.Msg) {
 	if err == nil {
 		if _, gerr := co.c.State.Get(ctx, co.p.Name+".unit."+res.Key); gerr != nil {
 			err = fmt.Errorf("%w: unit %s was never issued by %q (%v)", ErrBadResult, res.Key, co.p.Name, gerr)
+		}
+	}
+	if err == nil {
+		if d := co.p.mismatch(res.Rule, res.Build, res.EGDBSeeds); d != "" {
+			co.logf("REJECTED the answer to %s from worker %q: it was computed with %s; the unit goes out again", res.Key, res.Worker, d)
+			co.mu.Lock()
+			co.st.Mismatched++
+			co.mu.Unlock()
+			msg.Term()
+			co.reissue(res.Key)
+			return
 		}
 	}
 	if err != nil {

@@ -106,25 +106,39 @@ func setup(ctx context.Context, nc *nats.Conn, ackWait time.Duration) (*Conn, er
 		return nil, err
 	}
 	c := &Conn{NC: nc, JS: js, AckWait: ackWait}
+	rep := Replicas(nc)
 	if _, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
 		Name: unitStream, Subjects: []string{"kalah.unit.>"}, Retention: jetstream.WorkQueuePolicy,
-		Storage: jetstream.FileStorage, Duplicates: time.Hour,
+		Storage: jetstream.FileStorage, Duplicates: time.Hour, Replicas: rep,
 	}); err != nil {
 		return nil, err
 	}
 	if _, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
 		Name: resultStream, Subjects: []string{"kalah.result.>"}, Retention: jetstream.WorkQueuePolicy,
-		Storage: jetstream.FileStorage,
+		Storage: jetstream.FileStorage, Replicas: rep,
 	}); err != nil {
 		return nil, err
 	}
-	if c.Results, err = js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: resultsBucket, Storage: jetstream.FileStorage, Description: "kalah: answers of null-window tests by unit key"}); err != nil {
+	if c.Results, err = js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: resultsBucket, Storage: jetstream.FileStorage,
+		Replicas: rep, Description: "kalah: answers of null-window tests by unit key"}); err != nil {
 		return nil, err
 	}
-	if c.State, err = js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: stateBucket, Storage: jetstream.FileStorage, Description: "kalah: campaigns, issued units, status and records"}); err != nil {
+	if c.State, err = js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: stateBucket, Storage: jetstream.FileStorage,
+		Replicas: rep, Description: "kalah: campaigns, issued units, status and records"}); err != nil {
 		return nil, err
 	}
 	return c, nil
+}
+
+// Replicas is how many copies the streams and buckets keep: 3 when the
+// server is one of a cluster of three servers or more (the servers the
+// connection knows of, given or discovered), so that losing a node loses
+// nothing; 1 on a single server.
+func Replicas(nc *nats.Conn) int {
+	if nc.ConnectedClusterName() == "" || len(nc.Servers()) < 3 {
+		return 1
+	}
+	return 3
 }
 
 // workerConsumer is the durable consumer all workers share.

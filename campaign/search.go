@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/kalah-solver/kalah/engine"
 	"github.com/kalah-solver/kalah/results"
@@ -258,20 +259,17 @@ func (co *Coordinator) peek(b engine.Board, gamma, split int) (int, bool) {
 	for _, i := range solver.RootOrder(co.rules, b) {
 		c, r := co.rules.Sow(b, i)
 		gain := int(c.OwnStore - b.OwnStore)
-		var mv int
-		var high, known bool
-		switch {
-		case r.Over():
-			mv = gain - int(c.OppStore-b.OppStore)
-			high, known = mv >= gamma, true
-		case r.Extra():
-			t, k := co.peek(c, gamma-gain, split-1)
-			mv, high, known = gain+t, gain+t >= gamma, k
-		default:
-			g := gain - gamma + 1
-			t, k := co.peek(c.Flip(), g, split-1)
-			mv, high, known = gain-t, t < g, k
+		mv, known := gain-int(c.OppStore-b.OppStore), true
+		if !r.Over() {
+			if !r.Extra() {
+				c = c.Flip()
+			}
+			_, g := engine.ChildWindow(r, gain, gamma-1, gamma)
+			var t int
+			t, known = co.peek(c, g, split-1)
+			mv = engine.MoveValue(r, gain, t)
 		}
+		high := mv >= gamma
 		switch {
 		case known && high:
 			return mv, true
@@ -289,18 +287,20 @@ func (co *Coordinator) peek(b engine.Board, gamma, split int) (int, bool) {
 func (co *Coordinator) testMove(ctx context.Context, b engine.Board, i, gamma, split int) (int, bool, error) {
 	c, r := co.rules.Sow(b, i)
 	gain := int(c.OwnStore - b.OwnStore)
-	switch {
-	case r.Over():
+	if r.Over() {
 		v := gain - int(c.OppStore-b.OppStore)
 		return v, v >= gamma, nil
-	case r.Extra():
-		t, err := co.test(ctx, c, gamma-gain, split)
-		return gain + t, gain+t >= gamma, err
-	default:
-		g := gain - gamma + 1
-		t, err := co.test(ctx, c.Flip(), g, split)
-		return gain - t, t < g, err
 	}
+	if !r.Extra() {
+		c = c.Flip()
+	}
+	// The move fails high iff its value passes the null window
+	// (gamma-1, gamma): one test of the child at the upper end of the
+	// window that asks of it, seen through the sign rule (engine/value.go).
+	_, g := engine.ChildWindow(r, gain, gamma-1, gamma)
+	t, err := co.test(ctx, c, g, split)
+	v := engine.MoveValue(r, gain, t)
+	return v, v >= gamma, err
 }
 
 // testLocal runs a test on a small board with the coordinator's own
@@ -339,7 +339,7 @@ func (co *Coordinator) ask(ctx context.Context, b engine.Board, gamma int) (int,
 	p.refs++
 	co.mu.Unlock()
 	if first {
-		if err := co.issue(ctx, key, b, gamma, p); err != nil {
+		if err := co.issue(ctx, key, b, gamma, p, false); err != nil {
 			co.mu.Lock()
 			if !p.closed {
 				p.err, p.closed = err, true
@@ -363,7 +363,10 @@ func (co *Coordinator) ask(ctx context.Context, b engine.Board, gamma int) (int,
 // under the same message id, which JetStream drops as a duplicate while
 // the first copy is still queued; a worker also skips a unit whose answer
 // is already in the bucket.
-func (co *Coordinator) issue(ctx context.Context, key string, b engine.Board, gamma int, p *pend) error {
+//
+// With again, the unit goes out under a new message id even when its last
+// copy is still known to the stream (its answer was rejected).
+func (co *Coordinator) issue(ctx context.Context, key string, b engine.Board, gamma int, p *pend, again bool) error {
 	co.issueMu.Lock()
 	defer co.issueMu.Unlock()
 	mk := mark{N: 1}
@@ -372,12 +375,13 @@ func (co *Coordinator) issue(ctx context.Context, key string, b engine.Board, ga
 		var old mark
 		if json.Unmarshal(e.Value(), &old) == nil {
 			mk.N = old.N
-			if old.Cancelled {
+			if old.Cancelled || again {
 				mk.N++
 			}
 		}
 	}
-	u := Unit{Campaign: co.p.Name, Key: key, Rule: co.rules.Capture.String(), Pits: co.rules.Pits, Gamma: gamma, GameSeeds: co.root.Board.Seeds()}
+	u := Unit{Campaign: co.p.Name, Key: key, Rule: co.rules.Capture.String(), Pits: co.rules.Pits, Gamma: gamma,
+		GameSeeds: co.root.Board.Seeds(), Build: co.p.Build, EGDBSeeds: co.p.EGDBSeeds}
 	body, _ := json.Marshal(u)
 	var ack *jetstream.PubAck
 	var id string
@@ -414,6 +418,27 @@ func (co *Coordinator) issue(ctx context.Context, key string, b engine.Board, ga
 	}
 	co.mu.Unlock()
 	return nil
+}
+
+// reissue queues a unit still waited for again, under a new message id,
+// after its answer was rejected (the worker acked the unit).
+func (co *Coordinator) reissue(key string) {
+	co.mu.Lock()
+	p := co.pending[key]
+	waited := p != nil && !p.closed
+	co.mu.Unlock()
+	if !waited || co.stopping() {
+		return
+	}
+	_, b, gamma, err := ParseKey(key)
+	if err != nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := co.issue(ctx, key, b, gamma, p, true); err != nil {
+		co.logf("queueing %s again: %v", key, err)
+	}
 }
 
 // release drops one waiter of a unit; the last one gives the unit up,
@@ -464,8 +489,11 @@ func (co *Coordinator) release(key string, p *pend) {
 }
 
 // pv follows optimal moves from p, whose relative value is v, to the end
-// of the game, with the same split tests (nearly all answered by the
-// table); once the board is small the coordinator's own solver ends it.
+// of the game. It is solver.Solver.PV (solver/root.go) step for step, the
+// same move order and the same window rule (engine.ChildWindow,
+// engine.MoveValue), with the campaign's split test in place of the
+// solver's own (nearly all answered by the table); once the board is small
+// the coordinator's own solver's PV ends the line.
 func (co *Coordinator) pv(ctx context.Context, p engine.Position, v int) ([]engine.Ply, error) {
 	var line []engine.Ply
 	for !p.Board.Over() {
@@ -482,27 +510,15 @@ func (co *Coordinator) pv(ctx context.Context, p engine.Position, v int) ([]engi
 		}
 		found := false
 		for _, i := range solver.RootOrder(co.rules, b) {
-			c, r := co.rules.Sow(b, i)
-			gain := int(c.OwnStore - b.OwnStore)
-			var reach bool
-			var next int
-			switch {
-			case r.Over():
-				reach = gain-int(c.OppStore-b.OppStore) >= v
-			case r.Extra():
-				t, err := co.test(ctx, c, v-gain, co.p.Split)
-				if err != nil {
-					return line, err
-				}
-				reach, next = t >= v-gain, v-gain
-			default:
-				t, err := co.test(ctx, c.Flip(), gain-v+1, co.p.Split)
-				if err != nil {
-					return line, err
-				}
-				reach, next = t < gain-v+1, gain-v
+			// testMove is the solver's PV step: does the move reach v
+			// (fail high against v)?
+			_, reach, err := co.testMove(ctx, b, i, v, co.p.Split)
+			if err != nil {
+				return line, err
 			}
 			if reach {
+				c, r := co.rules.Sow(b, i)
+				next, _ := engine.ChildWindow(r, int(c.OwnStore-b.OwnStore), v, v)
 				line = append(line, engine.Ply{Side: p.ToMove, Pit: i})
 				p, _ = co.rules.PlayPosition(p, i)
 				v, found = next, true

@@ -26,16 +26,30 @@ type Status struct {
 	Upper int          `json:"upper"`
 	Moves []MoveStatus `json:"moves"`
 
-	Issued      int64 `json:"units_issued"`      // units put on the queue
-	Done        int64 `json:"units_done"`        // answers accepted
-	Cancelled   int64 `json:"units_cancelled"`   // units given up after a brother failed high
-	Redelivered int64 `json:"units_redelivered"` // answers that needed a second delivery (a worker vanished)
-	Rejected    int64 `json:"results_rejected"`  // result messages not trusted
-	Local       int64 `json:"local_tests"`       // small tests the coordinator ran itself
+	Issued      int64 `json:"units_issued"`       // units put on the queue
+	Done        int64 `json:"units_done"`         // answers accepted
+	Cancelled   int64 `json:"units_cancelled"`    // units given up after a brother failed high
+	Redelivered int64 `json:"units_redelivered"`  // answers that needed a second delivery (a worker vanished)
+	Rejected    int64 `json:"results_rejected"`   // result messages not trusted
+	Mismatched  int64 `json:"results_mismatched"` // answers of another build, rule or database depth, rejected
+	// Refused: workers that hand this campaign's units back, and why
+	// (filled in by Info).
+	Refused []Refusal `json:"refused"`
+	Local   int64     `json:"local_tests"` // small tests the coordinator ran itself
 	// Pending and InFlight are filled in by Info, from the stream: units
 	// queued and units held by workers (over every campaign) right now.
 	Pending  uint64 `json:"units_pending"`
 	InFlight int    `json:"units_in_flight"`
+
+	// The rate over a recent window of the coordinator's run (rate.go):
+	// RateWindow is the window's length in seconds, 0 before there is one.
+	RateWindow     float64 `json:"rate_window_seconds"`
+	UnitsPerSecond float64 `json:"units_per_second"`
+	NodesPerSecond float64 `json:"nodes_per_second"`
+	// ETA, filled in by Info: seconds to drain the units out now at that
+	// rate, null when unknown; ETABasis says what it rests on.
+	ETA      *float64 `json:"eta_seconds"`
+	ETABasis string   `json:"eta_basis"`
 
 	Nodes      int64        `json:"nodes"`       // over every accepted answer
 	CPUSeconds float64      `json:"cpu_seconds"` // workers' seconds over every accepted answer
@@ -51,9 +65,9 @@ type MoveStatus struct {
 	Upper int    `json:"upper"`
 }
 
-// WorkerInfo is what a worker contributed and how it was built: answers
-// from workers of other revisions or database depths are accepted (an
-// exact value does not depend on either) and both are listed here.
+// WorkerInfo is what a worker contributed and how it was built (every
+// answer accepted is of the campaign's build and database depth, see
+// signature.go).
 type WorkerInfo struct {
 	Name      string  `json:"name"`
 	Revision  string  `json:"revision"`
@@ -100,19 +114,12 @@ func (co *Coordinator) stamp(rec *results.Record) {
 	co.mu.Lock()
 	defer co.mu.Unlock()
 	rec.Nodes = co.st.Nodes
-	rec.EGDBSeeds = -1
-	revs := map[string]bool{}
-	depths := map[int]bool{}
-	for i, w := range co.st.Workers {
+	// Every answer is of the campaign's build and database depth (the
+	// coordinator rejects any other).
+	rec.EGDBSeeds = co.p.EGDBSeeds
+	for _, w := range co.st.Workers {
 		rec.Threads += w.Threads
 		rec.TTBytes = max(rec.TTBytes, w.TTBytes)
-		if i == 0 || w.EGDBSeeds < rec.EGDBSeeds {
-			rec.EGDBSeeds = w.EGDBSeeds
-		}
-		revs[w.Revision], depths[w.EGDBSeeds] = true, true
-	}
-	if len(revs) > 1 || len(depths) > 1 {
-		co.logf("answers came from %d builds and %d database depths (listed in the status); exact values do not depend on either", len(revs), len(depths))
 	}
 	rec.Date = time.Now().UTC().Format("2006-01-02")
 	rec.Provenance = results.Current()
@@ -141,6 +148,8 @@ func (co *Coordinator) statusLoop(ctx context.Context, prevSeconds float64) func
 				}
 				co.mu.Lock()
 				co.st.Seconds = prevSeconds + time.Since(co.start).Seconds()
+				co.rate.add(sample{t: time.Now(), done: co.st.Done, nodes: co.st.Nodes})
+				co.st.setRate(&co.rate)
 				st := co.st
 				st.Moves = append([]MoveStatus(nil), co.st.Moves...)
 				st.Workers = append([]WorkerInfo(nil), co.st.Workers...)
@@ -211,6 +220,8 @@ func Info(ctx context.Context, c *Conn, name string) (*Status, error) {
 			}
 		}
 	}
+	st.Refused = loadRefusals(ctx, c, name)
+	st.setETA(time.Now())
 	return st, nil
 }
 

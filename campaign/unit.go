@@ -37,22 +37,32 @@ type Unit struct {
 	// GameSeeds is the seed count of the campaign's root board: a worker
 	// sizes its table by the game, as 'kalah solve' does.
 	GameSeeds int `json:"game_seeds"`
+	// Build and EGDBSeeds: the campaign's signature (signature.go); a
+	// worker that does not match it hands the unit back.
+	Build     string `json:"build"`
+	EGDBSeeds int    `json:"egdb_seeds"`
 }
 
 // Result is a worker's answer to a unit, as published on the results
 // stream and kept in the results bucket.
 type Result struct {
-	Campaign  string  `json:"campaign"`
-	Key       string  `json:"key"`
-	Value     int     `json:"value"` // fail-soft bound against the unit's gamma
-	Nodes     int64   `json:"nodes"`
-	Seconds   float64 `json:"seconds"`
-	Worker    string  `json:"worker"`
-	Threads   int     `json:"threads"`
-	TTBytes   int64   `json:"tt_bytes"`
-	EGDBSeeds int     `json:"egdb_seeds"` // -1 for none
-	Revision  string  `json:"revision"`   // the worker's build (VCS revision, "+dirty" when modified)
-	Attempt   int     `json:"attempt"`    // how many times the unit was delivered
+	Campaign string  `json:"campaign"`
+	Key      string  `json:"key"`
+	Value    int     `json:"value"` // fail-soft bound against the unit's gamma
+	Nodes    int64   `json:"nodes"`
+	Seconds  float64 `json:"seconds"`
+	Worker   string  `json:"worker"`
+	Threads  int     `json:"threads"`
+	TTBytes  int64   `json:"tt_bytes"`
+	// The worker's signature (signature.go): its session's rule and
+	// database depth (-1 for none), its build (BuildID), and the
+	// provenance that names it (module version, VCS revision).
+	Rule      string `json:"rule"`
+	EGDBSeeds int    `json:"egdb_seeds"`
+	Build     string `json:"build"`
+	Version   string `json:"version"`
+	Revision  string `json:"revision"`
+	Attempt   int    `json:"attempt"` // how many times the unit was delivered
 }
 
 // ruleToken is the rule's token in a key.

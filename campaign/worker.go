@@ -31,6 +31,9 @@ type WorkerConfig struct {
 	EGDBDir    string
 	NoEGDB     bool
 	Log        *log.Logger // nil: no log
+	// Quiet leaves out the log line of each unit (refusals and errors are
+	// still logged).
+	Quiet bool
 
 	// crash, for tests: called before a unit is solved; when it returns
 	// true the worker vanishes holding the unit (no result, no ack, its
@@ -39,7 +42,23 @@ type WorkerConfig struct {
 	// delay, for tests: how long to wait, heartbeats running, before
 	// solving a unit, as a long unit would.
 	delay func(Unit) time.Duration
+	// build, for tests: the build the worker claims (default
+	// CurrentBuild()).
+	build string
+	// forge, for tests: changes a result before it is published, as a
+	// worker that does not check its units would.
+	forge func(*Result)
 }
+
+// A unit a worker refuses waits refuseDelay before it is delivered again
+// (to any worker). The refusing worker then waits before it fetches
+// again, 1 s after its first refusal, twice as long after each refusal in
+// a row, at most refuseBackoffMax, so that a worker that matches none of
+// the campaigns on the queue does not hold up their units.
+const (
+	refuseDelay      = 200 * time.Millisecond
+	refuseBackoffMax = time.Minute
+)
 
 // Worker pulls units from the work queue, solves each with a local
 // session and publishes the answer. Any number of workers may run, on any
@@ -49,19 +68,91 @@ type Worker struct {
 	c        *Conn
 	cfg      WorkerConfig
 	sessions map[engine.Rules]*kalah.Session
+	depths   map[engine.Rules]int // the endgame database depth of each rule
+	refused  map[string]bool      // campaigns refused (logged once each)
+	backoff  time.Duration        // the wait after the next refusal
 
 	mu        sync.Mutex
 	current   string             // Nats-Msg-Id of the unit being solved
 	stopUnit  context.CancelFunc // cancels it
 	cancelled map[string]time.Time
 
-	Solved atomic.Int64 // units answered by this worker
-	Nodes  atomic.Int64
+	Solved  atomic.Int64 // units answered by this worker
+	Nodes   atomic.Int64
+	Refused atomic.Int64 // units handed back: the campaign's signature is not this worker's
 }
 
 // NewWorker returns a worker on c.
 func NewWorker(c *Conn, cfg WorkerConfig) *Worker {
-	return &Worker{c: c, cfg: cfg, sessions: map[engine.Rules]*kalah.Session{}, cancelled: map[string]time.Time{}}
+	if cfg.build == "" {
+		cfg.build = CurrentBuild()
+	}
+	return &Worker{c: c, cfg: cfg, sessions: map[engine.Rules]*kalah.Session{}, depths: map[engine.Rules]int{},
+		refused: map[string]bool{}, cancelled: map[string]time.Time{}}
+}
+
+// depth is the depth of the endgame database this worker solves units of
+// r with (-1: none), read once per rule.
+func (w *Worker) depth(r engine.Rules) (int, error) {
+	if d, ok := w.depths[r]; ok {
+		return d, nil
+	}
+	d := -1
+	if !w.cfg.NoEGDB {
+		db, err := kalah.OpenEGDB(w.cfg.EGDBDir, r)
+		if err != nil {
+			return 0, err
+		}
+		if db != nil {
+			d = db.MaxSeeds()
+			db.Close()
+		}
+	}
+	w.depths[r] = d
+	return d, nil
+}
+
+// mismatch says how this worker differs from a unit's campaign ("" when
+// it does not).
+func (w *Worker) mismatch(u Unit, r engine.Rules) (string, error) {
+	d, err := w.depth(r)
+	if err != nil {
+		return "", err
+	}
+	p := Params{Rule: u.Rule, Build: u.Build, EGDBSeeds: u.EGDBSeeds}
+	return p.mismatch(r.Capture.String(), w.cfg.build, d), nil
+}
+
+// refuse hands a unit back: this worker cannot serve its campaign. The
+// first refusal of each campaign is logged and noted in the state bucket.
+func (w *Worker) refuse(ctx context.Context, msg jetstream.Msg, u Unit, why string) error {
+	w.Refused.Add(1)
+	msg.NakWithDelay(refuseDelay)
+	if !w.refused[u.Campaign] {
+		w.refused[u.Campaign] = true
+		reason := "this worker has " + why + ": its units are left to workers that match"
+		w.logf("campaign %s: %s", u.Campaign, reason)
+		if err := noteRefusal(ctx, w.c, u.Campaign, w.cfg.Name, reason); err != nil {
+			w.logf("noting the refusal: %v", err)
+		}
+	}
+	w.backoff = min(max(2*w.backoff, time.Second), refuseBackoffMax)
+	select {
+	case <-ctx.Done():
+	case <-time.After(w.backoff):
+	}
+	return nil
+}
+
+// answered reports that the bucket holds an answer to u computed with its
+// campaign's signature.
+func answered(data []byte, u Unit) bool {
+	var res Result
+	if json.Unmarshal(data, &res) != nil {
+		return false
+	}
+	p := Params{Rule: u.Rule, Build: u.Build, EGDBSeeds: u.EGDBSeeds}
+	return res.Key == u.Key && p.mismatch(res.Rule, res.Build, res.EGDBSeeds) == ""
 }
 
 func (w *Worker) logf(format string, a ...any) {
@@ -171,8 +262,14 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) error {
 	if gone {
 		return msg.Ack()
 	}
-	if _, err := w.c.Results.Get(ctx, u.Key); err == nil {
+	if e, err := w.c.Results.Get(ctx, u.Key); err == nil && answered(e.Value(), u) {
 		return msg.Ack() // answered already, by an earlier delivery or campaign
+	}
+	if why, err := w.mismatch(u, r); err != nil {
+		msg.NakWithDelay(refuseDelay)
+		return err
+	} else if why != "" {
+		return w.refuse(ctx, msg, u, why)
 	}
 	if w.cfg.crash != nil && w.cfg.crash(u) {
 		w.c.NC.Close()
@@ -222,7 +319,9 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) error {
 			return nil
 		}
 		if errors.Is(err, solver.ErrInterrupted) {
-			w.logf("unit %s cancelled by its coordinator", u.Key)
+			if !w.cfg.Quiet {
+				w.logf("unit %s cancelled by its coordinator", u.Key)
+			}
 			return msg.Ack()
 		}
 		msg.Nak()
@@ -234,8 +333,11 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) error {
 	}
 	res := Result{Campaign: u.Campaign, Key: u.Key, Value: v, Nodes: nodes,
 		Seconds: math.Round(time.Since(t0).Seconds()*1000) / 1000, Worker: w.cfg.Name,
-		Threads: sv.Threads(), TTBytes: sv.Table().Bytes(), EGDBSeeds: sv.EGDBSeeds(),
-		Revision: results.Current().VCSRevision, Attempt: attempt}
+		Threads: sv.Threads(), TTBytes: sv.Table().Bytes(), Rule: r.Capture.String(), EGDBSeeds: sv.EGDBSeeds(),
+		Build: w.cfg.build, Version: results.Current().Version, Revision: results.Current().VCSRevision, Attempt: attempt}
+	if w.cfg.forge != nil {
+		w.cfg.forge(&res)
+	}
 	data, _ := json.Marshal(res)
 	pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
@@ -244,7 +346,10 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) error {
 		return fmt.Errorf("publishing the result of %s: %w", u.Key, err)
 	}
 	w.Solved.Add(1)
+	w.backoff = 0
 	w.Nodes.Add(nodes)
-	w.logf("unit %s: %d (gamma %d), %d nodes, %.3f s", u.Key, v, gamma, nodes, res.Seconds)
+	if !w.cfg.Quiet {
+		w.logf("unit %s: %d (gamma %d), %d nodes, %.3f s", u.Key, v, gamma, nodes, res.Seconds)
+	}
 	return msg.DoubleAck(pctx)
 }

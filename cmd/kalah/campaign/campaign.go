@@ -8,6 +8,7 @@ import (
 
 	"github.com/kalah-solver/kalah/campaign"
 	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
+	workercmd "github.com/kalah-solver/kalah/cmd/kalah/worker"
 	"github.com/nats-io/nats.go"
 	"github.com/spf13/cobra"
 )
@@ -30,32 +31,34 @@ docs/distributed.md explains the design and how to run a cluster.
 Every subcommand reaches the server by --nats URL, or, for a campaign
 that runs (or ran) on this machine with --local, through its data
 directory (--data, default $XDG_DATA_HOME/kalah/campaigns or
-~/.local/share/kalah/campaigns).`,
+~/.local/share/kalah/campaigns). With --nats, --nats-creds FILE,
+--nats-tls-ca FILE and --nats-tls-cert/--nats-tls-key FILE reach a
+secured server, as for 'kalah worker'.`,
 		Args: cmdutil.UnknownCommand,
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
-	cmd.AddCommand(NewCmdStart(io), NewCmdStatus(io), NewCmdResult(io), NewCmdStop(io))
+	cmd.AddCommand(NewCmdStart(io), NewCmdStatus(io), NewCmdResult(io), NewCmdStop(io), NewCmdEstimate(io))
 	return cmd
 }
 
 // connFlags say how a subcommand reaches the campaigns.
 type connFlags struct {
-	NATS  string
-	Creds string
-	Data  string
+	NATS   string
+	Client campaign.ClientOptions
+	Data   string
 }
 
 func (f *connFlags) add(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.NATS, "nats", "", "URL of the NATS server (or cluster) with JetStream")
-	cmd.Flags().StringVar(&f.Creds, "nats-creds", "", "NATS user credentials file")
+	workercmd.AddClientFlags(cmd, &f.Client)
 	cmd.Flags().StringVar(&f.Data, "data", "", "data directory of local campaigns (default $XDG_DATA_HOME/kalah/campaigns)")
 }
 
-func (f *connFlags) natsOptions() []nats.Option {
-	if f.Creds == "" {
-		return nil
+func (f *connFlags) natsOptions() ([]nats.Option, error) {
+	if f.NATS == "" && f.Client != (campaign.ClientOptions{}) {
+		return nil, cmdutil.BadInputf("--nats-creds and --nats-tls-* need --nats URL")
 	}
-	return []nats.Option{nats.UserCredentials(f.Creds)}
+	return workercmd.NATSOptions(f.Client)
 }
 
 func (f *connFlags) dataDir() (string, error) {
@@ -67,8 +70,12 @@ func (f *connFlags) dataDir() (string, error) {
 
 // open connects by --nats, or else through the data directory.
 func (f *connFlags) open(ctx context.Context) (*campaign.Conn, func(), error) {
+	nopts, err := f.natsOptions()
+	if err != nil {
+		return nil, nil, err
+	}
 	if f.NATS != "" {
-		c, err := campaign.Connect(ctx, f.NATS, 0, f.natsOptions()...)
+		c, err := campaign.Connect(ctx, f.NATS, 0, nopts...)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -49,8 +49,22 @@ func TestStartLocalStatusResult(t *testing.T) {
 		t.Errorf("result: %q %v", out, err)
 	}
 	out, err = run(t, "status", "k43", "--data", data)
-	if err != nil || !strings.Contains(out, "done") || !strings.Contains(out, "value in [+6, +6]") {
+	if err != nil || !strings.Contains(out, "done") || !strings.Contains(out, "value in [+6, +6]") ||
+		!strings.Contains(out, "\nrate: ") || !strings.Contains(out, "\nsignature: build ") || !strings.Contains(out, "endgame database none") || !strings.Contains(out, "\nETA: unknown: the campaign is done") {
 		t.Errorf("status: %q %v", out, err)
+	}
+	out, err = run(t, "status", "k43", "--data", data, "--json")
+	var st map[string]any
+	if err != nil || json.Unmarshal([]byte(out), &st) != nil {
+		t.Fatalf("status --json: %q %v", out, err)
+	}
+	for _, k := range []string{"rate_window_seconds", "units_per_second", "nodes_per_second", "eta_seconds", "eta_basis"} {
+		if _, ok := st[k]; !ok {
+			t.Errorf("status --json has no %q: %s", k, out)
+		}
+	}
+	if st["eta_seconds"] != nil || !strings.HasPrefix(st["eta_basis"].(string), "unknown") {
+		t.Errorf("a finished campaign's ETA: %v %v", st["eta_seconds"], st["eta_basis"])
 	}
 	// The same name for another game: refused, exit 2.
 	_, err = run(t, "start", "k43", "--pits", "4", "--seeds", "3", "--rule", "empty-capture", "--local", "1", "--data", data, "-q")
@@ -68,8 +82,14 @@ func TestBadInputAndUnreachable(t *testing.T) {
 		{"start", "x", "--pits", "4"},
 		{"start", "x", "--local", "1", "--nats", "nats://127.0.0.1:1"},
 		{"start", "bad name", "--local", "1"},
+		{"start", "x", "--local", "1", "--egdb-seeds", "20"},
+		{"start", "x", "--nats", "nats://127.0.0.1:1", "--egdb-seeds", "-2"},
 		{"start"},
 		{"status"},
+		{"status", "x", "--nats-tls-ca", "/nonexistent/ca.pem"},
+		{"status", "x", "--nats", "nats://127.0.0.1:1", "--nats-tls-ca", "/nonexistent/ca.pem"},
+		{"status", "x", "--nats", "nats://127.0.0.1:1", "--nats-tls-cert", "/nonexistent/c.pem"},
+		{"start", "x", "--nats", "nats://127.0.0.1:1", "--nats-creds", "/nonexistent/u.creds"},
 	} {
 		if _, err := run(t, args...); cmdutil.ExitCode(err) != 2 {
 			t.Errorf("%v: exit %d (%v)", args, cmdutil.ExitCode(err), err)
@@ -86,5 +106,47 @@ func TestBadInputAndUnreachable(t *testing.T) {
 	err = execute(t, w, "--nats", "nats://127.0.0.1:1")
 	if cmdutil.ExitCode(err) != 1 || time.Since(t0) > 5*time.Second || !strings.Contains(err.Error(), "unreachable") {
 		t.Errorf("worker, unreachable: exit %d after %v (%v)", cmdutil.ExitCode(err), time.Since(t0), err)
+	}
+	for _, args := range [][]string{
+		{"--nats", "nats://127.0.0.1:1", "--nats-tls-key", "/nonexistent/k.pem"},
+		{"--nats", "nats://127.0.0.1:1", "--nats-tls-cert", "/nonexistent/c.pem", "--nats-tls-key", "/nonexistent/k.pem"},
+		{"--nats", "nats://127.0.0.1:1", "--nats-tls-ca", "/nonexistent/ca.pem"},
+	} {
+		w := workercmd.NewCmdWorker(io)
+		if err := execute(t, w, args...); cmdutil.ExitCode(err) != 2 || strings.Contains(err.Error(), "\n") {
+			t.Errorf("worker %v: exit %d (%v)", args, cmdutil.ExitCode(err), err)
+		}
+	}
+}
+
+func TestEstimateCommand(t *testing.T) {
+	out, err := run(t, "estimate", "--pits", "4", "--seeds", "3", "--local-seeds", "6", "--budget", "10m", "--tt-mem", "16MiB", "--no-egdb", "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var e struct {
+		Frontier int     `json:"frontier_boards"`
+		Sampled  int     `json:"sampled"`
+		Finished int     `json:"finished"`
+		Units    float64 `json:"units"`
+		Nodes    float64 `json:"nodes"`
+		Basis    string  `json:"basis"`
+	}
+	if err := json.Unmarshal([]byte(out), &e); err != nil || e.Frontier == 0 || e.Sampled != e.Finished || e.Units == 0 || e.Nodes == 0 || !strings.HasPrefix(e.Basis, "an estimate") {
+		t.Errorf("%s: %+v %v", out, e, err)
+	}
+	out, err = run(t, "estimate", "--pits", "4", "--seeds", "3", "--budget", "10m", "--tt-mem", "16MiB", "--no-egdb")
+	if err != nil || !strings.Contains(out, "frontier: ") || !strings.Contains(out, "tests per board, assumed") || !strings.Contains(out, "\nbasis: ") {
+		t.Errorf("text: %q %v", out, err)
+	}
+	for _, args := range [][]string{
+		{"estimate", "--budget", "0s"},
+		{"estimate", "--split", "7"},
+		{"estimate", "--tests-per-board", "-1"},
+		{"estimate", "extra"},
+	} {
+		if _, err := run(t, args...); cmdutil.ExitCode(err) != 2 {
+			t.Errorf("%v: exit %d (%v)", args, cmdutil.ExitCode(err), err)
+		}
 	}
 }

@@ -10,8 +10,10 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/kalah-solver/kalah"
 	"github.com/kalah-solver/kalah/campaign"
 	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
+	"github.com/kalah-solver/kalah/engine"
 	"github.com/kalah-solver/kalah/results"
 	"github.com/kalah-solver/kalah/solver"
 	"github.com/spf13/cobra"
@@ -29,6 +31,8 @@ type StartOptions struct {
 	TTMem      string
 	EGDB       string
 	NoEGDB     bool
+	EGDBSeeds  int
+	DepthSet   bool // --egdb-seeds given
 	Split      int
 	LocalSeeds int
 	AckWait    time.Duration
@@ -56,13 +60,24 @@ A name already used for other parameters is refused (exit 2) and nothing
 changes. Starting an existing campaign again goes on from what is proven
 (after a crash, Ctrl-C or 'kalah campaign stop'); a finished campaign
 prints its record at once. Ctrl-C or SIGTERM stops the coordinator and
-exits 130; the units out stay queued and their answers are kept.`,
+exits 130; the units out stay queued and their answers are kept.
+
+A campaign declares, when it is created, the build that computes it
+(this binary's VCS revision) and the depth of the endgame database every
+worker must use: the depth of the database --egdb names (or the installed
+one), -1 with --no-egdb or when there is none, or --egdb-seeds N with
+--nats when this machine does not have the workers' database. A worker of
+another build or database depth hands the campaign's units back ('kalah
+campaign status' lists it as refused), and the coordinator rejects any
+answer of another build, rule or depth; starting the campaign again with
+another build is a conflict (exit 2).`,
 		Example: `  kalah campaign start k63 --pits 6 --seeds 3 --local 2
   kalah campaign start k64-ec --pits 6 --seeds 4 --rule empty-capture --nats nats://10.0.0.1:4222
   kalah campaign start mid --position 3,0,5,1,0,2,14,2,4,0,3,1,5,12 --to-move north --local 2 --json`,
 		Args: nameArg,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Name = args[0]
+			opts.DepthSet = cmd.Flags().Changed("egdb-seeds")
 			if err := opts.Game.CheckConflicts(cmd.Flags().Changed); err != nil {
 				return err
 			}
@@ -73,6 +88,10 @@ exits 130; the units out stay queued and their answers are kept.`,
 				return cmdutil.BadInputf("give --local N (a server and N workers here) or --nats URL (an existing server)")
 			case opts.NoEGDB && opts.EGDB != "":
 				return cmdutil.BadInputf("--egdb and --no-egdb contradict each other")
+			case cmd.Flags().Changed("egdb-seeds") && (opts.Local > 0 || opts.NoEGDB || opts.EGDB != ""):
+				return cmdutil.BadInputf("--egdb-seeds declares the workers' database depth with --nats; with --local, --egdb or --no-egdb it is the database's own")
+			case cmd.Flags().Changed("egdb-seeds") && opts.EGDBSeeds < -1:
+				return cmdutil.BadInputf("--egdb-seeds must be -1 (no database) or a seed count, got %d", opts.EGDBSeeds)
 			case opts.Split < 0 || opts.Split > 4:
 				return cmdutil.BadInputf("--split must be 0..4, got %d", opts.Split)
 			}
@@ -86,8 +105,9 @@ exits 130; the units out stay queued and their answers are kept.`,
 	f.IntVar(&opts.Port, "port", 0, "with --local: the server's port (default a free one); workers of other machines cannot reach it, it listens on loopback")
 	f.IntVar(&opts.Threads, "threads", 1, "with --local: search threads of each worker")
 	f.StringVar(&opts.TTMem, "tt-mem", "", "with --local: table size of each worker (default: the session's policy divided among the workers)")
-	f.StringVar(&opts.EGDB, "egdb", "", "with --local: endgame-database directory (default: the installed one, if any)")
-	f.BoolVar(&opts.NoEGDB, "no-egdb", false, "with --local: use no endgame database")
+	f.StringVar(&opts.EGDB, "egdb", "", "endgame-database directory of the local workers, whose depth the campaign declares (default: the installed one, if any)")
+	f.BoolVar(&opts.NoEGDB, "no-egdb", false, "no endgame database: the local workers use none and the campaign declares none")
+	f.IntVar(&opts.EGDBSeeds, "egdb-seeds", -1, "with --nats: the database depth the workers must have, when this machine has no such database (-1: none)")
 	f.IntVar(&opts.Split, "split", 1, "plies below each root move at which tests are shipped as units")
 	f.IntVar(&opts.LocalSeeds, "local-seeds", 12, "boards with at most this many seeds are tested by the coordinator itself")
 	f.DurationVar(&opts.AckWait, "ack-wait", campaign.DefaultAckWait, "with --local: how long a unit may go without a heartbeat before another worker gets it")
@@ -107,11 +127,18 @@ func runStart(ctx context.Context, opts *StartOptions) error {
 	}
 	p := campaign.NewParams(opts.Name, r, seeds, pos)
 	p.Split, p.LocalSeeds = opts.Split, opts.LocalSeeds
+	if p.EGDBSeeds, err = declaredDepth(opts, r); err != nil {
+		return err
+	}
 	ctx, stop := signal.NotifyContext(bg(ctx), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	var logger *log.Logger
 	if !opts.Quiet {
 		logger = log.New(opts.IO.ErrOut, "kalah campaign: ", log.Ltime)
+	}
+	nopts, err := opts.Conn.natsOptions()
+	if err != nil {
+		return err
 	}
 	url := opts.Conn.NATS
 	if opts.Local > 0 {
@@ -138,13 +165,19 @@ func runStart(ctx context.Context, opts *StartOptions) error {
 			logger.Printf("server %s (streams in %s), %d workers", url, dir, opts.Local)
 		}
 	}
-	c, err := campaign.Connect(ctx, url, opts.AckWait, opts.Conn.natsOptions()...)
+	c, err := campaign.Connect(ctx, url, opts.AckWait, nopts...)
 	if err != nil {
 		return err
 	}
 	defer c.Close()
 	if err := campaign.Create(ctx, c, p); err != nil {
 		return inputError(err)
+	}
+	if logger != nil {
+		logger.Printf("campaign %s: build %q, endgame database %s; workers of another build or depth refuse its units", p.Name, p.Build, depthText(p.EGDBSeeds))
+		if results.Current().VCSRevision == "" {
+			logger.Printf("this binary was built without VCS stamping (-buildvcs=false): its build %q does not tell it from other such builds", p.Build)
+		}
 	}
 	co, err := campaign.NewCoordinator(c, p, campaign.CoordinatorConfig{Log: logger})
 	if err != nil {
@@ -169,6 +202,32 @@ func runStart(ctx context.Context, opts *StartOptions) error {
 	return printRecord(opts.IO, rec, opts.JSON)
 }
 
+// declaredDepth is the endgame database depth the campaign declares.
+func declaredDepth(opts *StartOptions, r engine.Rules) (int, error) {
+	if opts.NoEGDB {
+		return -1, nil
+	}
+	if opts.DepthSet {
+		return opts.EGDBSeeds, nil
+	}
+	db, err := kalah.OpenEGDB(opts.EGDB, r)
+	if err != nil {
+		return 0, cmdutil.BadInput(err)
+	}
+	if db == nil {
+		return -1, nil
+	}
+	defer db.Close()
+	return db.MaxSeeds(), nil
+}
+
+func depthText(s int) string {
+	if s < 0 {
+		return "none"
+	}
+	return fmt.Sprintf("of %d seeds", s)
+}
+
 // progress prints the campaign's status line every 5 s.
 func progress(ctx context.Context, c *campaign.Conn, opts *StartOptions, done chan struct{}) {
 	t := time.NewTicker(5 * time.Second)
@@ -181,8 +240,8 @@ func progress(ctx context.Context, c *campaign.Conn, opts *StartOptions, done ch
 			return
 		case <-t.C:
 			if st, err := campaign.Info(ctx, c, opts.Name); err == nil {
-				fmt.Fprintf(opts.IO.ErrOut, "[%7.1fs] %s: value in [%s, %s]; units %d done, %d pending, %d in flight; %s nodes\n",
-					st.Seconds, opts.Name, results.Signed(st.Lower), results.Signed(st.Upper), st.Done, st.Pending, st.InFlight, results.Group(st.Nodes))
+				fmt.Fprintf(opts.IO.ErrOut, "[%7.1fs] %s: value in [%s, %s]; units %d done, %d pending, %d in flight; %s nodes, %.3g units/s\n",
+					st.Seconds, opts.Name, results.Signed(st.Lower), results.Signed(st.Upper), st.Done, st.Pending, st.InFlight, results.Group(st.Nodes), st.UnitsPerSecond)
 			}
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/kalah-solver/kalah/campaign"
 	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
@@ -48,9 +49,19 @@ func NewCmdStatus(io *cmdutil.IOStreams) *cobra.Command {
 		`Show a campaign's state (running, stopped, done), the proven bounds on
 the root's value and on every root move's, the units issued, done,
 pending on the queue, in flight (held by workers), cancelled and
-redelivered, rejected results, nodes, time, and every worker that
-answered with its build revision and database depth. The coordinator
-writes the status every 2 s.`,
+redelivered, rejected results, nodes, time, the rate (units and nodes a
+second over the last minute or more, enough to hold 8 answers), an ETA,
+the campaign's signature (build and endgame database depth), every
+worker that answered with its build revision and database depth, and
+every worker that refuses the campaign's units (another build or
+database depth) with its reason. The coordinator writes the status every
+2 s.
+
+The ETA is an estimate of one thing only: the time to drain the units
+out now (queued and held) at the recent rate. The campaign's remaining
+units are not known in advance (each answer lets the coordinator issue
+the next ones), so the campaign ends later than that; the ETA is
+"unknown" when there is no rate, no unit out, or no coordinator running.`,
 		`  kalah campaign status k63
   kalah campaign status k64-ec --nats nats://10.0.0.1:4222 --json`, true,
 		func(ctx context.Context, opts *NamedOptions, c *campaign.Conn) error {
@@ -63,6 +74,7 @@ writes the status every 2 s.`,
 			}
 			w := opts.IO.Out
 			fmt.Fprintf(w, "campaign %s: %s, Kalah(%d) %s, position %s %s to move (split %d)\n", st.Name, st.State, st.Pits, st.Rule, st.Position, st.ToMove, st.Split)
+			fmt.Fprintf(w, "signature: build %q, endgame database %s (workers that differ refuse its units; answers that differ are rejected)\n", st.Build, depthText(st.EGDBSeeds))
 			if len(st.Moves) > 0 {
 				fmt.Fprintf(w, "value in [%s, %s]; moves:", results.Signed(st.Lower), results.Signed(st.Upper))
 				for _, m := range st.Moves {
@@ -74,16 +86,29 @@ writes the status every 2 s.`,
 				}
 				fmt.Fprintln(w)
 			}
-			fmt.Fprintf(w, "units: %d issued, %d done, %d pending, %d in flight, %d cancelled, %d redelivered; %d results rejected; %d local tests\n",
-				st.Issued, st.Done, st.Pending, st.InFlight, st.Cancelled, st.Redelivered, st.Rejected, st.Local)
-			rate := 0.0
+			fmt.Fprintf(w, "units: %d issued, %d done, %d pending, %d in flight, %d cancelled, %d redelivered; results rejected: %d untrusted, %d of another signature; %d local tests\n",
+				st.Issued, st.Done, st.Pending, st.InFlight, st.Cancelled, st.Redelivered, st.Rejected, st.Mismatched, st.Local)
+			avg := 0.0
 			if st.Seconds > 0 {
-				rate = float64(st.Nodes) / st.Seconds / 1e6
+				avg = float64(st.Nodes) / st.Seconds / 1e6
 			}
-			fmt.Fprintf(w, "nodes %s, %.1f s wall over %d runs, %.1f worker-s, %.2f M nodes/s\n", results.Group(st.Nodes), st.Seconds, st.Runs, st.CPUSeconds, rate)
+			fmt.Fprintf(w, "nodes %s, %.1f s wall over %d runs, %.1f worker-s, %.2f M nodes/s on average\n", results.Group(st.Nodes), st.Seconds, st.Runs, st.CPUSeconds, avg)
+			if st.RateWindow > 0 {
+				fmt.Fprintf(w, "rate: %.3g units/s, %.2f M nodes/s over the last %.0f s\n", st.UnitsPerSecond, st.NodesPerSecond/1e6, st.RateWindow)
+			} else {
+				fmt.Fprintln(w, "rate: none yet")
+			}
+			if st.ETA != nil {
+				fmt.Fprintf(w, "ETA: %s (%s)\n", (time.Duration(*st.ETA) * time.Second).String(), st.ETABasis)
+			} else {
+				fmt.Fprintf(w, "ETA: %s\n", st.ETABasis)
+			}
 			for _, wk := range st.Workers {
 				fmt.Fprintf(w, "  worker %s: %d units, %s nodes, %.1f s, %d threads, database %d seeds, revision %q\n",
 					wk.Name, wk.Units, results.Group(wk.Nodes), wk.Seconds, wk.Threads, wk.EGDBSeeds, wk.Revision)
+			}
+			for _, r := range st.Refused {
+				fmt.Fprintf(w, "  worker %s refuses the campaign's units (%s): %s\n", r.Worker, r.Time, r.Reason)
 			}
 			return nil
 		})

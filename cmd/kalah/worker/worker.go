@@ -23,7 +23,7 @@ import (
 type Options struct {
 	IO      *cmdutil.IOStreams
 	NATS    string
-	Creds   string
+	Client  campaign.ClientOptions
 	Name    string
 	Threads int
 	TTMem   string
@@ -52,9 +52,21 @@ holding a unit stops sending its heartbeats, and the unit goes to another
 worker after the ack wait. Ctrl-C or SIGTERM hands the current unit back
 at once and exits 130.
 
-The server must be reachable within 5 s (exit 1 otherwise).`,
+Every unit carries its campaign's signature: the build that computes it
+and its endgame database depth. A worker of another build, or whose
+database for the unit's rule has another depth, hands the unit back to
+the queue and logs why (once per campaign, also with --quiet); 'kalah
+campaign status' lists it as refusing.
+
+The server must be reachable within 5 s (exit 1 otherwise). For a
+secured server: --nats-creds FILE (a NATS user's JWT and NKey seed),
+--nats-tls-ca FILE (the CA the server's certificate must chain to) and
+--nats-tls-cert/--nats-tls-key (a client certificate, for a server that
+verifies its clients); every file is read at the start, and a missing or
+bad one is bad input (exit 2).`,
 		Example: `  kalah worker --nats nats://10.0.0.1:4222 --threads 8
-  kalah worker --nats nats://coordinator:4222 --nats-creds worker.creds --egdb /data/egdb --tt-mem 8GiB`,
+  kalah worker --nats nats://coordinator:4222 --nats-creds worker.creds --egdb /data/egdb --tt-mem 8GiB
+  kalah worker --nats tls://n1:4222,tls://n2:4222,tls://n3:4222 --nats-tls-ca ca.pem --nats-tls-cert w7.pem --nats-tls-key w7-key.pem`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if opts.NoEGDB && opts.EGDB != "" {
@@ -68,14 +80,14 @@ The server must be reachable within 5 s (exit 1 otherwise).`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.NATS, "nats", "", "URL of the NATS server (or cluster) with JetStream, e.g. nats://10.0.0.1:4222")
-	f.StringVar(&opts.Creds, "nats-creds", "", "NATS user credentials file")
+	AddClientFlags(cmd, &opts.Client)
 	f.StringVar(&opts.Name, "name", "", "worker name in results and status (default host-pid)")
 	f.IntVar(&opts.Threads, "threads", 0, fmt.Sprintf("search threads (default all cores, %d)", runtime.GOMAXPROCS(0)))
 	f.StringVar(&opts.TTMem, "tt-mem", "", "transposition table size, e.g. 2GiB (default: the session's policy for the campaign's game)")
 	f.StringVar(&opts.EGDB, "egdb", "", "endgame-database directory (default: the installed one, if any)")
 	f.BoolVar(&opts.NoEGDB, "no-egdb", false, "use no endgame database")
 	f.DurationVar(&opts.AckWait, "ack-wait", campaign.DefaultAckWait, "how long a unit may go without a heartbeat before another worker gets it (shared by all workers: the last one started sets it)")
-	f.BoolVarP(&opts.Quiet, "quiet", "q", false, "do not log each unit on standard error")
+	f.BoolVarP(&opts.Quiet, "quiet", "q", false, "do not log each unit on standard error (refusals and errors are still logged)")
 	return cmd
 }
 
@@ -96,9 +108,9 @@ func run(ctx context.Context, opts *Options) error {
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	var nopts []nats.Option
-	if opts.Creds != "" {
-		nopts = append(nopts, nats.UserCredentials(opts.Creds))
+	nopts, err := NATSOptions(opts.Client)
+	if err != nil {
+		return err
 	}
 	c, err := campaign.Connect(ctx, opts.NATS, opts.AckWait, nopts...)
 	if err != nil {
@@ -110,10 +122,8 @@ func run(ctx context.Context, opts *Options) error {
 		h, _ := os.Hostname()
 		name = fmt.Sprintf("%s-%d", h, os.Getpid())
 	}
-	cfg := campaign.WorkerConfig{Name: name, Threads: opts.Threads, TableBytes: tb, EGDBDir: opts.EGDB, NoEGDB: opts.NoEGDB}
-	if !opts.Quiet {
-		cfg.Log = log.New(opts.IO.ErrOut, "kalah worker: ", log.Ltime)
-	}
+	cfg := campaign.WorkerConfig{Name: name, Threads: opts.Threads, TableBytes: tb, EGDBDir: opts.EGDB, NoEGDB: opts.NoEGDB,
+		Log: log.New(opts.IO.ErrOut, "kalah worker: ", log.Ltime), Quiet: opts.Quiet}
 	w := campaign.NewWorker(c, cfg)
 	fmt.Fprintf(opts.IO.ErrOut, "kalah worker %s: serving %s\n", name, opts.NATS)
 	if err := w.Run(ctx); err != nil {
@@ -124,4 +134,24 @@ func run(ctx context.Context, opts *Options) error {
 		return cmdutil.ErrInterrupted
 	}
 	return nil
+}
+
+// AddClientFlags adds the NATS credentials and TLS flags of 'kalah worker'
+// and 'kalah campaign'.
+func AddClientFlags(cmd *cobra.Command, o *campaign.ClientOptions) {
+	f := cmd.Flags()
+	f.StringVar(&o.Creds, "nats-creds", "", "NATS user credentials file (user JWT and NKey seed)")
+	f.StringVar(&o.TLSCert, "nats-tls-cert", "", "client certificate (PEM) for a NATS server that asks for one; with --nats-tls-key")
+	f.StringVar(&o.TLSKey, "nats-tls-key", "", "the client certificate's private key (PEM)")
+	f.StringVar(&o.TLSCA, "nats-tls-ca", "", "CA certificates (PEM) that the NATS server's certificate must chain to")
+}
+
+// NATSOptions checks the client flags' files and returns nats.go's
+// options; a bad file is bad input.
+func NATSOptions(o campaign.ClientOptions) ([]nats.Option, error) {
+	opts, err := o.NATSOptions()
+	if err != nil {
+		return nil, cmdutil.BadInput(err)
+	}
+	return opts, nil
 }

@@ -1,0 +1,99 @@
+package campaign
+
+import (
+	"context"
+	"math"
+	"testing"
+	"time"
+
+	"github.com/kalah-solver/kalah/engine"
+)
+
+// refFrontier walks positions (not relative boards) with PlayPosition,
+// two moves deep or down to an extra-turn chain of the same length, and
+// collects the mover's boards: the reference for frontier with split 1.
+func refFrontier(r engine.Rules, root engine.Position, plies int) map[engine.Key]bool {
+	out := map[engine.Key]bool{}
+	var walk func(p engine.Position, left int)
+	walk = func(p engine.Position, left int) {
+		if p.Board.Over() {
+			return
+		}
+		if left == 0 {
+			out[p.Board.Key()] = true
+			return
+		}
+		for i := 0; i < r.Pits; i++ {
+			if p.Board.Pit(i) == 0 {
+				continue
+			}
+			q, _ := r.PlayPosition(p, i)
+			walk(q, left-1)
+		}
+	}
+	walk(root, plies)
+	return out
+}
+
+func TestFrontier(t *testing.T) {
+	for _, c := range []engine.Capture{engine.NoEmptyCapture, engine.EmptyCapture} {
+		for _, m := range []int{4, 6} {
+			r := engine.Rules{Pits: m, Capture: c}
+			root, _ := r.StartPosition(3)
+			for split := 0; split <= 2; split++ {
+				units, local := frontier(r, root, split, 0)
+				want := refFrontier(r, root, split+1)
+				got := map[engine.Key]bool{}
+				for _, b := range units {
+					got[b.Key()] = true
+				}
+				if local != 0 || len(got) != len(units) || len(got) != len(want) {
+					t.Errorf("%v split %d: %d boards (%d distinct, %d local), want %d", r, split, len(units), len(got), local, len(want))
+					continue
+				}
+				for k := range want {
+					if !got[k] {
+						t.Errorf("%v split %d: board %x missing", r, split, k)
+						break
+					}
+				}
+			}
+			// With every board small enough, no unit at all.
+			if units, local := frontier(r, root, 1, 2*m*3); len(units) != 0 || local != 1 {
+				t.Errorf("%v: everything local: %d units, %d local", r, len(units), local)
+			}
+		}
+	}
+}
+
+// On Kalah(4,3) every sample test finishes at once: the extrapolation is
+// its arithmetic on the sample, and the sample is the whole frontier.
+func TestEstimate(t *testing.T) {
+	r := engine.Rules{Pits: 4, Capture: engine.EmptyCapture}
+	root, _ := r.StartPosition(3)
+	p := NewParams("est", r, 3, root)
+	p.LocalSeeds = 6
+	e, err := RunEstimate(context.Background(), p, EstimateConfig{Budget: 10 * time.Minute, Threads: 1, TableBytes: 16 << 20, NoEGDB: true, Seed: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	units, local := frontier(r, root, 1, 6)
+	var sum int64
+	for _, n := range e.SampleNodes {
+		if n <= 0 {
+			t.Errorf("a sample test of %d nodes", n)
+		}
+		sum += n
+	}
+	if e.Frontier != len(units)+local || e.Sampled != len(units) || e.Finished != e.Sampled || e.LowerBound || len(e.SampleNodes) != e.Sampled {
+		t.Fatalf("frontier %d (want %d), sampled %d, finished %d, lower %v", e.Frontier, len(units)+local, e.Sampled, e.Finished, e.LowerBound)
+	}
+	mean := math.Round(float64(sum) / float64(len(e.SampleNodes)))
+	wantUnits := math.Round(float64(len(units)) * DefaultTestsPerBoard)
+	if e.MeanNodes != mean || e.Units != wantUnits || e.Nodes != math.Round(wantUnits*mean) {
+		t.Errorf("mean %v units %v nodes %v; want %v %v %v", e.MeanNodes, e.Units, e.Nodes, mean, wantUnits, math.Round(wantUnits*mean))
+	}
+	if e.Basis == "" || e.TestsPerBoard != DefaultTestsPerBoard {
+		t.Errorf("basis %q, tests per board %v", e.Basis, e.TestsPerBoard)
+	}
+}

@@ -382,28 +382,39 @@ func TestKeyRoundTrip(t *testing.T) {
 	}
 }
 
+// TestStopThenStart stops a campaign after its first answer and starts it
+// again: the second run finishes with the right value. The coordinator
+// sees a stop at its next status tick; until then the test holds up the
+// answers (onResult runs on the goroutine that takes them in), so that the
+// campaign cannot finish first.
 func TestStopThenStart(t *testing.T) {
 	e := newEnv(t, 5*time.Second)
 	_, stop := e.workers(2, nil)
 	defer stop()
 	p := params(t, "stopped", engine.Rules{Pits: 6, Capture: engine.NoEmptyCapture}, 0, midGame, engine.North)
+	if err := Create(context.Background(), e.c, p); err != nil {
+		t.Fatal(err)
+	}
+	var co *Coordinator
 	var once sync.Once
-	n := 0
-	var mu sync.Mutex
-	cfg := CoordinatorConfig{onResult: func(Result) {
-		mu.Lock()
-		defer mu.Unlock()
-		if n++; n == 3 {
-			once.Do(func() {
-				go func() {
-					if err := Stop(context.Background(), e.c, p.Name); err != nil {
-						t.Error(err)
-					}
-				}()
-			})
-		}
+	cfg := CoordinatorConfig{Log: testLog(t), StatusEvery: 200 * time.Millisecond, onResult: func(Result) {
+		once.Do(func() {
+			if err := Stop(context.Background(), e.c, p.Name); err != nil {
+				t.Error(err)
+				return
+			}
+			for deadline := time.Now().Add(time.Minute); !co.stopping() && time.Now().Before(deadline); {
+				time.Sleep(10 * time.Millisecond)
+			}
+		})
 	}}
-	if _, err := e.coordinate(context.Background(), p, cfg); err == nil {
+	co, err := NewCoordinator(e.c, p, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = co.Run(context.Background())
+	co.Close()
+	if err == nil {
 		t.Fatal("not stopped")
 	}
 	rec, err := e.coordinate(context.Background(), p, CoordinatorConfig{})

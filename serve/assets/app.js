@@ -190,6 +190,8 @@
     const before = st.at > 1 ? st.line.steps[st.at - 2].after : st.line.start;
     if (step && animate() && same(shown, before) && !same(shown, node)) {
       const my = epoch;
+      clearValues();
+      setStatus(`${cap(step.side)} plays ${step.move}…`);
       // The values are asked for at once; the sowing plays meanwhile.
       if (st.mode === 'explore' && !node.over) solve(node).catch(() => {});
       sow(before, step, my).then(() => { if (my === epoch) show(node); });
@@ -467,6 +469,7 @@
   function clearValues() {
     $('moves').querySelector('tbody').replaceChildren();
     $('pv').replaceChildren();
+    $('pv-box').hidden = true;
     $('meta').textContent = '';
   }
 
@@ -531,6 +534,7 @@
     }
     const pv = $('pv');
     pv.replaceChildren();
+    $('pv-box').hidden = !rep.pv_letters;
     const plies = [];
     for (const turn of (rep.pv_letters || '').split('-')) {
       const span = document.createElement('span');

@@ -20,6 +20,8 @@ import (
 //	pits=M seeds=N rule=R                      the start of Kalah(M,N) (defaults 6, 4, no-empty-capture)
 //	position=P to_move=S                       or a position, as 'kalah solve --position P --to-move S'
 //	moves=c,f,B                                (line, choose) moves played from there
+//	id=X                                       (solve, choose) a name of the page's choosing for the request, up to 64 letters,
+//	                                           digits, '-' or '_', by which /api/progress?id=X tells its place in line
 //
 // and one JSON object as the answer; bad input is HTTP 400 with
 // {"error": "..."}, the message the command line gives.
@@ -27,7 +29,8 @@ import (
 //	/api/line      the positions along a line: the board, each sowing's capture and extra turn; no search
 //	/api/solve     the exact value of the position, every move's value, the best moves, a principal variation
 //	/api/choose    the computer's move at level=easy|medium|perfect with seed=K, and the solve behind it
-//	/api/progress  the running solve's bounds, and how many requests wait
+//	/api/progress  the running solve's proven bounds, the root's and every move's, how many requests wait,
+//	               and with id=X that request's place in line (or that it is the one running)
 func (s *Server) routes() {
 	s.mux.HandleFunc("GET /api/line", s.handleLine)
 	s.mux.HandleFunc("GET /api/solve", s.handleSolve)
@@ -44,7 +47,8 @@ type game struct {
 	key   gameKey
 	rules engine.Rules
 	pos   engine.Position
-	start bool // pos is the start of Kalah(pits, seeds)
+	start bool   // pos is the start of Kalah(pits, seeds)
+	id    string // the request's id parameter
 }
 
 // badInput is an error of the request's input: HTTP 400.
@@ -106,7 +110,23 @@ func parseGame(r *http.Request) (game, error) {
 	}
 	g.start = g.pos == start
 	g.key = gameKey{pits: pits, seeds: seeds, rule: c}
+	if g.id, err = requestID(q.Get("id")); err != nil {
+		return g, err
+	}
 	return g, nil
+}
+
+// requestID checks a request's id parameter.
+func requestID(id string) (string, error) {
+	if len(id) > 64 {
+		return "", badf("id: longer than 64 characters")
+	}
+	for _, c := range id {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			return "", badf("id %q: want letters, digits, '-' or '_'", id)
+		}
+	}
+	return id, nil
 }
 
 func get(v, def string) string {
@@ -237,7 +257,7 @@ func (s *Server) handleSolve(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) solveReply(ctx context.Context, g game) (*solveReply, error) {
-	res, store, err := s.solve(ctx, g.key, g.pos)
+	res, store, err := s.solve(ctx, g.key, g.rules, g.pos, g.id)
 	if res == nil {
 		return nil, err
 	}
@@ -311,13 +331,20 @@ func (s *Server) handleChoose(w http.ResponseWriter, r *http.Request) {
 // progressReply is /api/progress's answer.
 type progressReply struct {
 	Busy    bool     `json:"busy"`
-	Queued  int64    `json:"queued"` // requests waiting for the running solve
+	Queued  int      `json:"queued"`          // requests waiting for the running solve
+	Place   int      `json:"place,omitempty"` // with id: the request's place in line, 1 for the next
+	Yours   bool     `json:"yours,omitempty"` // with id: the running solve is the request's
 	Running *running `json:"running,omitempty"`
 }
 
 func (s *Server) handleProgress(w http.ResponseWriter, r *http.Request) {
-	cur, q := s.status()
-	writeJSON(w, http.StatusOK, progressReply{Busy: cur != nil, Queued: q, Running: cur})
+	id, err := requestID(r.URL.Query().Get("id"))
+	if err != nil {
+		writeError(w, 0, err)
+		return
+	}
+	cur, q, place, yours := s.status(id)
+	writeJSON(w, http.StatusOK, progressReply{Busy: cur != nil, Queued: q, Place: place, Yours: yours, Running: cur})
 }
 
 func writeJSON(w http.ResponseWriter, code int, v any) {

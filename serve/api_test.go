@@ -40,7 +40,7 @@ func newTestServer(t *testing.T, opts Options) (*Server, *httptest.Server) {
 
 // fetchJSON fetches path and decodes the JSON answer into v; it returns the
 // status code.
-func fetchJSON(t *testing.T, hs *httptest.Server, path string, v any) int {
+func fetchJSON(t testing.TB, hs *httptest.Server, path string, v any) int {
 	t.Helper()
 	r, err := http.Get(hs.URL + path)
 	if err != nil {
@@ -187,9 +187,9 @@ func TestQueueCap(t *testing.T) {
 	go fire()
 	go fire()
 	deadline := time.Now().Add(5 * time.Second)
-	for s.waiting.Load() < 2 {
+	for s.queued() < 2 {
 		if time.Now().After(deadline) {
-			t.Fatalf("%d requests waiting, want 2", s.waiting.Load())
+			t.Fatalf("%d requests waiting, want 2", s.queued())
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
@@ -257,23 +257,144 @@ func TestConcurrent(t *testing.T) {
 	wg.Wait()
 }
 
-// TestProgressBounds checks that /api/progress shows the running solve's
-// position with bounds no wider than the seeds on the board allow.
+// TestProgressBounds checks how /api/progress combines reports: a move's
+// bounds are intersected with what the seeds allow and with the earlier
+// reports, the root's are its best move's, and a report on the root
+// narrows the root's alone.
 func TestProgressBounds(t *testing.T) {
 	s, hs := newTestServer(t, Options{})
 	var pr progressReply
 	if fetchJSON(t, hs, "/api/progress", &pr); pr.Busy || pr.Running != nil {
 		t.Fatalf("idle server: %+v", pr)
 	}
+	r, _ := engine.NewRules(3, engine.NoEmptyCapture)
+	p, err := engine.ParsePosition("1,2,0,3,0,0,4,0", engine.South)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cur := newRunning(r, p)
+	cur.id = "me"
+	// The stores differ by 3. a (1 seed) sows into b and passes the turn,
+	// leaving 7 seeds; b reaches the store (an extra turn), leaving 6; c
+	// is empty.
+	want := []liveMove{{"a", 1, 3 - 7, 3 + 7, false}, {"b", 2, 4 - 6, 4 + 6, false}}
+	if fmt.Sprint(cur.Moves) != fmt.Sprint(want) || cur.Lower != -2 || cur.Upper != 10 {
+		t.Fatalf("initial bounds %+v [%d, %d], want %+v [-2, 10]", cur.Moves, cur.Lower, cur.Upper, want)
+	}
 	s.mu.Lock()
-	s.cur = &running{Position: "1,2,0,3,0,0", ToMove: "south", Lower: -2, Upper: 4, lo: -2, hi: 4, started: time.Now()}
+	s.cur = cur
 	s.mu.Unlock()
-	s.progress(solver.Progress{Stage: "move b", Lower: -1000, Upper: 3, Nodes: 42})
-	fetchJSON(t, hs, "/api/progress", &pr)
-	if r := pr.Running; !pr.Busy || r == nil || r.Lower != -2 || r.Upper != 3 || r.Stage != "move b" || r.Nodes != 42 || r.Position != "1,2,0,3,0,0" {
-		t.Errorf("progress %+v %+v", pr, pr.Running)
+	s.progress(solver.Progress{Stage: "move b", Lower: -1000, Upper: 5, Nodes: 42})
+	s.progress(solver.Progress{Stage: "move b", Lower: 2, Upper: 1000, Nodes: 50})
+	fetchJSON(t, hs, "/api/progress?id=me", &pr)
+	c := pr.Running
+	if !pr.Busy || !pr.Yours || c == nil || c.Stage != "move b" || c.Searching != "b" || c.Nodes != 50 || c.Position != p.String() {
+		t.Fatalf("progress %+v %+v", pr, c)
+	}
+	if m := c.Moves[1]; m.Lower != 2 || m.Upper != 5 || m.Solved || c.Lower != 2 || c.Upper != 10 {
+		t.Errorf("after two reports on b: %+v, root [%d, %d]; want b in [2, 5], root [2, 10]", m, c.Lower, c.Upper)
+	}
+	s.progress(solver.Progress{Stage: "value", Lower: 0, Upper: 7})
+	s.progress(solver.Progress{Stage: "move a", Lower: -3, Upper: -3})
+	var pr2 progressReply
+	fetchJSON(t, hs, "/api/progress?id=other", &pr2)
+	c = pr2.Running
+	pr = pr2
+	if pr.Yours || c.Searching != "" || !c.Moves[0].Solved || c.Moves[0].Lower != -3 || c.Lower != 2 || c.Upper != 5 {
+		t.Errorf("after a's value: %+v, root [%d, %d]; want a = -3 and root [2, 5]", c.Moves, c.Lower, c.Upper)
 	}
 	s.mu.Lock()
 	s.cur = nil
 	s.mu.Unlock()
+}
+
+// TestLiveBounds pauses a solve after every pass of its search and checks
+// what /api/progress shows at each pause against a solve of the test's
+// own: every move's bounds and the root's hold the exact value and only
+// narrow, the move being searched is named, until every move is solved;
+// and a second request, queued meanwhile, is told its place in line.
+func TestLiveBounds(t *testing.T) {
+	paused, resume := make(chan solver.Progress), make(chan struct{})
+	// The ticker never fires: every report comes from a pass, in the
+	// goroutine of the search, which waits here.
+	s, hs := newTestServer(t, Options{ProgressEvery: time.Hour, afterProgress: func(p solver.Progress) {
+		paused <- p
+		<-resume
+	}})
+	r, _ := engine.NewRules(4, engine.NoEmptyCapture)
+	start, _ := r.StartPosition(3)
+	want := reference(t, r.Capture, start)
+	value := map[string]int{}
+	for _, m := range want.Moves {
+		value[m.Move] = m.Value
+	}
+	codes := make(chan int, 2)
+	fire := func(id string) {
+		var rep solveReply
+		codes <- fetchJSON(t, hs, "/api/solve?pits=4&seeds=3&id="+id, &rep)
+		if rep.Solved && rep.Value != want.Value {
+			t.Errorf("%s: value %d, want %d", id, rep.Value, want.Value)
+		}
+	}
+	go fire("first")
+	var prev *running
+	passes, narrowed := 0, false
+	for p := range paused {
+		passes++
+		var pr progressReply
+		fetchJSON(t, hs, "/api/progress?id=first", &pr)
+		c := pr.Running
+		if !pr.Yours || c == nil || len(c.Moves) != len(want.Moves) {
+			t.Fatalf("pass %d (%s): progress %+v", passes, p.Stage, pr)
+		}
+		if c.Lower > want.Value || c.Upper < want.Value {
+			t.Errorf("pass %d: root in [%d, %d], value %d", passes, c.Lower, c.Upper, want.Value)
+		}
+		for i, m := range c.Moves {
+			if v := value[m.Move]; m.Lower > v || m.Upper < v || m.Solved != (m.Lower == m.Upper) {
+				t.Errorf("pass %d: move %+v, value %d", passes, m, v)
+			}
+			if prev != nil && (m.Lower < prev.Moves[i].Lower || m.Upper > prev.Moves[i].Upper) {
+				t.Errorf("pass %d: move %s widened from [%d, %d] to [%d, %d]", passes, m.Move, prev.Moves[i].Lower, prev.Moves[i].Upper, m.Lower, m.Upper)
+			}
+			if m.Move == c.Searching && !m.Solved && m.Upper-m.Lower < 2*start.Board.Seeds() {
+				narrowed = true
+			}
+		}
+		if c.Searching != "" && "move "+c.Searching != p.Stage {
+			t.Errorf("pass %d: searching %q in stage %q", passes, c.Searching, p.Stage)
+		}
+		if passes == 1 {
+			go fire("second")
+			for s.queued() < 1 {
+				time.Sleep(5 * time.Millisecond)
+			}
+			var q progressReply
+			fetchJSON(t, hs, "/api/progress?id=second", &q)
+			if q.Place != 1 || q.Queued != 1 || q.Yours {
+				t.Errorf("the second request: %+v, want place 1 of 1", q)
+			}
+		}
+		prev = c
+		solvedAll := true
+		for _, m := range c.Moves {
+			solvedAll = solvedAll && m.Solved
+		}
+		resume <- struct{}{}
+		if solvedAll {
+			if c.Lower != want.Value || c.Upper != want.Value {
+				t.Errorf("every move solved, root in [%d, %d], want %d", c.Lower, c.Upper, want.Value)
+			}
+			break
+		}
+	}
+	// The second request is answered from the store: no more passes.
+	for i := 0; i < 2; i++ {
+		if c := <-codes; c != 200 {
+			t.Errorf("status %d", c)
+		}
+	}
+	if passes < len(want.Moves) || !narrowed {
+		t.Errorf("%d passes, a searched move narrowed %v", passes, narrowed)
+	}
 }

@@ -7,12 +7,15 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/kalah-solver/kalah/engine"
 	"github.com/kalah-solver/kalah/play"
+	"github.com/kalah-solver/kalah/solver"
 )
 
 // The browser test drives the page in a real Chromium (Debian's chromium
@@ -67,7 +70,13 @@ func newBrowser(t *testing.T) context.Context {
 	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
 		t.Fatalf("starting %s: %v", bin, err)
 	}
-	ctx, cancel3 := context.WithTimeout(ctx, 90*time.Second)
+	// The docs' pictures are of Kalah(6,3), whose positions take up to a
+	// minute or two with the test's table on a loaded machine.
+	limit := 90 * time.Second
+	if os.Getenv("KALAH_DOCS_IMG") != "" {
+		limit = 15 * time.Minute
+	}
+	ctx, cancel3 := context.WithTimeout(ctx, limit)
 	t.Cleanup(cancel3)
 	return ctx
 }
@@ -84,8 +93,9 @@ func artifactsDir(t *testing.T) string {
 
 // page wraps the browser with the checks the test makes.
 type page struct {
-	t   *testing.T
-	ctx context.Context
+	t        *testing.T
+	ctx      context.Context
+	patience time.Duration // how long waitFor waits; 0 means 30 s
 }
 
 func (p page) run(what string, actions ...chromedp.Action[chromedp.Void]) {
@@ -111,7 +121,11 @@ func eval[T any](p page, what, expr string) T {
 // page, until its deadline.
 func (p page) waitFor(what, expr string) {
 	p.t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
+	patience := p.patience
+	if patience == 0 {
+		patience = 30 * time.Second
+	}
+	deadline := time.Now().Add(patience)
 	for {
 		err := chromedp.Do(p.ctx, chromedp.Poll[chromedp.Void](expr, chromedp.WithPollingTimeout(time.Until(deadline))))
 		if err == nil {
@@ -158,7 +172,7 @@ func (p page) checkBoard(pos engine.Position) {
 func (p page) checkValues(c engine.Capture, pos engine.Position) {
 	p.t.Helper()
 	want := reference(p.t, c, pos)
-	p.waitFor("the values of "+pos.String(), fmt.Sprintf(`document.querySelectorAll('#moves tbody tr').length === %d`, len(want.Moves)))
+	p.waitFor("the values of "+pos.String(), fmt.Sprintf(`document.querySelectorAll('#moves tbody tr:not(.live)').length === %d`, len(want.Moves)))
 	rows := eval[[][]any](p, "reading the values", `Array.from(document.querySelectorAll('#moves tbody tr')).map((tr) => [tr.dataset.move, +tr.dataset.value, tr.classList.contains('best')])`)
 	badges := eval[[][]any](p, "reading the board's values", `Array.from(document.querySelectorAll('svg .badge')).map((b) => [b.dataset.move, +b.dataset.value])`)
 	best := map[string]bool{}
@@ -181,6 +195,29 @@ func (p page) checkValues(c engine.Capture, pos engine.Position) {
 	}
 }
 
+// checkLastMove compares the highlighted last move and capture, and the
+// board's caption, with st.
+func checkLastMove(p page, st play.Step) {
+	p.t.Helper()
+	caption := eval[string](p, "reading the last move", `document.getElementById('last-move').textContent`)
+	if !strings.Contains(caption, "played "+st.Move) {
+		p.t.Errorf("caption %q, want the move %s", caption, st.Move)
+	}
+	captured := eval[[]string](p, "reading the capture", `Array.from(document.querySelectorAll('svg g.captured, svg g.capturer')).map((g) => g.dataset.move)`)
+	if st.Captured > 0 {
+		// The capturing pit faces the one emptied.
+		m := st.After.Pits
+		j := int(strings.ToLower(st.CapturedFrom)[0] - 'a')
+		capturer := engine.MoveLetter(st.Ply.Side, m-1-j)
+		if fmt.Sprint(captured) != fmt.Sprint([]string{capturer, st.CapturedFrom}) && fmt.Sprint(captured) != fmt.Sprint([]string{st.CapturedFrom, capturer}) ||
+			!strings.Contains(caption, fmt.Sprintf("captured %d from %s", st.Captured, st.CapturedFrom)) {
+			p.t.Errorf("capture of %d from %s by %s shown as %v, %q", st.Captured, st.CapturedFrom, capturer, captured, caption)
+		}
+	} else if len(captured) != 0 || strings.Contains(caption, "captured") {
+		p.t.Errorf("no capture, shown as %v, %q", captured, caption)
+	}
+}
+
 func (p page) screenshot(path string) {
 	p.t.Helper()
 	buf, err := chromedp.Run(p.ctx, chromedp.FullScreenshot(100))
@@ -196,7 +233,7 @@ func TestBrowser(t *testing.T) {
 	ctx := newBrowser(t)
 	_, hs := newTestServer(t, Options{})
 	arts := artifactsDir(t)
-	p := page{t, ctx}
+	p := page{t: t, ctx: ctx}
 	r, _ := engine.NewRules(4, engine.NoEmptyCapture)
 	start, _ := r.StartPosition(3)
 
@@ -206,18 +243,29 @@ func TestBrowser(t *testing.T) {
 	p.checkBoard(start)
 	p.checkValues(r.Capture, start)
 	l := &play.Line{Rules: r, Start: start}
-	for _, mv := range []string{"b", "d", "A", "C"} {
+	for k, mv := range []string{"b", "d", "A", "C"} {
+		if k == 2 {
+			// The sowings so far were animated; the rest are not.
+			if n := eval[int](p, "counting animations", `window.kalahAnimations`); n != 2 {
+				t.Errorf("%d sowings animated, want 2", n)
+			}
+			p.click("#animate")
+		}
 		p.click(fmt.Sprintf(`svg g.pit-g[data-move=%q]`, mv))
 		if err := l.Play(mv); err != nil {
 			t.Fatal(err)
 		}
 		p.waitPosition(l.Current())
 		p.checkBoard(l.Current())
+		checkLastMove(p, l.Steps[len(l.Steps)-1])
 		p.checkValues(r.Capture, l.Current())
 	}
 	last := eval[string](p, "reading the last move", `document.querySelector('svg g.last').dataset.move`)
 	if last != "C" {
 		t.Errorf("last move highlighted: %q, want C", last)
+	}
+	if n := eval[int](p, "counting animations", `window.kalahAnimations`); n != 2 {
+		t.Errorf("%d sowings animated with the animation off, want 2", n)
 	}
 
 	// Back one ply, then the other rule: the line is replayed under it.
@@ -251,7 +299,28 @@ func TestBrowser(t *testing.T) {
 	if rule != "empty-capture" {
 		t.Errorf("rule after reload: %q", rule)
 	}
+	if eval[bool](p, "reading the animation toggle", `document.getElementById('animate').checked`) {
+		t.Errorf("the animation is on again after a reload")
+	}
 	p.screenshot(filepath.Join(arts, "explore.png"))
+
+	// A capture: b takes 6 seeds from North's B.
+	lc, err := play.Replay(r, start, []string{"b", "c", "A", "C"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.run("loading a line", chromedp.Navigate(hs.URL+"/?pits=4&seeds=3&moves=b,c,A,C"))
+	p.waitPosition(lc.Current())
+	p.click(`svg g.pit-g[data-move="b"]`)
+	lc.Play("b")
+	p.waitPosition(lc.Current())
+	p.checkBoard(lc.Current())
+	if st := lc.Steps[4]; st.Captured != 6 || st.CapturedFrom != "B" {
+		t.Fatalf("b captures %d from %q, want 6 from B", st.Captured, st.CapturedFrom)
+	}
+	checkLastMove(p, lc.Steps[4])
+	p.checkValues(r.Capture, lc.Current())
+	p.screenshot(filepath.Join(arts, "capture.png"))
 
 	// Play as North against the perfect player: it opens.
 	p.run("loading play mode", chromedp.Navigate(hs.URL+"/?mode=play&pits=4&seeds=3&as=north&level=perfect&seed=1"))
@@ -284,13 +353,16 @@ func TestBrowser(t *testing.T) {
 // docsScreenshots takes the pictures of docs/explorer.md: Kalah(6,3) in
 // explore mode after a few moves, and in play mode.
 func docsScreenshots(p page, base, dir string) {
+	p.patience = 5 * time.Minute
 	r, _ := engine.NewRules(6, engine.NoEmptyCapture)
 	start, _ := r.StartPosition(3)
 	l, err := play.Replay(r, start, []string{"d", "b", "C", "a"})
 	if err != nil {
 		p.t.Fatal(err)
 	}
-	p.run("loading the docs position", chromedp.Navigate(base+"/?pits=6&seeds=3&moves=d,b,C,a"))
+	// The pictures show the animation's box as it is by default: on.
+	p.run("loading the docs position", chromedp.Navigate(base+"/?pits=6&seeds=3&moves=d,b,C,a"),
+		chromedp.Evaluate[chromedp.Void](`localStorage.setItem('kalah.animate', 'on')`), chromedp.Reload())
 	p.waitPosition(l.Current())
 	p.checkValues(r.Capture, l.Current())
 	p.screenshot(filepath.Join(dir, "explore.png"))
@@ -299,4 +371,69 @@ func docsScreenshots(p page, base, dir string) {
 	p.click("#hint")
 	p.waitFor("the hint", `document.getElementById('status').textContent.startsWith('Hint: play')`)
 	p.screenshot(filepath.Join(dir, "play.png"))
+}
+
+// TestBrowserLive pauses a solve after its third pass and checks that the
+// page, meanwhile, shows every move's proven bounds, holding the values a
+// solve of the test's own finds, and that the values replace them once
+// the solve goes on. With $KALAH_DOCS_IMG set it also takes the picture
+// of docs/explorer.md: Kalah(6,3) paused after its 14th pass.
+func TestBrowserLive(t *testing.T) {
+	ctx := newBrowser(t)
+	p := page{t: t, ctx: ctx}
+	r, _ := engine.NewRules(4, engine.NoEmptyCapture)
+	start, _ := r.StartPosition(3)
+	liveBounds(p, r, start, "/?pits=4&seeds=3", 3, filepath.Join(artifactsDir(t), "solving.png"))
+	if dir := os.Getenv("KALAH_DOCS_IMG"); dir != "" {
+		r6, _ := engine.NewRules(6, engine.NoEmptyCapture)
+		start6, _ := r6.StartPosition(3)
+		p.patience = 5 * time.Minute
+		liveBounds(p, r6, start6, "/?pits=6&seeds=3", 14, filepath.Join(dir, "solving.png"))
+	}
+}
+
+// liveBounds loads path on a server of its own that pauses the solve of
+// pos after its pass-th pass, checks the bounds the page shows, saves a
+// screenshot, lets the solve go on and checks the values.
+func liveBounds(p page, r engine.Rules, pos engine.Position, path string, pass int64, shot string) {
+	t := p.t
+	t.Helper()
+	paused, resume := make(chan struct{}), make(chan struct{})
+	var n atomic.Int64
+	var once sync.Once
+	goOn := func() { once.Do(func() { close(resume) }) }
+	_, hs := newTestServer(t, Options{ProgressEvery: time.Hour, afterProgress: func(solver.Progress) {
+		if n.Add(1) == pass {
+			close(paused)
+			<-resume
+		}
+	}})
+	t.Cleanup(goOn) // runs before the server's Close, which waits for the solve
+	want := reference(t, r.Capture, pos)
+	p.run("loading the page", chromedp.Navigate(hs.URL+path))
+	<-paused
+	p.waitFor("the live bounds", fmt.Sprintf(`document.querySelectorAll('#moves tbody tr.live').length === %d &&
+		document.getElementById('status').textContent.startsWith('solving… value in')`, len(want.Moves)))
+	rows := eval[[][]any](p, "reading the bounds", `Array.from(document.querySelectorAll('#moves tbody tr.live')).map((tr) => [tr.dataset.move, +tr.dataset.lower, +tr.dataset.upper])`)
+	badges := eval[int](p, "counting the board's bounds", `document.querySelectorAll('svg .badge.live').length`)
+	value := map[string]float64{}
+	for _, m := range want.Moves {
+		value[m.Move] = float64(m.Value)
+	}
+	narrow := 0
+	for _, row := range rows {
+		mv, lo, hi := row[0].(string), row[1].(float64), row[2].(float64)
+		if v, ok := value[mv]; !ok || lo > v || hi < v {
+			t.Errorf("move %s shown in [%v, %v], value %v", mv, lo, hi, v)
+		}
+		if hi-lo < float64(2*pos.Board.Seeds()) {
+			narrow++
+		}
+	}
+	if badges != len(want.Moves) || narrow == 0 {
+		t.Errorf("%d bounds on the board, %d narrowed: %v", badges, narrow, rows)
+	}
+	p.screenshot(shot)
+	goOn()
+	p.checkValues(r.Capture, pos)
 }

@@ -10,10 +10,12 @@
 // the new one, which costs a store open and a fresh table.
 //
 // Heavy work is serialised: at most one solve runs at a time (a solve
-// already uses every core the session has), the others wait in line, and
-// past Options.MaxQueue waiting requests a new one is turned away with
-// HTTP 503. /api/progress shows the running solve's proven bounds, so the
-// page can show them narrowing while it waits.
+// already uses every core the session has), the others wait in line, first
+// come first served, and past Options.MaxQueue waiting requests a new one
+// is turned away with HTTP 503. /api/progress shows the running solve's
+// proven bounds, the root's and every move's, and a waiting request's
+// place in the line, so the page can show the bounds narrowing while it
+// waits.
 package serve
 
 import (
@@ -21,8 +23,8 @@ import (
 	"errors"
 	"log"
 	"net/http"
+	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/kalah-solver/kalah"
@@ -59,6 +61,10 @@ type Options struct {
 	// beforeSolve, if set, runs while the solve slot is held, before the
 	// session is used: tests hold the slot with it.
 	beforeSolve func()
+	// afterProgress, if set, runs after each progress report has been
+	// recorded, in the solver's goroutine that made it: tests pause the
+	// solve with it, between two passes.
+	afterProgress func(solver.Progress)
 }
 
 // DefaultMaxQueue is the number of requests that may wait for the solve
@@ -73,16 +79,21 @@ type Server struct {
 	opts Options
 	mux  *http.ServeMux
 
-	slot    chan struct{} // holds one token while a solve runs
-	waiting atomic.Int64  // requests waiting for the slot
-
-	// Owned by the holder of slot.
-	k    *kalah.Session
-	kkey gameKey
-
-	mu   sync.Mutex // guards cur
+	mu   sync.Mutex // guards busy, line, cur and next
+	busy bool       // a request holds the solve slot
+	line []*waiter  // the requests waiting for the slot, first in line first
 	cur  *running   // the running solve, nil when idle
 	next int64      // the ticket of the next solve
+
+	// Owned by the holder of the slot.
+	k    *kalah.Session
+	kkey gameKey
+}
+
+// waiter is a request waiting for the solve slot.
+type waiter struct {
+	id    string        // the request's id parameter, "" when it has none
+	ready chan struct{} // closed when the slot is handed to it
 }
 
 // gameKey names a session's game.
@@ -91,20 +102,102 @@ type gameKey struct {
 	rule        engine.Capture
 }
 
-// running is what /api/progress reports of the solve in progress.
+// running is what /api/progress reports of the solve in progress. Every
+// bound is proven: the root's value lies in [Lower, Upper], each move's in
+// its own, and they only narrow while the solve runs.
 type running struct {
-	Ticket   int64     `json:"ticket"`
-	Rule     string    `json:"rule"`
-	Pits     int       `json:"pits"`
-	Position string    `json:"position"`
-	ToMove   string    `json:"to_move"`
-	Stage    string    `json:"stage"`
-	Lower    int       `json:"lower"`
-	Upper    int       `json:"upper"`
-	Nodes    int64     `json:"nodes"`
-	Elapsed  float64   `json:"elapsed"` // seconds
-	started  time.Time //
-	lo, hi   int       // the widest bounds: the store difference give or take the seeds on the board
+	Ticket    int64      `json:"ticket"`
+	Rule      string     `json:"rule"`
+	Pits      int        `json:"pits"`
+	Position  string     `json:"position"`
+	ToMove    string     `json:"to_move"`
+	Stage     string     `json:"stage"`
+	Lower     int        `json:"lower"`
+	Upper     int        `json:"upper"`
+	Searching string     `json:"searching,omitempty"` // the move being pinned down
+	Moves     []liveMove `json:"moves"`               // every legal move, by pit
+	Nodes     int64      `json:"nodes"`
+	Elapsed   float64    `json:"elapsed"` // seconds
+	id        string     // the request's id parameter
+	started   time.Time  //
+	lo, hi    int        // the root's bounds from the stages on the root itself
+}
+
+// liveMove is one legal move's proven bounds in a running solve: its value
+// for the root's mover (as in the answer's moves) lies in [Lower, Upper].
+type liveMove struct {
+	Move   string `json:"move"`
+	Pit    int    `json:"pit"`
+	Lower  int    `json:"lower"`
+	Upper  int    `json:"upper"`
+	Solved bool   `json:"solved"`
+}
+
+// newRunning is the state of a solve of p that has proven nothing yet: a
+// move that ends the game has its exact value, any other the store
+// difference it leaves give or take the seeds left on the board.
+func newRunning(rules engine.Rules, p engine.Position) *running {
+	b := p.Board
+	base := b.StoreDiff()
+	cur := &running{Rule: rules.Capture.String(), Pits: p.Pits, Position: p.String(), ToMove: p.ToMove.String(),
+		Stage: "start", Moves: []liveMove{}, started: time.Now(), lo: base - b.Seeds(), hi: base + b.Seeds()}
+	if b.Over() {
+		cur.lo, cur.hi = base, base
+	}
+	for _, i := range b.MoveList() {
+		c, r := rules.Sow(b, i)
+		gain := int(c.OwnStore) - int(b.OwnStore)
+		mv := liveMove{Move: engine.MoveLetter(p.ToMove, i), Pit: i + 1}
+		if r.Over() {
+			mv.Lower = base + gain - (int(c.OppStore) - int(b.OppStore))
+			mv.Upper, mv.Solved = mv.Lower, true
+		} else {
+			if !r.Extra() {
+				c = c.Flip()
+			}
+			mv.Lower, mv.Upper = engine.MoveBounds(r, base+gain, -c.Seeds(), c.Seeds())
+		}
+		cur.Moves = append(cur.Moves, mv)
+	}
+	cur.bound()
+	return cur
+}
+
+// narrow records a progress report: bounds on one move's value while the
+// moves are pinned down one by one (stage "move c"), on the root's
+// otherwise. A report can be late (the solver's ticker reads the stage
+// before it calls), so bounds are intersected, never replaced.
+func (c *running) narrow(p solver.Progress) {
+	c.Stage, c.Nodes, c.Searching = p.Stage, p.Nodes, ""
+	if mv, ok := strings.CutPrefix(p.Stage, "move "); ok {
+		for i := range c.Moves {
+			m := &c.Moves[i]
+			if m.Move == mv {
+				m.Lower, m.Upper = max(m.Lower, p.Lower), min(m.Upper, p.Upper)
+				m.Solved = m.Lower == m.Upper
+				if !m.Solved {
+					c.Searching = mv
+				}
+			}
+		}
+	} else {
+		c.lo, c.hi = max(c.lo, p.Lower), min(c.hi, p.Upper)
+	}
+	c.bound()
+}
+
+// bound sets the root's bounds: the root is worth its best move, so at
+// least the best lower bound of a move and at most the best upper one.
+func (c *running) bound() {
+	c.Lower, c.Upper = c.lo, c.hi
+	if len(c.Moves) == 0 {
+		return
+	}
+	lo, hi := c.Moves[0].Lower, c.Moves[0].Upper
+	for _, m := range c.Moves[1:] {
+		lo, hi = max(lo, m.Lower), max(hi, m.Upper)
+	}
+	c.Lower, c.Upper = max(c.Lower, lo), min(c.Upper, hi)
 }
 
 // New returns a server; Close releases its session.
@@ -115,7 +208,7 @@ func New(opts Options) *Server {
 	if opts.ProgressEvery == 0 {
 		opts.ProgressEvery = 250 * time.Millisecond
 	}
-	s := &Server{opts: opts, slot: make(chan struct{}, 1), mux: http.NewServeMux()}
+	s := &Server{opts: opts, mux: http.NewServeMux()}
 	s.routes()
 	return s
 }
@@ -126,34 +219,71 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.Serve
 // Close waits for the running solve and closes the open session, so that
 // what it proved is in the store.
 func (s *Server) Close() error {
-	s.slot <- struct{}{}
-	defer func() { <-s.slot }()
+	s.acquire(context.Background(), "", false)
+	defer s.release()
 	return s.closeSession()
 }
 
 // acquire takes the solve slot, waiting in line when it is taken; it
-// fails with ErrBusy when the line is full and with ctx's error when the
-// request goes away first.
-func (s *Server) acquire(ctx context.Context) error {
-	select {
-	case s.slot <- struct{}{}:
+// fails with ErrBusy when capped and the line is full, and with ctx's
+// error when the request goes away first.
+func (s *Server) acquire(ctx context.Context, id string, capped bool) error {
+	s.mu.Lock()
+	if !s.busy {
+		s.busy = true
+		s.mu.Unlock()
 		return nil
-	default:
 	}
-	if n := s.waiting.Add(1); s.opts.MaxQueue < 0 || n > int64(s.opts.MaxQueue) {
-		s.waiting.Add(-1)
+	if capped && (s.opts.MaxQueue < 0 || len(s.line) >= s.opts.MaxQueue) {
+		s.mu.Unlock()
 		return ErrBusy
 	}
-	defer s.waiting.Add(-1)
+	w := &waiter{id: id, ready: make(chan struct{})}
+	s.line = append(s.line, w)
+	s.mu.Unlock()
 	select {
-	case s.slot <- struct{}{}:
+	case <-w.ready:
 		return nil
 	case <-ctx.Done():
-		return ctx.Err()
 	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i, x := range s.line {
+		if x == w {
+			s.line = append(s.line[:i], s.line[i+1:]...)
+			return ctx.Err()
+		}
+	}
+	// The slot was handed over as the request went away: pass it on.
+	s.handOn()
+	return ctx.Err()
 }
 
-func (s *Server) release() { <-s.slot }
+// release gives the slot to the first request in line, if any.
+func (s *Server) release() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.handOn()
+}
+
+// handOn passes the slot, held by the caller, to the first in line or
+// frees it. The caller holds s.mu.
+func (s *Server) handOn() {
+	if len(s.line) == 0 {
+		s.busy = false
+		return
+	}
+	w := s.line[0]
+	s.line = s.line[1:]
+	close(w.ready)
+}
+
+// queued is the number of requests waiting for the slot.
+func (s *Server) queued() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.line)
+}
 
 // session returns the session of the game key, closing another one.
 // The caller holds the slot.
@@ -186,10 +316,11 @@ func (s *Server) closeSession() error {
 	return err
 }
 
-// solve runs a full solve (every move's value) of p in the session of
-// key, waiting for the slot. It returns the session's store directory too.
-func (s *Server) solve(ctx context.Context, key gameKey, p engine.Position) (*kalah.Result, string, error) {
-	if err := s.acquire(ctx); err != nil {
+// solve runs a full solve (every move's value) of p under rules in the
+// session of key, waiting for the slot; id names the request in
+// /api/progress. It returns the session's store directory too.
+func (s *Server) solve(ctx context.Context, key gameKey, rules engine.Rules, p engine.Position, id string) (*kalah.Result, string, error) {
+	if err := s.acquire(ctx, id, true); err != nil {
 		return nil, "", err
 	}
 	defer s.release()
@@ -200,12 +331,12 @@ func (s *Server) solve(ctx context.Context, key gameKey, p engine.Position) (*ka
 	if err != nil {
 		return nil, "", err
 	}
-	b := p.Board
+	cur := newRunning(rules, p)
+	cur.id = id
 	s.mu.Lock()
 	s.next++
-	s.cur = &running{Ticket: s.next, Rule: key.rule.String(), Pits: p.Pits, Position: p.String(), ToMove: p.ToMove.String(),
-		Stage: "solve", Lower: b.StoreDiff() - b.Seeds(), Upper: b.StoreDiff() + b.Seeds(), started: time.Now()}
-	s.cur.lo, s.cur.hi = s.cur.Lower, s.cur.Upper
+	cur.Ticket = s.next
+	s.cur = cur
 	s.mu.Unlock()
 	defer func() {
 		s.mu.Lock()
@@ -226,34 +357,40 @@ func (s *Server) solve(ctx context.Context, key gameKey, p engine.Position) (*ka
 }
 
 // progress records a progress report of the running solve; the solver
-// calls it from its own goroutine.
+// calls it from its own goroutines.
 func (s *Server) progress(p solver.Progress) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.cur == nil {
-		return
+	if s.cur != nil {
+		s.cur.narrow(p)
 	}
-	s.cur.Stage = p.Stage
-	s.cur.Nodes = p.Nodes
-	// The bounds are the stage's: the root's value, or one move's while
-	// every move's value is being pinned down.
-	// Before a stage has proven anything its bounds are the solver's
-	// infinities: show the seeds' bounds instead.
-	s.cur.Lower, s.cur.Upper = max(p.Lower, s.cur.lo), min(p.Upper, s.cur.hi)
+	s.mu.Unlock()
+	if s.opts.afterProgress != nil {
+		s.opts.afterProgress(p)
+	}
 }
 
-// status is a copy of the running solve's state, nil when idle, and the
-// number of requests waiting.
-func (s *Server) status() (*running, int64) {
+// status is a copy of the running solve's state (nil when idle), the
+// number of requests waiting, and the place in line of the request named
+// id (1 for the next to run, 0 when it is not waiting) and whether it is
+// the one running.
+func (s *Server) status(id string) (cur *running, queued, place int, yours bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	q := s.waiting.Load()
+	if id != "" {
+		for i, w := range s.line {
+			if w.id == id {
+				place = i + 1
+				break
+			}
+		}
+	}
 	if s.cur == nil {
-		return nil, q
+		return nil, len(s.line), place, false
 	}
 	c := *s.cur
+	c.Moves = append([]liveMove(nil), c.Moves...)
 	c.Elapsed = time.Since(c.started).Seconds()
-	return &c, q
+	return &c, len(s.line), place, id != "" && c.id == id
 }
 
 func (s *Server) logf(format string, a ...any) {

@@ -15,9 +15,14 @@
     level: 'perfect', as: 'south', seed: 1, resigned: false, hint: false,
     line: null,        // the /api/line answer for root and moves
   };
-  const solved = new Map(); // "rule|position|to_move" -> /api/solve answer
-  let epoch = 0;            // bumped on every change; late answers of an older epoch are dropped
-  let poller = null;
+  const solved = new Map();   // "rule|position|to_move" -> /api/solve answer
+  const inflight = new Map(); // the same key -> {promise, abort} of a request under way
+  let epoch = 0;              // bumped on every change; late answers of an older epoch are dropped
+  let poller = null;          // the /api/progress poll of the request being watched
+  let seq = 0;                // numbers the page's requests
+  let shown = null;           // the node the board shows, after any animation
+  const ANIM_KEY = 'kalah.animate';
+  window.kalahAnimations = 0; // sowings animated so far (the browser test reads it)
 
   // ---- URL ----------------------------------------------------------------
 
@@ -59,8 +64,8 @@
     return q;
   }
 
-  async function api(path, q) {
-    const r = await fetch('/api/' + path + '?' + q.toString());
+  async function api(path, q, signal) {
+    const r = await fetch('/api/' + path + '?' + q.toString(), {signal});
     const body = await r.json();
     if (!r.ok) { const e = new Error(body.error || r.statusText); e.status = r.status; e.body = body; throw e; }
     return body;
@@ -92,49 +97,80 @@
 
   function key(node) { return st.rule + '|' + node.position + '|' + node.to_move; }
 
-  // solve answers the exact values of node, from the page's cache or the
-  // server, showing the bounds of a long solve while it waits.
-  async function solve(node) {
+  // requestID names a request, so that /api/progress can tell its place in line.
+  function requestID() { return 'p' + Math.random().toString(36).slice(2, 10) + '-' + (++seq); }
+
+  // solve answers the exact values of node, from the page's cache, a
+  // request already under way, or the server. While it waits the page
+  // shows the running solve's proven bounds of every move, or the
+  // request's place in line.
+  function solve(node) {
     const k = key(node);
-    if (solved.has(k)) return solved.get(k);
-    const my = epoch;
-    setStatus('solving…', true);
-    startPolling(node, my);
-    try {
+    if (solved.has(k)) return Promise.resolve(solved.get(k));
+    if (inflight.has(k)) return inflight.get(k).promise;
+    const ctl = new AbortController();
+    const promise = (async () => {
       for (;;) {
+        const id = requestID();
+        const q = gameParams(node);
+        q.set('id', id);
+        watch(node, id);
         try {
-          const rep = await api('solve', gameParams(node));
+          const rep = await api('solve', q, ctl.signal);
           if (rep.solved) solved.set(k, rep);
           return rep;
         } catch (e) {
-          if (e.status !== 503 || my !== epoch) throw e;
+          if (e.status !== 503 || ctl.signal.aborted) throw e;
           setStatus('the server is busy; trying again…', true);
           await new Promise((r) => setTimeout(r, 1500));
+        } finally {
+          unwatch(id);
         }
       }
-    } finally {
-      stopPolling();
-    }
+    })().finally(() => inflight.delete(k));
+    inflight.set(k, {promise, abort: () => ctl.abort()});
+    return promise;
   }
 
-  function startPolling(node, my) {
-    stopPolling();
-    poller = setInterval(async () => {
-      if (my !== epoch) return stopPolling();
+  // dropStale stops the requests for positions other than node: the
+  // server then stops their solves (keeping what they proved) and turns to
+  // the position shown.
+  function dropStale(node) {
+    const k = node && key(node);
+    for (const [j, f] of inflight) if (j !== k) f.abort();
+  }
+
+  function isAbort(e) { return e && e.name === 'AbortError'; }
+
+  // watch polls /api/progress for request id, about node.
+  function watch(node, id) {
+    unwatch();
+    const w = {id, node, timer: null};
+    poller = w;
+    w.timer = setInterval(async () => {
       let pr;
-      try { pr = await api('progress', new URLSearchParams()); } catch (e) { return; }
-      if (my !== epoch || !poller) return;
+      try { pr = await api('progress', new URLSearchParams({id})); } catch (e) { return; }
+      if (poller !== w) return;
+      const cur = current();
+      if (!cur || cur.position !== node.position || cur.to_move !== node.to_move) return;
       const r = pr.running;
-      if (r && r.position === node.position && r.to_move === node.to_move) {
-        setStatus(`solving… value in [${signed(r.lower)}, ${signed(r.upper)}] (${r.stage}), ` +
+      if (pr.yours && r) {
+        const where = r.searching ? `, searching ${r.searching}` : r.stage === 'deepening' ? ', deepening' : '';
+        setStatus(`solving… value in [${signed(r.lower)}, ${signed(r.upper)}]${where}; ` +
           `${r.nodes.toLocaleString()} nodes, ${r.elapsed.toFixed(1)} s` + (pr.queued ? `; ${pr.queued} waiting` : ''), true);
-      } else if (r) {
-        setStatus(`waiting for another solve (${r.elapsed.toFixed(1)} s so far); ${pr.queued} in line`, true);
+        if (st.mode === 'explore' || st.hint) showLive(node, r);
+      } else if (pr.place) {
+        setStatus(`waiting in line: ${ordinal(pr.place)} of ${pr.queued}` +
+          (r ? `, behind a solve running for ${r.elapsed.toFixed(1)} s` : ''), true);
       }
     }, 400);
   }
 
-  function stopPolling() { if (poller) { clearInterval(poller); poller = null; } }
+  function unwatch(id) {
+    if (poller && (id === undefined || poller.id === id)) { clearInterval(poller.timer); poller = null; }
+  }
+
+  function ordinal(n) { return n + (n % 10 === 1 && n % 100 !== 11 ? 'st' : n % 10 === 2 && n % 100 !== 12 ? 'nd' : n % 10 === 3 && n % 100 !== 13 ? 'rd' : 'th'); }
 
   // ---- rendering ----------------------------------------------------------
 
@@ -143,9 +179,29 @@
     return st.at === 0 ? st.line.start : st.line.steps[st.at - 1].after;
   }
 
+  // render shows the current position: after an animation of the sowing
+  // that led to it, when the board showed the position before it.
   function render() {
     toURL();
     const node = current();
+    dropStale(node);
+    if (chooseCtl) { chooseCtl.abort(); chooseCtl = null; }
+    const step = st.at > 0 ? st.line.steps[st.at - 1] : null;
+    const before = st.at > 1 ? st.line.steps[st.at - 2].after : st.line.start;
+    if (step && animate() && same(shown, before) && !same(shown, node)) {
+      const my = epoch;
+      clearValues();
+      setStatus(`${cap(step.side)} plays ${step.move}…`);
+      // The values are asked for at once; the sowing plays meanwhile.
+      if (st.mode === 'explore' && !node.over) solve(node).catch(() => {});
+      sow(before, step, my).then(() => { if (my === epoch) show(node); });
+      return;
+    }
+    show(node);
+  }
+
+  function show(node) {
+    shown = node;
     $('mode-explore').classList.toggle('active', st.mode === 'explore');
     $('mode-play').classList.toggle('active', st.mode === 'play');
     $('play-controls').hidden = st.mode !== 'play';
@@ -158,10 +214,11 @@
     $('level').value = st.level;
     $('as').value = st.as;
     $('seed').value = st.seed;
+    $('animate').checked = animate();
     $('game-name').textContent = `Kalah(${st.pits}${st.root ? '' : ',' + st.seeds}), ${st.rule}`;
     for (const id of ['first', 'back']) $(id).disabled = st.at === 0;
     for (const id of ['forward', 'last']) $(id).disabled = st.at === st.moves.length;
-    drawBoard(node, null);
+    drawBoard(node);
     drawLine();
     clearValues();
     const my = epoch;
@@ -169,11 +226,13 @@
       if (node.over) { setStatus(finalText(node)); return; }
       setStatus(`${cap(node.to_move)} to move`);
       solve(node).then((rep) => { if (my === epoch) showValues(node, rep); })
-        .catch((e) => { if (my === epoch) { setStatus(''); showError(e.message); } });
+        .catch((e) => { if (my === epoch && !isAbort(e)) { setStatus(''); showError(e.message); } });
       return;
     }
     playTurn(node, my);
   }
+
+  let chooseCtl = null; // the computer's move being asked for
 
   function playTurn(node, my) {
     $('undo').disabled = st.moves.length === 0;
@@ -189,17 +248,20 @@
       setStatus(`Your move (${st.as}).`);
       if (st.hint) {
         solve(node).then((rep) => { if (my === epoch) { showValues(node, rep); setStatus(hintText(rep)); } })
-          .catch((e) => { if (my === epoch) showError(e.message); });
+          .catch((e) => { if (my === epoch && !isAbort(e)) showError(e.message); });
       }
       return;
     }
     setStatus(`The computer (${st.level}) is thinking…`, true);
-    startPolling(node, my);
+    const id = requestID();
+    watch(node, id);
     const q = gameParams(node);
     q.set('level', st.level);
     q.set('seed', st.seed);
-    api('choose', q).then((rep) => {
-      stopPolling();
+    q.set('id', id);
+    const ctl = chooseCtl = new AbortController();
+    api('choose', q, ctl.signal).then((rep) => {
+      unwatch(id);
       if (my !== epoch) return;
       solved.set(key(node), rep.solve);
       if (!rep.move) return;
@@ -207,7 +269,44 @@
       st.moves.push(rep.move);
       st.at = st.moves.length;
       load();
-    }).catch((e) => { stopPolling(); if (my === epoch) { setStatus(''); showError(e.message); } });
+    }).catch((e) => { unwatch(id); if (my === epoch && !isAbort(e)) { setStatus(''); showError(e.message); } })
+      .finally(() => { if (chooseCtl === ctl) chooseCtl = null; });
+  }
+
+  // ---- the sowing animation -------------------------------------------------
+
+  function animate() { return localStorage.getItem(ANIM_KEY) !== 'off'; }
+
+  function same(a, b) { return !!a && !!b && a.position === b.position && a.to_move === b.to_move; }
+
+  // sow animates step from the position before it: the seeds leave the
+  // pit one by one, counter-clockwise, past the opponent's store, then the
+  // capture and the end of the game appear with the position after it (the
+  // server's, drawn by show). It resolves when done, or at once when the
+  // page moves on (epoch changes).
+  async function sow(before, step, my) {
+    window.kalahAnimations++;
+    const m = st.line.pits, n = 2 * m + 2;
+    const h = before.holes.slice();
+    const south = step.side === 'south';
+    let at = south ? step.pit - 1 : m + step.pit;
+    const skip = south ? 2 * m + 1 : m;
+    let seeds = h[at];
+    h[at] = 0;
+    const delay = Math.max(40, Math.min(160, 1800 / Math.max(seeds, 1)));
+    const frame = (hole) => drawBoard({...before, holes: h.slice(), over: true, moves: []}, {hole, from: step.move});
+    const wait = () => new Promise((r) => setTimeout(r, delay));
+    frame(at);
+    await wait();
+    while (seeds > 0) {
+      if (my !== epoch) return;
+      at = (at + 1) % n;
+      if (at === skip) continue;
+      h[at]++;
+      seeds--;
+      frame(at);
+      await wait();
+    }
   }
 
   function hintText(rep) {
@@ -230,7 +329,11 @@
 
   function scoreText(node) { return `South ${node.south_store}, North ${node.north_store} in the stores.`; }
 
-  function drawBoard(node, rep) {
+  // drawBoard draws node; anim ({hole, from}) draws a frame of a sowing:
+  // the hole receiving a seed and the pit sown from are marked. The values
+  // go beside the pits later (drawBadges), without redrawing the pits, so
+  // that a click on a pit is never lost to a redraw.
+  function drawBoard(node, anim) {
     const m = st.line.pits, h = node.holes;
     const pad = 10, sw = 76, cw = 84, r = 31;
     const W = 2 * pad + 2 * sw + m * cw + 20, H = 336;
@@ -238,6 +341,7 @@
     svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
     svg.setAttribute('width', W);
     svg.setAttribute('height', H);
+    svg.classList.toggle('sowing', !!anim);
     svg.replaceChildren();
     const el = (tag, attrs, parent, text) => {
       const e = document.createElementNS(SVGNS, tag);
@@ -248,36 +352,42 @@
     };
     el('rect', {class: 'board', x: pad, y: 52, width: W - 2 * pad, height: 230, rx: 40});
     const colX = (c) => pad + sw + 10 + c * cw + cw / 2;
-    const last = st.at > 0 ? st.line.steps[st.at - 1] : null;
-    const values = new Map();
-    if (rep) for (const mv of rep.moves) values.set(mv.move, mv);
+    const last = !anim && st.at > 0 ? st.line.steps[st.at - 1] : null;
+    // The pit whose last seed made the capture faces the pit emptied.
+    let capturer = null;
+    if (last && last.captured_from) {
+      const j = last.captured_from.toLowerCase().charCodeAt(0) - 97;
+      capturer = String.fromCharCode((last.side === 'south' ? 97 : 65) + m - 1 - j);
+    }
     const pit = (side, i) => {
       const letter = String.fromCharCode((side === 'south' ? 97 : 65) + i);
       const x = colX(side === 'south' ? i : m - 1 - i), y = side === 'south' ? 224 : 110;
-      const count = side === 'south' ? h[i] : h[m + 1 + i];
+      const hole = side === 'south' ? i : m + 1 + i;
+      const count = h[hole];
       const legal = !node.over && node.to_move === side && node.moves.includes(letter) && canClick(node);
       const cls = ['pit-g'];
       if (legal) cls.push('legal');
       if (last && last.move === letter) cls.push('last');
       if (last && last.captured_from === letter) cls.push('captured');
+      if (capturer === letter) cls.push('capturer');
+      if (anim && anim.hole === hole) cls.push('drop');
+      if (anim && anim.from === letter) cls.push('from');
       const g = el('g', {class: cls.join(' '), 'data-move': letter, 'data-count': count});
       el('circle', {class: 'pit', cx: x, cy: y, r: r}, g);
       el('text', {class: 'count', x: x, y: y}, g, count);
       const ny = side === 'south' ? 322 : 18;
       el('text', {class: 'name', x: x, y: ny}, svg, `${letter} (${i + 1})`);
-      const mv = values.get(letter);
-      if (mv) {
-        const t = el('text', {class: 'badge ' + cls3(mv.value), x: x, y: side === 'south' ? 300 : 42, 'data-value': mv.value},
-          svg, (rep.best.includes(letter) ? '★ ' : '') + signed(mv.value));
-        t.setAttribute('data-move', letter);
-      }
       if (legal) g.addEventListener('click', () => playMove(letter));
     };
     for (let i = 0; i < m; i++) { pit('south', i); pit('north', i); }
     const store = (side) => {
       const x = side === 'north' ? pad + 8 : W - pad - sw + 2, y = 80;
-      const count = side === 'south' ? h[m] : h[2 * m + 1];
-      const g = el('g', {class: 'store-g', 'data-store': side, 'data-count': count});
+      const hole = side === 'south' ? m : 2 * m + 1;
+      const count = h[hole];
+      const cls = ['store-g'];
+      if (anim && anim.hole === hole) cls.push('drop');
+      if (last && last.captured && last.side === side) cls.push('gained');
+      const g = el('g', {class: cls.join(' '), 'data-store': side, 'data-count': count});
       el('rect', {class: 'store', x: x, y: y, width: sw - 10, height: 174, rx: 30}, g);
       el('text', {class: 'count', x: x + (sw - 10) / 2, y: y + 87}, g, count);
       el('text', {class: 'name', x: x + (sw - 10) / 2, y: side === 'south' ? 322 : 18}, svg, side === 'south' ? 'South' : 'North');
@@ -287,6 +397,47 @@
     if (!node.over) {
       const y = node.to_move === 'south' ? 272 : 70;
       el('text', {class: 'tomove', x: pad + 20, y: y}, svg, `${node.to_move === 'south' ? 'South' : 'North'} to move`);
+    }
+    el('g', {id: 'badges'});
+    if (last) {
+      const what = `${cap(last.side)} played ${last.move}` + (last.captured ? `, captured ${last.captured} from ${last.captured_from}` : '') +
+        (last.extra_turn ? ', extra turn' : '');
+      el('text', {class: 'lastmove', x: W - pad - 20, y: 272, id: 'last-move'}, svg, what);
+    }
+  }
+
+  // drawBadges puts rep's values beside the pits, or with live (an
+  // /api/progress running solve) the moves' proven bounds.
+  function drawBadges(rep, live) {
+    const g = $('badges');
+    if (!g) return;
+    g.replaceChildren();
+    const m = st.line.pits;
+    const pad = 10, sw = 76, cw = 84;
+    const colX = (c) => pad + sw + 10 + c * cw + cw / 2;
+    const place = (letter) => {
+      const south = letter >= 'a';
+      const i = letter.toLowerCase().charCodeAt(0) - 97;
+      return [colX(south ? i : m - 1 - i), south ? 300 : 42];
+    };
+    const text = (attrs, t) => {
+      const e = document.createElementNS(SVGNS, 'text');
+      for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+      e.textContent = t;
+      g.appendChild(e);
+    };
+    if (rep) {
+      for (const mv of rep.moves) {
+        const [x, y] = place(mv.move);
+        text({class: 'badge ' + cls3(mv.value), x, y, 'data-move': mv.move, 'data-value': mv.value},
+          (rep.best.includes(mv.move) ? '★ ' : '') + signed(mv.value));
+      }
+    } else if (live) {
+      for (const mv of live.moves) {
+        const [x, y] = place(mv.move);
+        text({class: 'badge live ' + liveClass(mv), x, y, 'data-move': mv.move, 'data-lower': mv.lower, 'data-upper': mv.upper},
+          boundsText(mv));
+      }
     }
   }
 
@@ -318,11 +469,52 @@
   function clearValues() {
     $('moves').querySelector('tbody').replaceChildren();
     $('pv').replaceChildren();
+    $('pv-box').hidden = true;
     $('meta').textContent = '';
   }
 
+  // showLive shows a running solve's proven bounds: each move's value
+  // lies in its interval; a move whose value is known shows it alone.
+  function showLive(node, r) {
+    if (!r.moves || !r.moves.length) return;
+    drawBadges(null, r);
+    // The rows are updated in place, so that a click on one is not lost.
+    const body = $('moves').querySelector('tbody');
+    const rows = Array.from(body.children);
+    if (rows.length !== r.moves.length || rows.some((tr, i) => !tr.classList.contains('live') || tr.dataset.move !== r.moves[i].move)) {
+      body.replaceChildren();
+      for (const mv of r.moves) {
+        const tr = document.createElement('tr');
+        tr.dataset.move = mv.move;
+        for (let i = 0; i < 4; i++) tr.appendChild(document.createElement('td'));
+        if (canClick(node)) tr.addEventListener('click', () => playMove(mv.move));
+        body.appendChild(tr);
+      }
+    }
+    r.moves.forEach((mv, i) => {
+      const tr = body.children[i];
+      tr.dataset.lower = mv.lower;
+      tr.dataset.upper = mv.upper;
+      tr.className = 'live ' + liveClass(mv) + (r.searching === mv.move ? ' searching' : '');
+      const cells = [mv.move, boundsText(mv), liveOutcome(mv), r.searching === mv.move ? 'searching…' : ''];
+      cells.forEach((t, j) => { tr.children[j].textContent = t; });
+    });
+    $('meta').textContent = `proven so far: value in [${signed(r.lower)}, ${signed(r.upper)}] for ${r.to_move}`;
+  }
+
+  function boundsText(mv) { return mv.lower === mv.upper ? signed(mv.lower) : `${signed(mv.lower)}…${signed(mv.upper)}`; }
+  function liveClass(mv) { return mv.lower > 0 ? 'win' : mv.upper < 0 ? 'loss' : mv.lower === mv.upper ? 'draw' : 'open'; }
+  function liveOutcome(mv) {
+    if (mv.lower === mv.upper) return outcome(mv.lower);
+    if (mv.lower > 0) return 'W';
+    if (mv.upper < 0) return 'L';
+    if (mv.lower === 0) return 'W or D';
+    if (mv.upper === 0) return 'D or L';
+    return '?';
+  }
+
   function showValues(node, rep) {
-    drawBoard(node, rep);
+    drawBadges(rep, null);
     const body = $('moves').querySelector('tbody');
     body.replaceChildren();
     for (const mv of rep.moves) {
@@ -342,6 +534,7 @@
     }
     const pv = $('pv');
     pv.replaceChildren();
+    $('pv-box').hidden = !rep.pv_letters;
     const plies = [];
     for (const turn of (rep.pv_letters || '').split('-')) {
       const span = document.createElement('span');
@@ -459,6 +652,9 @@
     $('level').addEventListener('change', () => { st.level = $('level').value; epoch++; render(); });
     $('as').addEventListener('change', () => { st.as = $('as').value; epoch++; render(); });
     $('seed').addEventListener('change', () => { st.seed = int($('seed').value, 1); epoch++; render(); });
+    $('animate').addEventListener('change', () => {
+      localStorage.setItem(ANIM_KEY, $('animate').checked ? 'on' : 'off');
+    });
     $('undo').addEventListener('click', undo);
     $('hint').addEventListener('click', () => { st.hint = true; epoch++; render(); });
     $('resign').addEventListener('click', () => { st.resigned = true; epoch++; render(); });

@@ -1,7 +1,6 @@
 package playcmd
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"io"
@@ -34,14 +33,16 @@ func (g *game) loop(ctx context.Context) error {
 	if err := g.turn(ctx); err != nil {
 		return err
 	}
-	in := bufio.NewScanner(g.opts.IO.In)
+	in := g.reader
 	for {
-		g.prompt(w)
-		if !in.Scan() {
-			fmt.Fprintln(w)
-			return in.Err()
+		text, err := in.ReadLine(g.prompt())
+		if err == io.EOF {
+			return nil
 		}
-		f := strings.Fields(in.Text())
+		if err != nil {
+			return err
+		}
+		f := strings.Fields(text)
 		if len(f) == 0 {
 			continue
 		}
@@ -58,13 +59,21 @@ func (g *game) loop(ctx context.Context) error {
 	}
 }
 
-func (g *game) prompt(w io.Writer) {
+// prompt is the command prompt: the side to move and, on a terminal, its
+// legal moves.
+func (g *game) prompt() string {
 	p := g.line.Current()
 	if p.Board.Over() {
-		fmt.Fprint(w, "(game over: undo, new or quit)> ")
-		return
+		return "(game over: undo, new or quit)> "
 	}
-	fmt.Fprintf(w, "%s> ", p.ToMove)
+	if !g.color {
+		return fmt.Sprintf("%s> ", p.ToMove)
+	}
+	var moves []string
+	for _, i := range p.Board.MoveList() {
+		moves = append(moves, engine.MoveLetter(p.ToMove, i))
+	}
+	return fmt.Sprintf("%s [%s]> ", p.ToMove, strings.Join(moves, " "))
 }
 
 // command runs one command line; quit says to stop.

@@ -59,6 +59,12 @@ perfect game from here); "undo" (in play mode, back to before your last
 move); "level NAME"; "new"; "board"; "help"; "quit". End of input ends the
 game.
 
+On a terminal the line can be edited in place and the arrow keys recall
+earlier commands; the prompt lists the legal moves, and the board shows
+the pit sown last in yellow, a capture's two pits in red and the legal
+moves' letters in bold ($NO_COLOR turns the colours off). Ctrl-C stops a
+solve; at the prompt Ctrl-C or Ctrl-D ends the game.
+
 --moves c,f,B plays that line (both sides' moves, by letter or number) from
 the position and prints the record of where it ends: the exact value, every
 move's value, the best moves and a perfect game (the fields of 'kalah solve
@@ -111,6 +117,10 @@ type game struct {
 	level play.Level
 	you   engine.Side
 	mode  string
+	// reader reads the commands; color draws the board in colour (both
+	// set by the terminal, if standard input and output are one).
+	reader lineReader
+	color  bool
 }
 
 func run(ctx context.Context, opts *Options) error {
@@ -167,6 +177,7 @@ func run(ctx context.Context, opts *Options) error {
 		g.line, _ = play.Replay(rules, start, moves)
 		err = g.printRecord(ctx)
 	} else {
+		g.reader, g.color = newLineReader(opts.IO.In, opts.IO.Out)
 		err = g.loop(ctx)
 	}
 	if cerr := g.k.Close(); err == nil {

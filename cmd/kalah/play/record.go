@@ -9,6 +9,7 @@ import (
 
 	"github.com/kalah-solver/kalah"
 	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
+	"github.com/kalah-solver/kalah/play"
 	"github.com/kalah-solver/kalah/results"
 	"github.com/kalah-solver/kalah/solver"
 )
@@ -106,8 +107,10 @@ func (g *game) printRecord(ctx context.Context) error {
 // printBoard draws the current position and, after a sowing, what it did.
 func (g *game) printBoard(w io.Writer) {
 	p := g.line.Current()
+	var last *play.Step
 	if n := len(g.line.Steps); n > 0 {
 		st := g.line.Steps[n-1]
+		last = &st
 		fmt.Fprintf(w, "%s played %s", st.Ply.Side, st.Move)
 		if st.Captured > 0 {
 			fmt.Fprintf(w, ", capturing %d (pit %s)", st.Captured, st.CapturedFrom)
@@ -116,6 +119,10 @@ func (g *game) printBoard(w io.Writer) {
 			fmt.Fprint(w, ", extra turn")
 		}
 		fmt.Fprintln(w)
+	}
+	if g.color {
+		fmt.Fprintf(w, "position %s\n%s", p, colorDiagram(p, last))
+		return
 	}
 	fmt.Fprintf(w, "position %s\n%s", p, p.Diagram())
 }

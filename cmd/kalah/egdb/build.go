@@ -118,7 +118,7 @@ func runBuild(opts *BuildOptions) error {
 	}
 	var bar *progressbar.ProgressBar
 	if !opts.Quiet && todo > 0 {
-		bar = newBar(opts.IO.ErrOut, todo, fmt.Sprint(rules))
+		bar = cmdutil.NewBar(opts.IO.ErrOut, todo, fmt.Sprint(rules))
 	}
 	rec := buildRecord{Rule: rules.Capture.String(), Pits: rules.Pits, MaxSeeds: opts.MaxSeeds, Dir: egdb.RuleDir(dir, rules), Format: opts.Format,
 		Built: []int{}, Loaded: []int{}, Threads: threads, Provenance: results.Current()}

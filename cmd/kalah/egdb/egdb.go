@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/signal"
 	"syscall"
@@ -14,7 +13,6 @@ import (
 	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
 	"github.com/kalah-solver/kalah/egdb"
 	"github.com/kalah-solver/kalah/engine"
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 )
 
@@ -76,12 +74,6 @@ func (f *DBFlags) rules() (engine.Rules, error) {
 	}
 	r, err := engine.NewRules(f.Pits, c)
 	return r, cmdutil.BadInput(err)
-}
-
-// newBar returns the progress bar of a build or a check of total positions,
-// drawn on w.
-func newBar(w io.Writer, total int64, what string) *progressbar.ProgressBar {
-	return cmdutil.NewBar(w, total, what)
 }
 
 // interruptible returns a context cancelled by Ctrl-C or SIGTERM.

@@ -127,7 +127,7 @@ func verifyDB(ctx context.Context, opts *VerifyOptions, dir string, r engine.Rul
 		var bar *progressbar.ProgressBar
 		vo.Start = func(total int64) {
 			if total > 0 {
-				bar = newBar(opts.IO.ErrOut, total, fmt.Sprintf("verify %v", r))
+				bar = cmdutil.NewBar(opts.IO.ErrOut, total, fmt.Sprintf("verify %v", r))
 			}
 		}
 		vo.Progress = func(n int64) {

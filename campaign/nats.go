@@ -107,13 +107,13 @@ func setup(ctx context.Context, nc *nats.Conn, ackWait time.Duration) (*Conn, er
 	}
 	c := &Conn{NC: nc, JS: js, AckWait: ackWait}
 	rep := Replicas(nc)
-	if _, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
+	if err := ensureStream(ctx, js, jetstream.StreamConfig{
 		Name: unitStream, Subjects: []string{"kalah.unit.>"}, Retention: jetstream.WorkQueuePolicy,
 		Storage: jetstream.FileStorage, Duplicates: time.Hour, Replicas: rep,
 	}); err != nil {
 		return nil, err
 	}
-	if _, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
+	if err := ensureStream(ctx, js, jetstream.StreamConfig{
 		Name: resultStream, Subjects: []string{"kalah.result.>"}, Retention: jetstream.WorkQueuePolicy,
 		Storage: jetstream.FileStorage, Replicas: rep,
 	}); err != nil {
@@ -139,6 +139,19 @@ func Replicas(nc *nats.Conn) int {
 		return 1
 	}
 	return 3
+}
+
+// ensureStream creates the stream, or updates it when it exists with
+// another configuration. Every connection runs it; an update of a stream
+// whose consumers are being created by another connection raced inside
+// nats-server (its file store's UpdateConfig against ConsumerStore, seen by
+// the race detector), and a create with the same configuration is a no-op.
+func ensureStream(ctx context.Context, js jetstream.JetStream, cfg jetstream.StreamConfig) error {
+	_, err := js.CreateStream(ctx, cfg)
+	if errors.Is(err, jetstream.ErrStreamNameAlreadyInUse) {
+		_, err = js.UpdateStream(ctx, cfg)
+	}
+	return err
 }
 
 // workerConsumer is the durable consumer all workers share.

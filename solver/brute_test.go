@@ -197,25 +197,43 @@ func TestDefaultTTBytesFor(t *testing.T) {
 }
 
 // TestInterruptedSolveBounds: a solve cancelled part-way returns bounds that
-// hold the true value, never a guessed value.
+// hold the true value, never a guessed value, for the root and for every
+// move it reports, with one worker and with several searching moves at
+// once.
 func TestInterruptedSolveBounds(t *testing.T) {
 	r := engine.Rules{Pits: 6, Capture: engine.EmptyCapture}
 	p, _ := r.StartPosition(3)
-	for _, wait := range []time.Duration{0, 20 * time.Millisecond, 80 * time.Millisecond} {
-		s := newTestSolver(t, r, 1)
-		ctx, cancel := context.WithTimeout(context.Background(), wait)
-		res, err := s.SolveEveryMove(ctx, p)
-		cancel()
-		s.Close()
-		if err == nil {
-			continue // finished before the deadline: nothing to check
-		}
-		if !errors.Is(err, ErrInterrupted) || res.Solved {
-			t.Fatalf("err %v, solved %v", err, res.Solved)
-		}
-		// Kalah(6,3) is +2 under empty-capture (Irving et al. 2000, Table 9).
-		if res.Lower > 2 || res.Upper < 2 || res.Lower < -36 || res.Upper > 36 {
-			t.Fatalf("interrupted after %v: bounds [%d, %d] miss the value +2", wait, res.Lower, res.Upper)
+	full := newTestSolver(t, r, 1)
+	want, err := full.SolveEveryMove(context.Background(), p)
+	full.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	exact := map[int]int{}
+	for _, m := range want.Moves {
+		exact[m.Pit] = m.Value
+	}
+	for _, threads := range []int{1, 2} {
+		for _, wait := range []time.Duration{0, 20 * time.Millisecond, 80 * time.Millisecond, 300 * time.Millisecond} {
+			s := newTestSolver(t, r, threads)
+			ctx, cancel := context.WithTimeout(context.Background(), wait)
+			res, err := s.SolveEveryMove(ctx, p)
+			cancel()
+			s.Close()
+			if err == nil {
+				continue // finished before the deadline: nothing to check
+			}
+			if !errors.Is(err, ErrInterrupted) || res.Solved {
+				t.Fatalf("err %v, solved %v", err, res.Solved)
+			}
+			if res.Lower > want.Value || res.Upper < want.Value || res.Lower < -36 || res.Upper > 36 {
+				t.Fatalf("threads=%d, interrupted after %v: bounds [%d, %d] miss the value %+d", threads, wait, res.Lower, res.Upper, want.Value)
+			}
+			for _, m := range res.Moves {
+				if v := exact[m.Pit]; m.Lower > v || m.Upper < v || (m.Solved && m.Value != v) {
+					t.Fatalf("threads=%d, interrupted after %v: move %s in [%d, %d] (solved %v), exact %+d", threads, wait, m.Move, m.Lower, m.Upper, m.Solved, v)
+				}
+			}
 		}
 	}
 }

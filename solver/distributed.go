@@ -30,9 +30,9 @@ func (s *Solver) NullWindow(ctx context.Context, b engine.Board, gamma int) (v i
 	stage.Store(&Progress{Stage: "test", Lower: -b.Seeds(), Upper: b.Seeds()})
 	stopRun := s.run(ctx, &stage, time.Now())
 	defer stopRun()
-	before := s.stats.Nodes
+	before := s.statsNow().Nodes
 	v, ok := s.test(b, gamma, tt.DepthSolved)
-	nodes = s.stats.Nodes - before
+	nodes = s.statsNow().Nodes - before
 	if !ok {
 		return 0, nodes, fmt.Errorf("%w: test of %d on a board of %d seeds", ErrInterrupted, gamma, b.Seeds())
 	}

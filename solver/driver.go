@@ -33,18 +33,19 @@ func RoundDown(v, p int) int {
 // test decides whether the value of b (relative, from its mover) is at
 // least gamma: it returns a fail-soft bound v with v >= gamma meaning
 // "value >= v" and v < gamma meaning "value <= v". ok is false when the
-// solve was cancelled before the test finished.
+// solve was cancelled before the test finished. It runs on every worker.
 func (s *Solver) test(b engine.Board, gamma, depth int) (v int, ok bool) {
-	s.stats.Passes++
-	n := len(s.workers)
-	if n == 1 {
-		w := s.workers[0]
+	return s.testOn(s.workers, b, gamma, depth)
+}
+
+// testOn runs test on the workers ws, which no other test is using.
+func (s *Solver) testOn(ws []*worker, b engine.Board, gamma, depth int) (v int, ok bool) {
+	if len(ws) == 1 {
+		w := ws[0]
 		var stop atomic.Bool
 		w.reset(&stop)
 		v, _ = w.searchBoard(b, gamma-1, gamma, depth)
-		w.publish()
-		s.stats.Add(w.st)
-		w.total += w.st.Nodes
+		s.account(ws)
 		return v, !w.aborted
 	}
 	// Lazy SMP: every worker searches the same test over the shared
@@ -55,7 +56,7 @@ func (s *Solver) test(b engine.Board, gamma, depth int) (v int, ok bool) {
 	var once sync.Once
 	var wg sync.WaitGroup
 	done := false
-	for _, w := range s.workers {
+	for _, w := range ws {
 		w.reset(&stop)
 		wg.Add(1)
 		go func(w *worker) {
@@ -70,12 +71,82 @@ func (s *Solver) test(b engine.Board, gamma, depth int) (v int, ok bool) {
 		}(w)
 	}
 	wg.Wait()
-	for _, w := range s.workers {
+	s.account(ws)
+	return v, done
+}
+
+// account adds the counters of the workers' last test to the solver's
+// (one more pass), under the lock that concurrent tests share.
+func (s *Solver) account(ws []*worker) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.stats.Passes++
+	for _, w := range ws {
 		w.publish()
 		s.stats.Add(w.st)
 		w.total += w.st.Nodes
 	}
-	return v, done
+}
+
+// statsNow reads the solver's counters under the lock.
+func (s *Solver) statsNow() Stats {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.stats
+}
+
+// crew hands the solver's workers to tests running at the same time, as
+// SolveEveryMove runs one MTD(f) per root move: a test takes its share of
+// the idle workers (at least one, waiting for it if need be) and gives
+// them back when it ends. The share is the workers divided by the
+// searches still running, so that two moves on two workers get one each,
+// and the last move left gets every worker as its tests come round (lazy
+// SMP among them).
+type crew struct {
+	s       *Solver
+	mu      sync.Mutex
+	cond    *sync.Cond
+	idle    []*worker
+	running int // searches that will still ask for workers
+}
+
+func newCrew(s *Solver) *crew {
+	c := &crew{s: s, idle: append([]*worker(nil), s.workers...)}
+	c.cond = sync.NewCond(&c.mu)
+	return c
+}
+
+// join and leave count a search that will ask for workers.
+func (c *crew) join() {
+	c.mu.Lock()
+	c.running++
+	c.mu.Unlock()
+}
+
+func (c *crew) leave() {
+	c.mu.Lock()
+	c.running--
+	c.mu.Unlock()
+	c.cond.Broadcast()
+}
+
+// test is Solver.test on the crew's share of the workers.
+func (c *crew) test(b engine.Board, gamma, depth int) (int, bool) {
+	c.mu.Lock()
+	for len(c.idle) == 0 {
+		c.cond.Wait()
+	}
+	share := max(1, len(c.s.workers)/max(c.running, 1))
+	share = min(share, len(c.idle))
+	ws := append([]*worker(nil), c.idle[len(c.idle)-share:]...)
+	c.idle = c.idle[:len(c.idle)-share]
+	c.mu.Unlock()
+	v, ok := c.s.testOn(ws, b, gamma, depth)
+	c.mu.Lock()
+	c.idle = append(c.idle, ws...)
+	c.mu.Unlock()
+	c.cond.Broadcast()
+	return v, ok
 }
 
 // publish adds the nodes not yet published to the shared progress count.
@@ -102,6 +173,14 @@ func (w *worker) reset(stop *atomic.Bool) {
 // only a heuristic (used as the next first guess, never as an answer);
 // then values have no parity and the steps are of one.
 func (s *Solver) mtdf(ctx context.Context, b engine.Board, guess, depth int, report func(lo, hi int)) (lo, hi int, ok bool) {
+	return s.mtdfWith(ctx, s.test, b, guess, depth, report)
+}
+
+// testFunc is a null-window test: Solver.test, or a crew's.
+type testFunc func(b engine.Board, gamma, depth int) (int, bool)
+
+// mtdfWith is mtdf with its tests run by test.
+func (s *Solver) mtdfWith(ctx context.Context, test testFunc, b engine.Board, guess, depth int, report func(lo, hi int)) (lo, hi int, ok bool) {
 	seeds := b.Seeds()
 	lo, hi = -seeds, seeds
 	step, par := 2, seeds
@@ -132,7 +211,7 @@ func (s *Solver) mtdf(ctx context.Context, b engine.Board, guess, depth int, rep
 		if gamma > hi {
 			gamma = hi
 		}
-		v, done := s.test(b, gamma, depth)
+		v, done := test(b, gamma, depth)
 		if !done {
 			return lo, hi, false
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/bits"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -72,7 +73,7 @@ func (s *Solver) begin(ctx context.Context, p engine.Position, stage string) (*R
 	}
 	seeds := p.Board.Seeds()
 	res.Lower, res.Upper = base-seeds, base+seeds
-	run := &rootRun{res: res, start: time.Now(), before: s.stats}
+	run := &rootRun{res: res, start: time.Now(), before: s.statsNow()}
 	run.stage.Store(&Progress{Stage: stage, Lower: res.Lower, Upper: res.Upper})
 	run.stop = s.run(ctx, &run.stage, run.start)
 	return res, run, nil
@@ -80,7 +81,7 @@ func (s *Solver) begin(ctx context.Context, p engine.Position, stage string) (*R
 
 // account stamps the result with what the solve has cost so far.
 func (r *rootRun) account(s *Solver) {
-	r.res.Stats = s.stats
+	r.res.Stats = s.statsNow()
 	r.res.Stats.sub(r.before)
 	r.res.Elapsed = time.Since(r.start)
 }
@@ -117,42 +118,19 @@ func (s *Solver) SolveEveryMove(ctx context.Context, p engine.Position) (*Result
 		stage.Store(&Progress{Stage: "deepening", Lower: res.Lower, Upper: res.Upper})
 		guess = s.deepen(ctx, b, 0, s.opts.Deepen)
 	}
-	for k, i := range RootOrder(s.rules, b) {
-		c, r := s.rules.Sow(b, i)
-		gain := int(c.OwnStore - b.OwnStore)
-		mv := MoveValue{Pit: i + 1, Move: engine.MoveLetter(p.ToMove, i), Extra: r.Extra()}
-		var lo, hi int
-		ok := true
-		if r.Over() {
-			lo = gain - int(c.OppStore-b.OppStore)
-			hi = lo
-		} else {
-			if !r.Extra() {
-				c = c.Flip()
+	order := RootOrder(s.rules, b)
+	if len(s.workers) > 1 && len(order) > 1 {
+		res.Moves = s.everyMoveShared(ctx, p, order, guess, deepened, stage, start)
+	} else {
+		for k, i := range order {
+			mv, lo, ok := s.solveMove(ctx, s.test, p, i, k, guess, deepened, stage, start)
+			res.Moves = append(res.Moves, mv)
+			if lo > bestLo {
+				bestLo, guess = lo, lo
 			}
-			cguess, _ := engine.ChildWindow(r, gain, guess, guess)
-			report := s.reporter(stage, start, "move "+mv.Move, r, base+gain)
-			if deepened && k > 0 {
-				// A later move mostly loses, by an amount the best
-				// value so far says nothing about: a depth-limited
-				// MTD(f) on its own child, from the table the earlier
-				// searches filled, guesses it (docs/algorithms.md).
-				if g, _, done := s.mtdf(ctx, c, cguess, moveGuessDepth, nil); done {
-					cguess = g
-				}
+			if !ok {
+				break
 			}
-			clo, chi, done := s.mtdf(ctx, c, cguess, tt.DepthSolved, report)
-			lo, hi = engine.MoveBounds(r, gain, clo, chi)
-			ok = done
-		}
-		mv.Lower, mv.Upper, mv.Solved = base+lo, base+hi, ok && lo == hi
-		mv.Value = mv.Lower
-		res.Moves = append(res.Moves, mv)
-		if lo > bestLo {
-			bestLo, guess = lo, lo
-		}
-		if !ok {
-			break
 		}
 	}
 	run.account(s)
@@ -176,6 +154,96 @@ func (s *Solver) SolveEveryMove(ctx context.Context, p engine.Position) (*Result
 	res.PV, err = s.PV(ctx, p, res.Value-base)
 	run.account(s)
 	return res, err
+}
+
+// solveMove pins down the value of pit i of p, the k-th move in root
+// order, by MTD(f) with tests run by test: guess is the value (relative to
+// p's stores) it starts from, refined on a deepened board for every move
+// after the first by a depth-limited MTD(f) on the move's own position. lo
+// is the move's proven lower bound relative to p's stores; ok is false
+// when the solve was interrupted (then mv holds the bounds proven).
+func (s *Solver) solveMove(ctx context.Context, test testFunc, p engine.Position, i, k, guess int, deepened bool, stage *atomic.Pointer[Progress], start time.Time) (mv MoveValue, lo int, ok bool) {
+	b := p.Board
+	base := b.StoreDiff()
+	c, r := s.rules.Sow(b, i)
+	gain := int(c.OwnStore - b.OwnStore)
+	mv = MoveValue{Pit: i + 1, Move: engine.MoveLetter(p.ToMove, i), Extra: r.Extra()}
+	var hi int
+	ok = true
+	if r.Over() {
+		lo = gain - int(c.OppStore-b.OppStore)
+		hi = lo
+	} else {
+		if !r.Extra() {
+			c = c.Flip()
+		}
+		cguess, _ := engine.ChildWindow(r, gain, guess, guess)
+		report := s.reporter(stage, start, "move "+mv.Move, r, base+gain)
+		if deepened && k > 0 {
+			// A later move mostly loses, by an amount the best
+			// value so far says nothing about: a depth-limited
+			// MTD(f) on its own child, from the table the earlier
+			// searches filled, guesses it (docs/algorithms.md).
+			if g, _, done := s.mtdfWith(ctx, test, c, cguess, moveGuessDepth, nil); done {
+				cguess = g
+			}
+		}
+		clo, chi, done := s.mtdfWith(ctx, test, c, cguess, tt.DepthSolved, report)
+		lo, hi = engine.MoveBounds(r, gain, clo, chi)
+		ok = done
+	}
+	mv.Lower, mv.Upper, mv.Solved = base+lo, base+hi, ok && lo == hi
+	mv.Value = mv.Lower
+	return mv, lo, ok
+}
+
+// everyMoveShared is SolveEveryMove's loop over the root moves with
+// several workers: the moves are searched at the same time, as many as
+// there are workers, taken in root order, each MTD(f) test on its share
+// of the idle workers (crew). Lazy SMP on one test scales poorly past
+// one worker (1.2-1.8x on two); separate moves share only the table. The
+// last move left gets every worker, lazy SMP again. A move starts from
+// the best value proven so far (the deepening's guess before any).
+func (s *Solver) everyMoveShared(ctx context.Context, p engine.Position, order []int, guess int, deepened bool, stage *atomic.Pointer[Progress], start time.Time) []MoveValue {
+	cr := newCrew(s)
+	var mu sync.Mutex
+	var moves []MoveValue
+	bestLo := -inf
+	next := 0
+	var wg sync.WaitGroup
+	// take hands out the next move and the guess it starts from.
+	take := func() (k, g int, more bool) {
+		mu.Lock()
+		defer mu.Unlock()
+		if next == len(order) || ctx.Err() != nil {
+			return 0, 0, false
+		}
+		k, next = next, next+1
+		return k, guess, true
+	}
+	for range min(len(s.workers), len(order)) {
+		cr.join()
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer cr.leave()
+			for {
+				k, g, more := take()
+				if !more {
+					return
+				}
+				mv, lo, _ := s.solveMove(ctx, cr.test, p, order[k], k, g, deepened, stage, start)
+				mu.Lock()
+				moves = append(moves, mv)
+				if lo > bestLo && mv.Solved {
+					bestLo, guess = lo, lo
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	return moves
 }
 
 // SolveBestMove computes the exact value of p, one best move and a principal
@@ -248,7 +316,7 @@ func (s *Solver) interruptedBounds(b engine.Board, done []MoveValue) (lo, hi int
 func (s *Solver) reporter(stage *atomic.Pointer[Progress], start time.Time, name string, res engine.Result, offset int) func(lo, hi int) {
 	stage.Store(&Progress{Stage: name, Lower: offset - inf, Upper: offset + inf})
 	return func(lo, hi int) {
-		p := &Progress{Stage: name, Passes: s.stats.Passes}
+		p := &Progress{Stage: name, Passes: s.statsNow().Passes}
 		p.Lower, p.Upper = engine.MoveBounds(res, offset, lo, hi)
 		stage.Store(p)
 		if s.opts.Progress != nil {

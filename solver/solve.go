@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -127,6 +128,7 @@ type Solver struct {
 	cancel  atomic.Bool
 	nodes   atomic.Int64 // published by the workers for progress
 	nodes0  int64        // s.nodes when the current solve began
+	mu      sync.Mutex   // guards stats while tests run at the same time
 	stats   Stats
 }
 
@@ -196,7 +198,7 @@ func (s *Solver) WorkerNodes() []int64 {
 }
 
 // Stats returns the counters accumulated over every solve so far.
-func (s *Solver) Stats() Stats { return s.stats }
+func (s *Solver) Stats() Stats { return s.statsNow() }
 
 // ErrInterrupted is returned (wrapped) when the context ends a solve; the
 // result then carries the bounds proven so far.

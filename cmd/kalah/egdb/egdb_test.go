@@ -230,6 +230,14 @@ func TestSize(t *testing.T) {
 	if last := slices[20].(map[string]any); last["cumulative"] != 225332381.0 || last["positions"] != 84566055.0 {
 		t.Errorf("slice 20: %v", last)
 	}
+	// The packed estimate against the files a build writes: 4 bits a
+	// position and a little, under 0.6 of the byte format.
+	for _, sl := range slices {
+		row := sl.(map[string]any)
+		if n, packed, bytes := row["cumulative"].(float64), row["packed_bytes"].(float64), row["bytes"].(float64); n > 1e6 && (packed < n/2 || packed > 0.6*bytes) {
+			t.Errorf("slice %v: %v positions, packed estimate %v bytes, byte format %v", row["seeds"], n, packed, bytes)
+		}
+	}
 	out, _, _ = execute(t, "size", "--state-space", "--pits", "6", "--seeds", "4")
 	if !strings.Contains(out, "13,132,444,545,150") || !strings.Contains(out, "1.31e+13") {
 		t.Errorf("state space:\n%s", out)

@@ -125,16 +125,10 @@ another build is a conflict (exit 2).`,
 }
 
 func runStart(ctx context.Context, opts *StartOptions) error {
-	r, pos, start, err := opts.Game.Resolve()
+	p, r, pos, _, err := gameParams(opts.Name, &opts.Game, opts.Split, opts.LocalSeeds)
 	if err != nil {
 		return err
 	}
-	seeds := 0
-	if start {
-		seeds = opts.Game.Seeds
-	}
-	p := campaign.NewParams(opts.Name, r, seeds, pos)
-	p.Split, p.LocalSeeds = opts.Split, opts.LocalSeeds
 	if p.EGDBSeeds, err = declaredDepth(opts, r); err != nil {
 		return err
 	}

@@ -115,6 +115,7 @@ func (co *Coordinator) mtdf(ctx context.Context, b engine.Board, j, offset, sign
 	s := b.Seeds()
 	lo, hi = -s, s
 	g := co.guess(ctx, b)
+	g0 := g
 	for lo < hi {
 		gamma := solver.RoundUp(g, s)
 		if gamma <= lo {
@@ -130,6 +131,7 @@ func (co *Coordinator) mtdf(ctx context.Context, b engine.Board, j, offset, sign
 		} else {
 			hi = min(hi, solver.RoundDown(v, s))
 		}
+		co.logf("root move %d: test at %d answered %d, value in [%d, %d] (relative; first guess %d)", j+1, gamma, v, lo, hi, g0)
 		g = v
 		if sign > 0 {
 			co.setMove(j, offset+lo, offset+hi)

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kalah-solver/kalah/egdb"
 	"github.com/kalah-solver/kalah/engine"
 	"github.com/kalah-solver/kalah/tt"
 )
@@ -122,5 +123,44 @@ func TestSharedTableExact(t *testing.T) {
 	}
 	if hits == 0 {
 		t.Error("no unit found an entry in the shared table")
+	}
+}
+
+// TestCoordinatorDatabase: a coordinator with the campaign's endgame
+// database answers the boards it covers itself (no unit for them), its
+// guesses deepen, and every value is still the local solver's; its own
+// nodes are counted in the record.
+func TestCoordinatorDatabase(t *testing.T) {
+	e := newEnv(t, 5*time.Second)
+	r := engine.Rules{Pits: 6, Capture: engine.EmptyCapture}
+	dbDir := t.TempDir()
+	db, err := egdb.BuildDir(context.Background(), dbDir, r, 12, egdb.Options{Threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	_, stop := e.workers(2, func(i int, c *WorkerConfig) { c.NoEGDB, c.EGDBDir = false, dbDir })
+	defer stop()
+	p := params(t, "coord-db", r, 0, midGame, engine.North)
+	p.EGDBSeeds = 12
+	var units []string
+	rec, err := e.coordinate(context.Background(), p, CoordinatorConfig{EGDBDir: dbDir, GuessDepth: 9,
+		onResult: func(res Result) { units = append(units, res.Key) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(t, p, rec)
+	st, err := Info(context.Background(), e.c, p.Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Local == 0 || st.CoordinatorNodes <= 0 || rec.Nodes != st.Nodes+st.CoordinatorNodes || rec.EGDBSeeds != 12 {
+		t.Errorf("local tests %d, coordinator nodes %d, record nodes %d (workers %d), database %d",
+			st.Local, st.CoordinatorNodes, rec.Nodes, st.Nodes, rec.EGDBSeeds)
+	}
+	for _, k := range units {
+		if _, b, _, err := ParseKey(k); err != nil || b.Seeds() <= 12 {
+			t.Errorf("unit %s shipped: the coordinator's database covers it (%v)", k, err)
+		}
 	}
 }

@@ -33,18 +33,8 @@ func (co *Coordinator) guess(ctx context.Context, b engine.Board) int {
 		g = sv.Guess(ctx, b, depth)
 		return nil
 	})
-	return g + guessBias
+	return g
 }
-
-// guessBias is added to the deepening's value: it underestimates the
-// value for the board's mover. On Kalah(6,4) with the 20-seed databases
-// the true values of the root moves' boards were 0, 0, +1, +2, +4, +4 and
-// +6 above their depth-18 guesses, and a fail-high test answers with
-// little more than its window, so MTD(f) climbed by 2 a step, each step a
-// round of full-depth units. Starting one step higher costs no test when
-// the guess is right (the same two tests, in the other order), saves one
-// when it is low, and costs one when it is 2 or more too high.
-const guessBias = 2
 
 // withLocal runs f on the coordinator's own solver, one search at a time,
 // and counts its nodes in the status (coordinator_nodes), so that the

@@ -77,7 +77,7 @@ func TestCampaignOnCluster(t *testing.T) {
 	if r := Replicas(c.NC); r != 3 {
 		t.Errorf("replicas %d on a cluster of 3 (servers %v)", r, c.NC.Servers())
 	}
-	for _, name := range []string{unitStream, resultStream} {
+	for _, name := range []string{unitStream, resultStream, "KV_" + tableBucket} {
 		s, err := c.JS.Stream(ctx, name)
 		if err != nil {
 			t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 	"github.com/kalah-solver/kalah"
 	"github.com/kalah-solver/kalah/engine"
 	"github.com/kalah-solver/kalah/results"
+	"github.com/kalah-solver/kalah/solver"
 	"github.com/nats-io/nats.go/jetstream"
 )
 
@@ -47,6 +48,16 @@ type CoordinatorConfig struct {
 	Log *log.Logger
 	// StatusEvery is how often the status record is written (default 2 s).
 	StatusEvery time.Duration
+	// GuessDepth is the depth of the deepening that guesses each root
+	// move's value (guess.go); 0 means DefaultGuessDepth, a negative value
+	// none (the guess is 0). It changes the cost, never a value.
+	GuessDepth int
+	// EGDBDir and NoEGDB: the endgame database of the coordinator's own
+	// solver (its guesses and its tests of small boards), as for a worker.
+	// It is used only when its depth is the campaign's (Params.EGDBSeeds);
+	// otherwise the coordinator goes without one.
+	EGDBDir string
+	NoEGDB  bool
 	// onResult, for tests: called after each accepted result.
 	onResult func(Result)
 }
@@ -63,6 +74,9 @@ type Coordinator struct {
 
 	localMu sync.Mutex
 	local   *kalah.Session // the front end's own small solver
+	// localDB is the depth of its endgame database (-1: none): boards it
+	// covers are answered here at once, not shipped.
+	localDB int
 
 	// issueMu orders the queueing of units and their cancelling, so that
 	// a unit given up and asked again at once is not lost between them.
@@ -190,14 +204,35 @@ func NewCoordinator(c *Conn, p Params, cfg CoordinatorConfig) (*Coordinator, err
 	if cfg.StatusEvery == 0 {
 		cfg.StatusEvery = 2 * time.Second
 	}
-	k, err := kalah.Open(kalah.Config{Pits: r.Pits, Seeds: 1, Rule: r.Capture, Threads: 1, TableBytes: 32 << 20, NoEGDB: true, NoCache: true})
+	noEGDB := cfg.NoEGDB || p.EGDBSeeds < 0
+	if !noEGDB {
+		db, err := kalah.OpenEGDB(cfg.EGDBDir, r)
+		noEGDB = err != nil || db == nil || db.MaxSeeds() != p.EGDBSeeds
+		if db != nil {
+			db.Close()
+		}
+	}
+	k, err := kalah.Open(kalah.Config{Pits: r.Pits, Seeds: 1, Rule: r.Capture, Threads: 1, TableBytes: coordinatorTable(r, pos),
+		EGDBDir: cfg.EGDBDir, NoEGDB: noEGDB, NoCache: true})
 	if err != nil {
 		return nil, err
 	}
-	co := &Coordinator{c: c, p: p, cfg: cfg, rules: r, root: pos, local: k,
+	localDB := -1
+	if !noEGDB {
+		localDB = p.EGDBSeeds
+	}
+	co := &Coordinator{c: c, p: p, cfg: cfg, rules: r, root: pos, local: k, localDB: localDB,
 		table: map[engine.Key]bounds{}, pending: map[string]*pend{}}
 	co.st = Status{Params: p, State: "running"}
 	return co, nil
+}
+
+// coordinatorTable is the size of the coordinator's own table: a quarter
+// of the session policy's for the root's board, at least 32 MiB. Its
+// guesses deepen to DefaultGuessDepth on every root move's board, as
+// 'kalah solve' does in its table of the policy's size.
+func coordinatorTable(r engine.Rules, pos engine.Position) int64 {
+	return max(solver.DefaultTTBytesFor(r.Pits, pos.Board.Seeds())/4, 32<<20)
 }
 
 func (co *Coordinator) logf(format string, a ...any) {
@@ -400,6 +435,7 @@ func (co *Coordinator) take(ctx context.Context, msg jetstream.Msg) {
 	co.note(b, gamma, res.Value)
 	co.st.Done++
 	co.st.Nodes += res.Nodes
+	co.st.SharedHits += res.SharedHits
 	co.st.CPUSeconds += res.Seconds
 	if res.Attempt > 1 {
 		co.st.Redelivered++

@@ -30,6 +30,8 @@ import (
 //	                      the shared table of the top of the tree
 //	bucket kalah_campaigns <campaign>.params, <campaign>.unit.<key> (issued
 //	                      marks), <campaign>.status, <campaign>.record
+//	bucket kalah_table    <campaign>.<own>.<opp>: proven entries of big
+//	                      subtrees, shared by the workers (shared.go)
 //	subject kalah.cancel.<campaign>  (core NATS) unit keys no longer needed
 const (
 	unitStream    = "KALAH_UNITS"
@@ -70,6 +72,7 @@ type Conn struct {
 	JS      jetstream.JetStream
 	Results jetstream.KeyValue
 	State   jetstream.KeyValue
+	Table   jetstream.KeyValue // the shared table (shared.go)
 	AckWait time.Duration
 }
 
@@ -125,6 +128,10 @@ func setup(ctx context.Context, nc *nats.Conn, ackWait time.Duration) (*Conn, er
 	}
 	if c.State, err = js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: stateBucket, Storage: jetstream.FileStorage,
 		Replicas: rep, Description: "kalah: campaigns, issued units, status and records"}); err != nil {
+		return nil, err
+	}
+	if c.Table, err = js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: tableBucket, Storage: jetstream.FileStorage,
+		Replicas: rep, Description: "kalah: proven entries of big subtrees shared by a campaign's workers (shared.go)"}); err != nil {
 		return nil, err
 	}
 	return c, nil

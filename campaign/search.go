@@ -109,17 +109,13 @@ func (co *Coordinator) search(ctx context.Context) (*results.Record, error) {
 
 // mtdf pins down the value of b (relative) by null-window tests, as
 // solver's MTD(f) does, starting from a depth-limited guess computed by
-// the coordinator itself. j, offset and sign say which root move it is,
-// for the status.
+// the coordinator itself (guess). j, offset and sign say which root move
+// it is, for the status.
 func (co *Coordinator) mtdf(ctx context.Context, b engine.Board, j, offset, sign int) (lo, hi int, err error) {
 	s := b.Seeds()
 	lo, hi = -s, s
-	co.localMu.Lock()
-	g := 0
-	if sv, err := co.local.Solver(); err == nil && s > co.p.LocalSeeds {
-		g = sv.Guess(ctx, b, 12)
-	}
-	co.localMu.Unlock()
+	g := co.guess(ctx, b)
+	g0 := g
 	for lo < hi {
 		gamma := solver.RoundUp(g, s)
 		if gamma <= lo {
@@ -135,6 +131,7 @@ func (co *Coordinator) mtdf(ctx context.Context, b engine.Board, j, offset, sign
 		} else {
 			hi = min(hi, solver.RoundDown(v, s))
 		}
+		co.logf("root move %d: test at %d answered %d, value in [%d, %d] (relative; first guess %d)", j+1, gamma, v, lo, hi, g0)
 		g = v
 		if sign > 0 {
 			co.setMove(j, offset+lo, offset+hi)
@@ -164,7 +161,7 @@ func (co *Coordinator) test(ctx context.Context, b engine.Board, gamma, split in
 	if ok {
 		return v, nil
 	}
-	if s <= co.p.LocalSeeds {
+	if s <= co.p.LocalSeeds || s <= co.localDB {
 		return co.testLocal(ctx, b, gamma)
 	}
 	if split <= 0 {
@@ -306,13 +303,12 @@ func (co *Coordinator) testMove(ctx context.Context, b engine.Board, i, gamma, s
 // testLocal runs a test on a small board with the coordinator's own
 // solver.
 func (co *Coordinator) testLocal(ctx context.Context, b engine.Board, gamma int) (int, error) {
-	co.localMu.Lock()
-	defer co.localMu.Unlock()
-	sv, err := co.local.Solver()
-	if err != nil {
-		return 0, err
-	}
-	v, _, err := sv.NullWindow(ctx, b, gamma)
+	var v int
+	err := co.withLocal(func(sv *solver.Solver) error {
+		var err error
+		v, _, err = sv.NullWindow(ctx, b, gamma)
+		return err
+	})
 	if err != nil {
 		return 0, err
 	}
@@ -489,47 +485,14 @@ func (co *Coordinator) release(key string, p *pend) {
 }
 
 // pv follows optimal moves from p, whose relative value is v, to the end
-// of the game. It is solver.Solver.PV (solver/root.go) step for step, the
-// same move order and the same window rule (engine.ChildWindow,
-// engine.MoveValue), with the campaign's split test in place of the
-// solver's own (nearly all answered by the table); once the board is small
-// the coordinator's own solver's PV ends the line.
+// of the game: solver.FollowPV (the solver's own line, the same move order
+// and window rule) with the campaign's split test in place of the
+// solver's, nearly every step answered by the table and small boards by
+// the coordinator's own solver.
 func (co *Coordinator) pv(ctx context.Context, p engine.Position, v int) ([]engine.Ply, error) {
-	var line []engine.Ply
-	for !p.Board.Over() {
-		b := p.Board
-		if b.Seeds() <= co.p.LocalSeeds {
-			co.localMu.Lock()
-			sv, err := co.local.Solver()
-			var tail []engine.Ply
-			if err == nil {
-				tail, err = sv.PV(ctx, p, v)
-			}
-			co.localMu.Unlock()
-			return append(line, tail...), err
-		}
-		found := false
-		for _, i := range solver.RootOrder(co.rules, b) {
-			// testMove is the solver's PV step: does the move reach v
-			// (fail high against v)?
-			_, reach, err := co.testMove(ctx, b, i, v, co.p.Split)
-			if err != nil {
-				return line, err
-			}
-			if reach {
-				c, r := co.rules.Sow(b, i)
-				next, _ := engine.ChildWindow(r, int(c.OwnStore-b.OwnStore), v, v)
-				line = append(line, engine.Ply{Side: p.ToMove, Pit: i})
-				p, _ = co.rules.PlayPosition(p, i)
-				v, found = next, true
-				break
-			}
-		}
-		if !found {
-			return line, fmt.Errorf("campaign: no move reaches value %d at %v (inconsistent answers)", v, p)
-		}
-	}
-	return line, nil
+	return solver.FollowPV(co.rules, p, v, func(c engine.Board, gamma int) (int, error) {
+		return co.test(ctx, c, gamma, co.p.Split)
+	})
 }
 
 func sortByPit(ms []results.MoveValue) {

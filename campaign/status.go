@@ -51,7 +51,15 @@ type Status struct {
 	ETA      *float64 `json:"eta_seconds"`
 	ETABasis string   `json:"eta_basis"`
 
-	Nodes      int64        `json:"nodes"`       // over every accepted answer
+	Nodes int64 `json:"nodes"` // over every accepted answer
+	// CoordinatorNodes is the coordinator's own search over every run:
+	// its guesses, its tests of small boards and the end of the line. The
+	// record's node count is Nodes + CoordinatorNodes.
+	CoordinatorNodes int64 `json:"coordinator_nodes"`
+	// SharedHits: entries the workers found in the shared table, over
+	// every accepted answer.
+	SharedHits int64 `json:"shared_hits"`
+
 	CPUSeconds float64      `json:"cpu_seconds"` // workers' seconds over every accepted answer
 	Seconds    float64      `json:"seconds"`     // the coordinator's wall time over every run
 	Workers    []WorkerInfo `json:"workers"`
@@ -108,12 +116,13 @@ func (co *Coordinator) setMove(j, lo, hi int) {
 // stopping reports that the campaign itself is being stopped.
 func (co *Coordinator) stopping() bool { return co.runCtx != nil && co.runCtx.Err() != nil }
 
-// stamp fills in how the record was computed: the workers' nodes and
-// tables, the database depth they used and this build's provenance.
+// stamp fills in how the record was computed: the nodes (the workers'
+// and the coordinator's own), the workers' tables, the database depth they
+// used and this build's provenance.
 func (co *Coordinator) stamp(rec *results.Record) {
 	co.mu.Lock()
 	defer co.mu.Unlock()
-	rec.Nodes = co.st.Nodes
+	rec.Nodes = co.st.Nodes + co.st.CoordinatorNodes
 	// Every answer is of the campaign's build and database depth (the
 	// coordinator rejects any other).
 	rec.EGDBSeeds = co.p.EGDBSeeds

@@ -63,6 +63,8 @@ type Result struct {
 	Version   string `json:"version"`
 	Revision  string `json:"revision"`
 	Attempt   int    `json:"attempt"` // how many times the unit was delivered
+	// SharedHits: entries the search found in the shared table (shared.go).
+	SharedHits int64 `json:"shared_hits,omitempty"`
 }
 
 // ruleToken is the rule's token in a key.

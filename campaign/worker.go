@@ -31,6 +31,9 @@ type WorkerConfig struct {
 	EGDBDir    string
 	NoEGDB     bool
 	Log        *log.Logger // nil: no log
+	// NoShared leaves the shared table out (shared.go): the worker's
+	// solver then has its own table only.
+	NoShared bool
 	// Quiet leaves out the log line of each unit (refusals and errors are
 	// still logged).
 	Quiet bool
@@ -48,6 +51,9 @@ type WorkerConfig struct {
 	// forge, for tests: changes a result before it is published, as a
 	// worker that does not check its units would.
 	forge func(*Result)
+	// sharedMinSeeds and sharedMinWork, for tests: the shared table's
+	// thresholds (default the constants of shared.go).
+	sharedMinSeeds, sharedMinWork int
 }
 
 // A unit a worker refuses waits refuseDelay before it is delivered again
@@ -67,7 +73,8 @@ const (
 type Worker struct {
 	c        *Conn
 	cfg      WorkerConfig
-	sessions map[engine.Rules]*kalah.Session
+	sessions map[engine.Rules]*ruleSolver
+	mirrors  map[string]*mirror   // the shared table of each campaign served
 	depths   map[engine.Rules]int // the endgame database depth of each rule
 	refused  map[string]bool      // campaigns refused (logged once each)
 	backoff  time.Duration        // the wait after the next refusal
@@ -87,7 +94,7 @@ func NewWorker(c *Conn, cfg WorkerConfig) *Worker {
 	if cfg.build == "" {
 		cfg.build = CurrentBuild()
 	}
-	return &Worker{c: c, cfg: cfg, sessions: map[engine.Rules]*kalah.Session{}, depths: map[engine.Rules]int{},
+	return &Worker{c: c, cfg: cfg, sessions: map[engine.Rules]*ruleSolver{}, mirrors: map[string]*mirror{}, depths: map[engine.Rules]int{},
 		refused: map[string]bool{}, cancelled: map[string]time.Time{}}
 }
 
@@ -217,29 +224,79 @@ func (w *Worker) onCancel(m *nats.Msg) {
 }
 
 func (w *Worker) close() {
-	for _, k := range w.sessions {
-		k.Close()
+	for _, rs := range w.sessions {
+		if rs.shared != nil {
+			rs.sv.Close() // the worker's own solver; the session closes its own
+		}
+		rs.k.Close()
 	}
-	w.sessions = map[engine.Rules]*kalah.Session{}
+	w.sessions = map[engine.Rules]*ruleSolver{}
+	for _, m := range w.mirrors {
+		m.close()
+	}
+	w.mirrors = map[string]*mirror{}
 }
 
-// session returns the local session of r, opened on first use.
-func (w *Worker) session(r engine.Rules, gameSeeds int) (*solver.Solver, error) {
-	k := w.sessions[r]
-	if k == nil {
+// ruleSolver is a worker's search for one rule: the session (its endgame
+// database and table policy, as 'kalah solve' opens them) and the solver
+// over them, with the shared table as its second level.
+type ruleSolver struct {
+	k      *kalah.Session
+	sv     *solver.Solver
+	shared *sharedCache // nil with NoShared
+}
+
+// session returns the solver of r, opened on first use; with the shared
+// table, pointed at the campaign's mirror.
+func (w *Worker) session(ctx context.Context, r engine.Rules, gameSeeds int, campaign string) (*solver.Solver, error) {
+	rs := w.sessions[r]
+	if rs == nil {
 		tb := w.cfg.TableBytes
 		if tb == 0 {
 			tb = solver.DefaultTTBytesFor(r.Pits, gameSeeds)
 		}
-		var err error
-		k, err = kalah.Open(kalah.Config{Pits: r.Pits, Seeds: 1, Rule: r.Capture, Threads: w.cfg.Threads,
+		k, err := kalah.Open(kalah.Config{Pits: r.Pits, Seeds: 1, Rule: r.Capture, Threads: w.cfg.Threads,
 			TableBytes: tb, EGDBDir: w.cfg.EGDBDir, NoEGDB: w.cfg.NoEGDB, NoCache: true, Log: w.cfg.Log})
 		if err != nil {
 			return nil, err
 		}
-		w.sessions[r] = k
+		rs = &ruleSolver{k: k}
+		if w.cfg.NoShared {
+			rs.sv, err = k.Solver()
+		} else {
+			// The session's database and table size, with the shared
+			// table where 'kalah solve' has its persistent store.
+			rs.shared = &sharedCache{minSeeds: sharedMinSeeds, minWork: sharedMinWork}
+			if w.cfg.sharedMinWork > 0 {
+				rs.shared.minSeeds, rs.shared.minWork = w.cfg.sharedMinSeeds, w.cfg.sharedMinWork
+			}
+			o := solver.Options{TTBytes: k.TableBytes(), Threads: w.cfg.Threads, Cache: rs.shared}
+			db, derr := k.EGDB()
+			if db != nil {
+				o.DB = db
+			}
+			if err = derr; err == nil {
+				rs.sv, err = solver.New(r, o)
+			}
+		}
+		if err != nil {
+			k.Close()
+			return nil, err
+		}
+		w.sessions[r] = rs
 	}
-	return k.Solver()
+	if rs.shared != nil {
+		m := w.mirrors[campaign]
+		if m == nil {
+			var err error
+			if m, err = openMirror(ctx, w.c.Table, campaign, r.Pits); err != nil {
+				return nil, err
+			}
+			w.mirrors[campaign] = m
+		}
+		rs.shared.use(m)
+	}
+	return rs.sv, nil
 }
 
 // handle solves one unit. A unit that cannot be read is terminated (never
@@ -275,7 +332,7 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) error {
 		w.c.NC.Close()
 		return errCrashed
 	}
-	sv, err := w.session(r, max(u.GameSeeds, b.Seeds()))
+	sv, err := w.session(ctx, r, max(u.GameSeeds, b.Seeds()), u.Campaign)
 	if err != nil {
 		msg.Nak()
 		return err
@@ -312,6 +369,7 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) error {
 		case <-uctx.Done():
 		}
 	}
+	hits0 := sv.Stats().CacheHits
 	v, nodes, err := sv.NullWindow(uctx, b, gamma)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -334,7 +392,8 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) error {
 	res := Result{Campaign: u.Campaign, Key: u.Key, Value: v, Nodes: nodes,
 		Seconds: math.Round(time.Since(t0).Seconds()*1000) / 1000, Worker: w.cfg.Name,
 		Threads: sv.Threads(), TTBytes: sv.Table().Bytes(), Rule: r.Capture.String(), EGDBSeeds: sv.EGDBSeeds(),
-		Build: w.cfg.build, Version: results.Current().Version, Revision: results.Current().VCSRevision, Attempt: attempt}
+		Build: w.cfg.build, Version: results.Current().Version, Revision: results.Current().VCSRevision, Attempt: attempt,
+		SharedHits: sv.Stats().CacheHits - hits0}
 	if w.cfg.forge != nil {
 		w.cfg.forge(&res)
 	}

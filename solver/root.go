@@ -333,12 +333,28 @@ func (s *Solver) reporter(stage *atomic.Pointer[Progress], start time.Time, name
 // root order, whose value reaches v is played: one null-window test each,
 // nearly all answered by the table.
 func (s *Solver) PV(ctx context.Context, p engine.Position, v int) ([]engine.Ply, error) {
+	return FollowPV(s.rules, p, v, func(c engine.Board, gamma int) (int, error) {
+		t, ok := s.test(c, gamma, tt.DepthSolved)
+		if !ok {
+			return 0, ErrInterrupted
+		}
+		return t, nil
+	})
+}
+
+// FollowPV is PV with the null-window test given: test(c, gamma) answers
+// "is the value of c (relative, from its mover; c is in play) at least
+// gamma?" with a fail-soft bound, as NullWindow does. A distributed
+// campaign passes its own test, split over its workers. An error of test
+// ends the line there; so does a board where no move reaches v, which
+// only inconsistent answers can make.
+func FollowPV(rules engine.Rules, p engine.Position, v int, test func(c engine.Board, gamma int) (int, error)) ([]engine.Ply, error) {
 	var line []engine.Ply
 	for !p.Board.Over() {
 		b := p.Board
 		found := false
-		for _, i := range RootOrder(s.rules, b) {
-			c, r := s.rules.Sow(b, i)
+		for _, i := range RootOrder(rules, b) {
+			c, r := rules.Sow(b, i)
 			gain := int(c.OwnStore - b.OwnStore)
 			var reach bool
 			var next int
@@ -353,23 +369,23 @@ func (s *Solver) PV(ctx context.Context, p engine.Position, v int) ([]engine.Ply
 				// end, seen through the sign rule. The line then continues
 				// from the child with the value the move needs of it.
 				_, gamma := engine.ChildWindow(r, gain, v-1, v)
-				t, ok := s.test(c, gamma, tt.DepthSolved)
-				if !ok {
-					return line, ErrInterrupted
+				t, err := test(c, gamma)
+				if err != nil {
+					return line, err
 				}
 				reach = engine.MoveValue(r, gain, t) >= v
 				next, _ = engine.ChildWindow(r, gain, v, v)
 			}
 			if reach {
 				line = append(line, engine.Ply{Side: p.ToMove, Pit: i})
-				p, _ = s.rules.PlayPosition(p, i)
+				p, _ = rules.PlayPosition(p, i)
 				v = next
 				found = true
 				break
 			}
 		}
 		if !found {
-			return line, fmt.Errorf("solver: no move reaches value %d at %v (internal error)", v, p)
+			return line, fmt.Errorf("solver: no move reaches value %d at %v (inconsistent test answers)", v, p)
 		}
 	}
 	return line, nil

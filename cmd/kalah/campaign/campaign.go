@@ -9,6 +9,7 @@ import (
 	"github.com/kalah-solver/kalah/campaign"
 	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
 	workercmd "github.com/kalah-solver/kalah/cmd/kalah/worker"
+	"github.com/kalah-solver/kalah/engine"
 	"github.com/nats-io/nats.go"
 	"github.com/spf13/cobra"
 )
@@ -39,6 +40,24 @@ secured server, as for 'kalah worker'.`,
 	}
 	cmd.AddCommand(NewCmdStart(io), NewCmdStatus(io), NewCmdResult(io), NewCmdStop(io), NewCmdEstimate(io))
 	return cmd
+}
+
+// gameParams reads the game flags of 'campaign start' and 'campaign
+// estimate' into a campaign's parameters (the start of Kalah(--pits,
+// --seeds) or --position, with --split and --local-seeds); it also returns
+// the rules, the root and n for a start position (0 for --position).
+func gameParams(name string, g *cmdutil.GameFlags, split, localSeeds int) (campaign.Params, engine.Rules, engine.Position, int, error) {
+	r, pos, start, err := g.Resolve()
+	if err != nil {
+		return campaign.Params{}, r, pos, 0, err
+	}
+	seeds := 0
+	if start {
+		seeds = g.Seeds
+	}
+	p := campaign.NewParams(name, r, seeds, pos)
+	p.Split, p.LocalSeeds = split, localSeeds
+	return p, r, pos, seeds, nil
 }
 
 // connFlags say how a subcommand reaches the campaigns.

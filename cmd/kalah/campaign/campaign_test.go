@@ -58,13 +58,20 @@ func TestStartLocalStatusResult(t *testing.T) {
 	if err != nil || json.Unmarshal([]byte(out), &st) != nil {
 		t.Fatalf("status --json: %q %v", out, err)
 	}
-	for _, k := range []string{"rate_window_seconds", "units_per_second", "nodes_per_second", "eta_seconds", "eta_basis"} {
+	for _, k := range []string{"rate_window_seconds", "units_per_second", "nodes_per_second", "eta_seconds", "eta_basis", "coordinator_nodes", "shared_hits"} {
 		if _, ok := st[k]; !ok {
 			t.Errorf("status --json has no %q: %s", k, out)
 		}
 	}
 	if st["eta_seconds"] != nil || !strings.HasPrefix(st["eta_basis"].(string), "unknown") {
 		t.Errorf("a finished campaign's ETA: %v %v", st["eta_seconds"], st["eta_basis"])
+	}
+	// Without the guess and the shared table: the cost changes, not the
+	// value (Kalah(4,3) no-empty-capture: +6, moves a -6 b +6 c +2 d -2).
+	out, err = run(t, "start", "k43-plain", "--pits", "4", "--seeds", "3", "--local", "2", "--data", data, "--tt-mem", "16MiB", "--no-egdb",
+		"--guess-depth", "0", "--no-shared-table", "--local-seeds", "4", "-q")
+	if err != nil || !strings.Contains(out, "value +6 W") || !strings.Contains(out, "moves: a -6 b +6 c +2 d -2") {
+		t.Errorf("without guess and shared table: %q %v", out, err)
 	}
 	// The same name for another game: refused, exit 2.
 	_, err = run(t, "start", "k43", "--pits", "4", "--seeds", "3", "--rule", "empty-capture", "--local", "1", "--data", data, "-q")
@@ -90,6 +97,8 @@ func TestBadInputAndUnreachable(t *testing.T) {
 		{"status", "x", "--nats", "nats://127.0.0.1:1", "--nats-tls-ca", "/nonexistent/ca.pem"},
 		{"status", "x", "--nats", "nats://127.0.0.1:1", "--nats-tls-cert", "/nonexistent/c.pem"},
 		{"start", "x", "--nats", "nats://127.0.0.1:1", "--nats-creds", "/nonexistent/u.creds"},
+		{"start", "x", "--local", "1", "--guess-depth", "-1"},
+		{"start", "x", "--nats", "nats://127.0.0.1:1", "--no-shared-table"},
 	} {
 		if _, err := run(t, args...); cmdutil.ExitCode(err) != 2 {
 			t.Errorf("%v: exit %d (%v)", args, cmdutil.ExitCode(err), err)

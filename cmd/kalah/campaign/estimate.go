@@ -91,16 +91,10 @@ an order of magnitude.`,
 }
 
 func runEstimate(ctx context.Context, opts *EstimateOptions) error {
-	r, pos, start, err := opts.Game.Resolve()
+	p, _, pos, seeds, err := gameParams("estimate", &opts.Game, opts.Split, opts.LocalSeeds)
 	if err != nil {
 		return err
 	}
-	seeds := 0
-	if start {
-		seeds = opts.Game.Seeds
-	}
-	p := campaign.NewParams("estimate", r, seeds, pos)
-	p.Split, p.LocalSeeds = opts.Split, opts.LocalSeeds
 	cfg := campaign.EstimateConfig{Budget: opts.Budget, Threads: opts.Threads, EGDBDir: opts.EGDB, NoEGDB: opts.NoEGDB,
 		TestsPerBoard: opts.TestsPerBoard, Seed: opts.Seed}
 	if opts.TTMem != "" {
@@ -122,7 +116,7 @@ func runEstimate(ctx context.Context, opts *EstimateOptions) error {
 	}
 	w := opts.IO.Out
 	fmt.Fprintf(w, "estimate for %s, rule %s, position %s %s to move, split %d, local seeds %d\n",
-		cmdutil.GameName(pos, seeds, start), e.Rule, e.Position, e.ToMove, e.Split, e.LocalSeeds)
+		cmdutil.GameName(pos, seeds, seeds > 0), e.Rule, e.Position, e.ToMove, e.Split, e.LocalSeeds)
 	fmt.Fprintf(w, "frontier: %d boards %d plies below the root, %d of them the coordinator's (at most %d seeds)\n",
 		e.Frontier, e.Split+1, e.FrontierLocal, e.LocalSeeds)
 	fmt.Fprintf(w, "sample: %d unit tests (%d finished) in %.1f s: mean %s nodes, median %s, %.2f M nodes/s\n",

@@ -31,10 +31,12 @@ type StartOptions struct {
 	TTMem      string
 	EGDB       string
 	NoEGDB     bool
+	NoShared   bool
 	EGDBSeeds  int
 	DepthSet   bool // --egdb-seeds given
 	Split      int
 	LocalSeeds int
+	GuessDepth int
 	AckWait    time.Duration
 	JSON       bool
 	Quiet      bool
@@ -90,8 +92,12 @@ another build is a conflict (exit 2).`,
 				return cmdutil.BadInputf("--egdb and --no-egdb contradict each other")
 			case cmd.Flags().Changed("egdb-seeds") && (opts.Local > 0 || opts.NoEGDB || opts.EGDB != ""):
 				return cmdutil.BadInputf("--egdb-seeds declares the workers' database depth with --nats; with --local, --egdb or --no-egdb it is the database's own")
+			case opts.NoShared && opts.Local <= 0:
+				return cmdutil.BadInputf("--no-shared-table is for the local workers of --local; give it to 'kalah worker' on the machines of --nats")
 			case cmd.Flags().Changed("egdb-seeds") && opts.EGDBSeeds < -1:
 				return cmdutil.BadInputf("--egdb-seeds must be -1 (no database) or a seed count, got %d", opts.EGDBSeeds)
+			case opts.GuessDepth < 0:
+				return cmdutil.BadInputf("--guess-depth must be 0 (none) or a depth in plies, got %d", opts.GuessDepth)
 			case opts.Split < 0 || opts.Split > 4:
 				return cmdutil.BadInputf("--split must be 0..4, got %d", opts.Split)
 			}
@@ -107,9 +113,11 @@ another build is a conflict (exit 2).`,
 	f.StringVar(&opts.TTMem, "tt-mem", "", "with --local: table size of each worker (default: the session's policy divided among the workers)")
 	f.StringVar(&opts.EGDB, "egdb", "", "endgame-database directory of the local workers, whose depth the campaign declares (default: the installed one, if any)")
 	f.BoolVar(&opts.NoEGDB, "no-egdb", false, "no endgame database: the local workers use none and the campaign declares none")
+	f.BoolVar(&opts.NoShared, "no-shared-table", false, "with --local: the workers share no table entries (the kalah_table bucket), each has its own table only")
 	f.IntVar(&opts.EGDBSeeds, "egdb-seeds", -1, "with --nats: the database depth the workers must have, when this machine has no such database (-1: none)")
 	f.IntVar(&opts.Split, "split", 1, "plies below each root move at which tests are shipped as units")
 	f.IntVar(&opts.LocalSeeds, "local-seeds", 12, "boards with at most this many seeds are tested by the coordinator itself")
+	f.IntVar(&opts.GuessDepth, "guess-depth", campaign.DefaultGuessDepth, "depth of the coordinator's deepening that guesses each root move's value before its MTD(f) (0: none); it changes the cost, never a value")
 	f.DurationVar(&opts.AckWait, "ack-wait", campaign.DefaultAckWait, "with --local: how long a unit may go without a heartbeat before another worker gets it")
 	f.BoolVar(&opts.JSON, "json", false, "print the record as one JSON object ('kalah solve --json' shape)")
 	f.BoolVarP(&opts.Quiet, "quiet", "q", false, "no progress on standard error")
@@ -117,16 +125,10 @@ another build is a conflict (exit 2).`,
 }
 
 func runStart(ctx context.Context, opts *StartOptions) error {
-	r, pos, start, err := opts.Game.Resolve()
+	p, r, pos, _, err := gameParams(opts.Name, &opts.Game, opts.Split, opts.LocalSeeds)
 	if err != nil {
 		return err
 	}
-	seeds := 0
-	if start {
-		seeds = opts.Game.Seeds
-	}
-	p := campaign.NewParams(opts.Name, r, seeds, pos)
-	p.Split, p.LocalSeeds = opts.Split, opts.LocalSeeds
 	if p.EGDBSeeds, err = declaredDepth(opts, r); err != nil {
 		return err
 	}
@@ -152,7 +154,7 @@ func runStart(ctx context.Context, opts *StartOptions) error {
 				return cmdutil.BadInputf("--tt-mem: %v", err)
 			}
 		}
-		wcfg := campaign.WorkerConfig{Threads: opts.Threads, TableBytes: tb, EGDBDir: opts.EGDB, NoEGDB: opts.NoEGDB}
+		wcfg := campaign.WorkerConfig{Threads: opts.Threads, TableBytes: tb, EGDBDir: opts.EGDB, NoEGDB: opts.NoEGDB, NoShared: opts.NoShared}
 		l, err := campaign.StartLocal(dir, opts.Port, opts.Local, wcfg, opts.AckWait)
 		if err != nil {
 			return err
@@ -179,7 +181,11 @@ func runStart(ctx context.Context, opts *StartOptions) error {
 			logger.Printf("this binary was built without VCS stamping (-buildvcs=false): its build %q does not tell it from other such builds", p.Build)
 		}
 	}
-	co, err := campaign.NewCoordinator(c, p, campaign.CoordinatorConfig{Log: logger})
+	gd := opts.GuessDepth
+	if gd == 0 {
+		gd = -1 // none
+	}
+	co, err := campaign.NewCoordinator(c, p, campaign.CoordinatorConfig{Log: logger, GuessDepth: gd, EGDBDir: opts.EGDB, NoEGDB: opts.NoEGDB})
 	if err != nil {
 		return err
 	}

@@ -93,6 +93,8 @@ the next ones), so the campaign ends later than that; the ETA is
 				avg = float64(st.Nodes) / st.Seconds / 1e6
 			}
 			fmt.Fprintf(w, "nodes %s, %.1f s wall over %d runs, %.1f worker-s, %.2f M nodes/s on average\n", results.Group(st.Nodes), st.Seconds, st.Runs, st.CPUSeconds, avg)
+			fmt.Fprintf(w, "coordinator: %s nodes of its own (guesses, small boards, the line); shared table: %s entries found by the workers\n",
+				results.Group(st.CoordinatorNodes), results.Group(st.SharedHits))
 			if st.RateWindow > 0 {
 				fmt.Fprintf(w, "rate: %.3g units/s, %.2f M nodes/s over the last %.0f s\n", st.UnitsPerSecond, st.NodesPerSecond/1e6, st.RateWindow)
 			} else {

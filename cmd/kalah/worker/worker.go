@@ -21,16 +21,17 @@ import (
 
 // Options are the inputs of one "kalah worker".
 type Options struct {
-	IO      *cmdutil.IOStreams
-	NATS    string
-	Client  campaign.ClientOptions
-	Name    string
-	Threads int
-	TTMem   string
-	EGDB    string
-	NoEGDB  bool
-	AckWait time.Duration
-	Quiet   bool
+	IO       *cmdutil.IOStreams
+	NATS     string
+	Client   campaign.ClientOptions
+	Name     string
+	Threads  int
+	TTMem    string
+	EGDB     string
+	NoEGDB   bool
+	NoShared bool
+	AckWait  time.Duration
+	Quiet    bool
 }
 
 // NewCmdWorker returns the worker command.
@@ -57,6 +58,13 @@ and its endgame database depth. A worker of another build, or whose
 database for the unit's rule has another depth, hands the unit back to
 the queue and logs why (once per campaign, also with --quiet); 'kalah
 campaign status' lists it as refusing.
+
+The workers of a campaign share the proven entries of big subtrees
+(boards of at least 24 seeds whose search took at least 16 k nodes)
+through the server's kalah_table bucket, so that a transposition between
+units solved on different machines is searched once; each worker keeps
+a mirror of the campaign's entries in memory and never waits on the
+server for them. --no-shared-table leaves this worker out of it.
 
 The server must be reachable within 5 s (exit 1 otherwise). For a
 secured server: --nats-creds FILE (a NATS user's JWT and NKey seed),
@@ -86,6 +94,7 @@ bad one is bad input (exit 2).`,
 	f.StringVar(&opts.TTMem, "tt-mem", "", "transposition table size, e.g. 2GiB (default: the session's policy for the campaign's game)")
 	f.StringVar(&opts.EGDB, "egdb", "", "endgame-database directory (default: the installed one, if any)")
 	f.BoolVar(&opts.NoEGDB, "no-egdb", false, "use no endgame database")
+	f.BoolVar(&opts.NoShared, "no-shared-table", false, "share no table entries with the campaign's other workers (the kalah_table bucket); only this worker's own table then")
 	f.DurationVar(&opts.AckWait, "ack-wait", campaign.DefaultAckWait, "how long a unit may go without a heartbeat before another worker gets it (shared by all workers: the last one started sets it)")
 	f.BoolVarP(&opts.Quiet, "quiet", "q", false, "do not log each unit on standard error (refusals and errors are still logged)")
 	return cmd
@@ -123,7 +132,7 @@ func run(ctx context.Context, opts *Options) error {
 		name = fmt.Sprintf("%s-%d", h, os.Getpid())
 	}
 	cfg := campaign.WorkerConfig{Name: name, Threads: opts.Threads, TableBytes: tb, EGDBDir: opts.EGDB, NoEGDB: opts.NoEGDB,
-		Log: log.New(opts.IO.ErrOut, "kalah worker: ", log.Ltime), Quiet: opts.Quiet}
+		NoShared: opts.NoShared, Log: log.New(opts.IO.ErrOut, "kalah worker: ", log.Ltime), Quiet: opts.Quiet}
 	w := campaign.NewWorker(c, cfg)
 	fmt.Fprintf(opts.IO.ErrOut, "kalah worker %s: serving %s\n", name, opts.NATS)
 	if err := w.Run(ctx); err != nil {

@@ -126,6 +126,22 @@ func (e *env) coordinate(ctx context.Context, p Params, cfg CoordinatorConfig) (
 	return co.Run(ctx)
 }
 
+// solved runs a coordinator to the end, checks its record against the
+// local solver (check) and returns it with the campaign's final status.
+func (e *env) solved(p Params, cfg CoordinatorConfig) (*results.Record, *Status) {
+	e.t.Helper()
+	rec, err := e.coordinate(context.Background(), p, cfg)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	check(e.t, p, rec)
+	st, err := Info(context.Background(), e.c, p.Name)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return rec, st
+}
+
 // check compares a campaign's record with the local solver's answer, and
 // replays its principal variation.
 func check(t *testing.T, p Params, rec *results.Record) {
@@ -541,12 +557,7 @@ func TestForgedSignatureRejected(t *testing.T) {
 	})
 	defer stop()
 	p := params(t, "forged", engine.Rules{Pits: 4, Capture: engine.EmptyCapture}, 3, "", engine.South)
-	rec, err := e.coordinate(context.Background(), p, CoordinatorConfig{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	check(t, p, rec)
-	st, _ := Info(context.Background(), e.c, p.Name)
+	_, st := e.solved(p, CoordinatorConfig{})
 	if forged == "" || st.Mismatched != 1 || st.Rejected != 0 {
 		t.Errorf("forged %q: %d mismatched, %d rejected", forged, st.Mismatched, st.Rejected)
 	}

@@ -110,15 +110,7 @@ func TestSharedTableExact(t *testing.T) {
 	hits := int64(0)
 	for _, c := range []engine.Capture{engine.NoEmptyCapture, engine.EmptyCapture} {
 		p := params(t, "shared-"+ruleToken(c), engine.Rules{Pits: 6, Capture: c}, 0, midGame, engine.North)
-		rec, err := e.coordinate(context.Background(), p, CoordinatorConfig{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		check(t, p, rec)
-		st, err := Info(context.Background(), e.c, p.Name)
-		if err != nil {
-			t.Fatal(err)
-		}
+		_, st := e.solved(p, CoordinatorConfig{})
 		hits += st.SharedHits
 	}
 	if hits == 0 {
@@ -144,16 +136,8 @@ func TestCoordinatorDatabase(t *testing.T) {
 	p := params(t, "coord-db", r, 0, midGame, engine.North)
 	p.EGDBSeeds = 12
 	var units []string
-	rec, err := e.coordinate(context.Background(), p, CoordinatorConfig{EGDBDir: dbDir, GuessDepth: 9,
+	rec, st := e.solved(p, CoordinatorConfig{EGDBDir: dbDir, GuessDepth: 9,
 		onResult: func(res Result) { units = append(units, res.Key) }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	check(t, p, rec)
-	st, err := Info(context.Background(), e.c, p.Name)
-	if err != nil {
-		t.Fatal(err)
-	}
 	if st.Local == 0 || st.CoordinatorNodes <= 0 || rec.Nodes != st.Nodes+st.CoordinatorNodes || rec.EGDBSeeds != 12 {
 		t.Errorf("local tests %d, coordinator nodes %d, record nodes %d (workers %d), database %d",
 			st.Local, st.CoordinatorNodes, rec.Nodes, st.Nodes, rec.EGDBSeeds)

@@ -84,8 +84,8 @@ func packStores(b Board) uint32 {
 // maxnSearch computes max^n gain vectors (seat p's gain in byte p).
 type maxnSearch struct {
 	r     Rules
-	kr    keyer
-	memo  map[key]uint32
+	rk    ranker
+	memo  *maxnTable
 	limit int // most positions memo may hold, 0 unbounded
 	nodes uint64
 	ctx   context.Context
@@ -94,9 +94,9 @@ type maxnSearch struct {
 
 // value returns the gains of b under max^n; b is not over.
 func (s *maxnSearch) value(b Board) uint32 {
-	k := s.kr.key(b)
-	if v, ok := s.memo[k]; ok {
-		return v
+	k := s.rk.key(b)
+	if v, ok := s.memo.lookup(k); ok {
+		return s.memo.unpackGains(v, b.Seeds())
 	}
 	if s.nodes++; s.nodes%pollEvery == 0 && s.err == nil {
 		s.err = s.ctx.Err()
@@ -113,9 +113,12 @@ func (s *maxnSearch) value(b Board) uint32 {
 		}
 	}
 	if s.err == nil {
-		s.memo[k] = best
-		if s.limit > 0 && len(s.memo) > s.limit {
+		switch {
+		case s.limit > 0 && s.memo.used >= s.limit:
 			s.err = fmt.Errorf("%w: max^n table passed %d positions", ErrTooBig, s.limit)
+		case !s.memo.insert(k, s.memo.packGains(best)):
+			s.err = fmt.Errorf("%w: max^n table full at %d positions (%d slots, %d bytes, %.1f bytes a position)",
+				ErrTooBig, s.memo.used, s.memo.n, s.memo.Bytes(), float64(s.memo.Bytes())/float64(max(s.memo.used, 1)))
 		}
 	}
 	return best

@@ -29,6 +29,7 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
+	"time"
 )
 
 // key is a position without its stores: every pit of every player, w bits
@@ -90,6 +91,18 @@ type maxnSearch struct {
 	nodes uint64
 	ctx   context.Context
 	err   error
+
+	progress      func(nodes uint64, positions int, tableBytes int64) // nil: none
+	progressEvery time.Duration
+	lastProgress  time.Time
+}
+
+// report calls progress when it is due.
+func (s *maxnSearch) report() {
+	if now := time.Now(); now.Sub(s.lastProgress) >= s.progressEvery {
+		s.lastProgress = now
+		s.progress(s.nodes, s.memo.used, s.memo.Bytes())
+	}
 }
 
 // value returns the gains of b under max^n; b is not over.
@@ -100,6 +113,9 @@ func (s *maxnSearch) value(b Board) uint32 {
 	}
 	if s.nodes++; s.nodes%pollEvery == 0 && s.err == nil {
 		s.err = s.ctx.Err()
+		if s.progress != nil {
+			s.report()
+		}
 	}
 	if s.err != nil {
 		return 0

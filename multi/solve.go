@@ -104,6 +104,11 @@ type Options struct {
 	// ErrTooBig, when its table would hold more positions (0: no bound
 	// but the table's).
 	MaxPositions int
+	// Progress, when set, is called during a max^n search about every
+	// ProgressEvery (a minute when 0) with the nodes expanded, the
+	// positions kept and the table's size.
+	Progress      func(nodes uint64, positions int, tableBytes int64)
+	ProgressEvery time.Duration
 }
 
 // DefaultTTBytes is the default size of the paranoid table.
@@ -128,7 +133,10 @@ func NewSolver(r Rules, c Concept, seeds int, opts Options) (*Solver, error) {
 		opts.MaxNBytes = DefaultMaxNBytes
 	}
 	s := &Solver{r: r, concept: c, kr: kr, seeds: seeds, opts: opts, ctx: context.Background()}
-	s.mx = &maxnSearch{r: r, limit: opts.MaxPositions}
+	s.mx = &maxnSearch{r: r, limit: opts.MaxPositions, progress: opts.Progress, progressEvery: opts.ProgressEvery, lastProgress: time.Now()}
+	if s.mx.progressEvery <= 0 {
+		s.mx.progressEvery = time.Minute
+	}
 	if c == MaxN {
 		if s.mx.rk, err = newRanker(r, seeds); err != nil {
 			return nil, err

@@ -102,7 +102,18 @@ func runPlayers(ctx context.Context, opts *Options, changed func(string) bool) e
 			return cmdutil.BadInputf("--tt-mem: %v", err)
 		}
 	}
-	s, err := multi.NewSolver(r, concept, p.Board.Seeds(), multi.Options{TTBytes: ttBytes, MaxNBytes: ttBytes, MaxPositions: po.MaxPositions})
+	mopts := multi.Options{TTBytes: ttBytes, MaxNBytes: ttBytes, MaxPositions: po.MaxPositions}
+	if !opts.Quiet && (opts.Progress == nil || *opts.Progress) {
+		// A max^n search reports every 30 s on standard error.
+		t0 := time.Now()
+		mopts.Progress = func(nodes uint64, positions int, tableBytes int64) {
+			sec := time.Since(t0).Seconds()
+			fmt.Fprintf(opts.IO.ErrOut, "max^n: %d positions in %s (%.1f bytes a position), %d nodes, %.0f s, %.0f positions/s\n",
+				positions, cmdutil.FormatBytes(tableBytes), float64(tableBytes)/float64(max(positions, 1)), nodes, sec, float64(positions)/sec)
+		}
+		mopts.ProgressEvery = 30 * time.Second
+	}
+	s, err := multi.NewSolver(r, concept, p.Board.Seeds(), mopts)
 	switch {
 	case errors.Is(err, multi.ErrTooBig):
 		return fmt.Errorf("%s: %w", head.Name, err)

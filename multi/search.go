@@ -92,17 +92,27 @@ type maxnSearch struct {
 	ctx   context.Context
 	err   error
 
-	progress      func(nodes uint64, positions int, tableBytes int64) // nil: none
-	progressEvery time.Duration
-	lastProgress  time.Time
+	prog *progress
 }
 
-// report calls progress when it is due.
-func (s *maxnSearch) report() {
-	if now := time.Now(); now.Sub(s.lastProgress) >= s.progressEvery {
-		s.lastProgress = now
-		s.progress(s.nodes, s.memo.used, s.memo.Bytes())
+// progress reports a search's counters about every every.
+type progress struct {
+	fn    func(nodes uint64, entries int, tableBytes int64) // nil: none
+	every time.Duration
+	last  time.Time
+}
+
+// due says whether a report is due, and if so restarts the clock.
+func (p *progress) due() bool {
+	if p.fn == nil {
+		return false
 	}
+	now := time.Now()
+	if now.Sub(p.last) < p.every {
+		return false
+	}
+	p.last = now
+	return true
 }
 
 // value returns the gains of b under max^n; b is not over.
@@ -113,8 +123,8 @@ func (s *maxnSearch) value(b Board) uint32 {
 	}
 	if s.nodes++; s.nodes%pollEvery == 0 && s.err == nil {
 		s.err = s.ctx.Err()
-		if s.progress != nil {
-			s.report()
+		if s.prog.due() {
+			s.prog.fn(s.nodes, s.memo.used, s.memo.Bytes())
 		}
 	}
 	if s.err != nil {
@@ -167,6 +177,7 @@ type paranoidSearch struct {
 	nodes uint64
 	ctx   context.Context
 	err   error
+	prog  *progress
 }
 
 // child is one move of a node, played.
@@ -200,6 +211,9 @@ func (s *paranoidSearch) search(b Board, alpha, beta int) int {
 	alpha, beta = max(alpha, lo), min(beta, hi)
 	if s.nodes++; s.nodes%pollEvery == 0 && s.err == nil {
 		s.err = s.ctx.Err()
+		if s.prog.due() {
+			s.prog.fn(s.nodes, s.memo.used, int64(len(s.memo.slots))*entryBytes)
+		}
 	}
 	if s.err != nil {
 		return lo

@@ -104,10 +104,11 @@ type Options struct {
 	// ErrTooBig, when its table would hold more positions (0: no bound
 	// but the table's).
 	MaxPositions int
-	// Progress, when set, is called during a max^n search about every
+	// Progress, when set, is called during a search about every
 	// ProgressEvery (a minute when 0) with the nodes expanded, the
-	// positions kept and the table's size.
-	Progress      func(nodes uint64, positions int, tableBytes int64)
+	// positions in the table and the table's size (paranoid: the solver's
+	// nodes and entries over every search so far).
+	Progress      func(nodes uint64, entries int, tableBytes int64)
 	ProgressEvery time.Duration
 }
 
@@ -133,10 +134,11 @@ func NewSolver(r Rules, c Concept, seeds int, opts Options) (*Solver, error) {
 		opts.MaxNBytes = DefaultMaxNBytes
 	}
 	s := &Solver{r: r, concept: c, kr: kr, seeds: seeds, opts: opts, ctx: context.Background()}
-	s.mx = &maxnSearch{r: r, limit: opts.MaxPositions, progress: opts.Progress, progressEvery: opts.ProgressEvery, lastProgress: time.Now()}
-	if s.mx.progressEvery <= 0 {
-		s.mx.progressEvery = time.Minute
+	prog := &progress{fn: opts.Progress, every: opts.ProgressEvery, last: time.Now()}
+	if prog.every <= 0 {
+		prog.every = time.Minute
 	}
+	s.mx = &maxnSearch{r: r, limit: opts.MaxPositions, prog: prog}
 	if c == MaxN {
 		if s.mx.rk, err = newRanker(r, seeds); err != nil {
 			return nil, err
@@ -152,7 +154,7 @@ func NewSolver(r Rules, c Concept, seeds int, opts Options) (*Solver, error) {
 // root seat).
 func (s *Solver) paranoid(root uint8) *paranoidSearch {
 	if s.par == nil {
-		s.par = &paranoidSearch{r: s.r, kr: s.kr, memo: newTable(s.opts.TTBytes), ctx: s.ctx}
+		s.par = &paranoidSearch{r: s.r, kr: s.kr, memo: newTable(s.opts.TTBytes), ctx: s.ctx, prog: s.mx.prog}
 	}
 	s.par.root = root
 	return s.par

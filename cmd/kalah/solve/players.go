@@ -104,12 +104,17 @@ func runPlayers(ctx context.Context, opts *Options, changed func(string) bool) e
 	}
 	mopts := multi.Options{TTBytes: ttBytes, MaxNBytes: ttBytes, MaxPositions: po.MaxPositions}
 	if !opts.Quiet && (opts.Progress == nil || *opts.Progress) {
-		// A max^n search reports every 30 s on standard error.
+		// A long search reports every 30 s on standard error.
 		t0 := time.Now()
-		mopts.Progress = func(nodes uint64, positions int, tableBytes int64) {
+		mopts.Progress = func(nodes uint64, entries int, tableBytes int64) {
 			sec := time.Since(t0).Seconds()
-			fmt.Fprintf(opts.IO.ErrOut, "max^n: %d positions in %s (%.1f bytes a position), %d nodes, %.0f s, %.0f positions/s\n",
-				positions, cmdutil.FormatBytes(tableBytes), float64(tableBytes)/float64(max(positions, 1)), nodes, sec, float64(positions)/sec)
+			if concept == multi.MaxN {
+				fmt.Fprintf(opts.IO.ErrOut, "max^n: %d positions in %s (%.1f bytes a position), %d nodes, %.0f s, %.0f positions/s\n",
+					entries, cmdutil.FormatBytes(tableBytes), float64(tableBytes)/float64(max(entries, 1)), nodes, sec, float64(entries)/sec)
+				return
+			}
+			fmt.Fprintf(opts.IO.ErrOut, "paranoid: %d nodes, %d entries in a %s table, %.0f s, %.0f nodes/s\n",
+				nodes, entries, cmdutil.FormatBytes(tableBytes), sec, float64(nodes)/sec)
 		}
 		mopts.ProgressEvery = 30 * time.Second
 	}

@@ -23,14 +23,14 @@ package multi
 //
 // The last seat's gain is the seeds in play minus the others' (every seed
 // in play ends in some store). Entries are packed back to back in 64-bit
-// words: 3-player Kalah(4,3) takes 28 bits a slot in an 8 GiB table,
-// 4-player Kalah(4,2) 40. The table never deletes. When 95% of its slots
+// words: 3-player Kalah(4,3) takes 27 bits a slot in an 8 GiB table,
+// 4-player Kalah(4,2) 40. The table never deletes. When 80% of its slots
 // are used it doubles (rebuilding every h from its home and kept bits), up
 // to two thirds of the budget, so that old and new together stay within
-// it; an insert into the largest table past that load, or one that would
-// need a longer distance, fails, and the search stops with ErrTooBig: a
-// position is either kept exactly or the search reports the table full,
-// never a wrong value.
+// it; an insert into the largest table past 95%, or one that would need a
+// longer distance, fails, and the search stops with ErrTooBig: a position
+// is either kept exactly or the search reports the table full, never a
+// wrong value.
 
 import (
 	"fmt"
@@ -44,8 +44,14 @@ import (
 const distBits = 8
 
 // maxLoad is the share of slots an insert may fill (in 1/1024ths) before
-// the table counts as full.
-const maxLoad = 973 // 95%
+// the largest table counts as full; growLoad the share at which a smaller
+// one doubles. Linear probing's inserts cost about (1/(1-load))^2/2 probes,
+// 200 at 95%, 13 at 80%: only the largest table, whose size bounds the
+// memory, runs that full.
+const (
+	maxLoad  = 973 // 95%
+	growLoad = 819 // 80%
+)
 
 // DefaultMaxNBytes is the default size of the max^n table.
 const DefaultMaxNBytes = 2 << 30
@@ -177,7 +183,10 @@ func (t *maxnTable) alloc(n uint64) error {
 	t.emask = uint64(1)<<t.eb - 1 // all ones for 64
 	t.rmask = uint64(1)<<t.r - 1
 	t.words = make([]uint64, (n*uint64(t.eb)+63)/64+1)
-	t.limit = int(n * maxLoad / 1024)
+	t.limit = int(n * growLoad / 1024)
+	if n == t.final {
+		t.limit = int(n * maxLoad / 1024)
+	}
 	if n < 1024 {
 		t.limit = int(n) - 1
 	}

@@ -124,9 +124,10 @@ func (rp *report) playersSection() {
 	if len(open) > 0 {
 		rp.p("Open (no record): %s.\n\n", strings.Join(open, "; "))
 		rp.p("Max^n has no cut-offs: it keeps every position of the game graph with\n")
-		rp.p("its gains, 4 to 8 bytes a position in a table that doubles up to\n")
-		rp.p("`--tt-mem` (multi/maxntable.go); within 12 GiB the largest table holds\n")
-		rp.p("about 1.6 billion positions. 4-player Kalah(3,3) next, the largest solved,\n")
+		rp.p("its gains, 4 to 9 bytes a position in a table that doubles up to\n")
+		rp.p("`--tt-mem` (multi/maxntable.go); within 11.5 GiB the largest table holds\n")
+		rp.p("1.3 to 2.3 billion positions (4-player Kalah(4,3), 3-player Kalah(4,3)).\n")
+		rp.p("4-player Kalah(3,3) next, the largest solved,\n")
 		rp.p("took 312 million positions, a 2.2 GB table and 12 minutes on two shared\n")
 		rp.p("cores. Paranoid searches with cut-offs but gives every root move's exact\n")
 		rp.p("value and every seat's guarantee, several searches a cell. Why each cell is\n")

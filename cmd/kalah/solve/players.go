@@ -32,7 +32,7 @@ type PlayersOptions struct {
 func addPlayersFlags(cmd *cobra.Command, opts *Options) {
 	cmdutil.AddPlayersFlags(cmd, &opts.Players.PlayersFlags)
 	f := cmd.Flags()
-	f.StringVar(&opts.Players.Concept, "concept", multi.Paranoid.String(), "with --players 3 or 4, the solution concept: paranoid (the mover against a coalition of the others; --tt-mem sizes its table, default 256MiB) or maxn (each player for itself, lowest pit among equal moves; it keeps every position, 4 to 8 bytes each, in a table that doubles up to --tt-mem counting the old table while it grows, default 2GiB)")
+	f.StringVar(&opts.Players.Concept, "concept", multi.Paranoid.String(), "with --players 3 or 4, the solution concept: paranoid (the mover against a coalition of the others; --tt-mem sizes its table, default 256MiB) or maxn (each player for itself, lowest pit among equal moves; it keeps every position, 4 to 9 bytes each, in a table that doubles up to --tt-mem counting the old table while it grows, default 2GiB)")
 	f.IntVar(&opts.Players.MaxPositions, "max-positions", 0, "with --concept maxn, stop when the table holds more positions (0: only --tt-mem bounds it)")
 	f.StringVar(&opts.Players.Save, "save", "", "with --players 3 or 4, merge the start position's record into DIR/players.jsonl (e.g. results/data)")
 }

@@ -148,7 +148,6 @@ func (rp *report) playersSection() {
 var openWhy = map[string]string{
 	"3-player Kalah(4,3) next maxn":         "not run to the end: 3-player Kalah(4,2) next took 57 million positions, and the factor from n = 2 to 3 (13x with 2 pits, 25x with 3) suggests 48x to 66x, an estimated 2.7 to 3.7 billion positions, 12 to 30 GB at 4.3 to 8 bytes each: more than 12 GiB.",
 	"3-player Kalah(4,3) all maxn":          "as next: 3-player Kalah(4,2) all took 43 million positions, an estimated 2 to 2.8 billion, 9 to 23 GB.",
-	"4-player Kalah(3,3) all maxn":          "like next and opposite (312 and 328 million positions); for n = 2 all took 54% of next's positions: an estimated 170 million, 1.2 GB.",
 	"4-player Kalah(4,2) next maxn":         "not run to the end: 4-player Kalah(4,1) next took 0.9 million positions, and the factor from n = 1 to 2 is 2,056x for four players with 3 pits and grows with the pits (three players: 214x with 3 pits, 1,367x with 4), an estimated 1.8 to 12 billion positions, 8 to 90 GB.",
 	"4-player Kalah(4,2) opposite maxn":     "as next: 4-player Kalah(4,1) opposite took 1.05 million positions, an estimated 2.2 to 14 billion.",
 	"4-player Kalah(4,2) all maxn":          "as next: 4-player Kalah(4,1) all took 0.15 million positions and n = 1 to 2 grew 2,630x for four players with 3 pits, 2,650x for three with 4 pits: an estimated 0.4 to 3.5 billion positions, which may fit 12 GiB at the low end.",

@@ -29,6 +29,7 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
+	"time"
 )
 
 // key is a position without its stores: every pit of every player, w bits
@@ -84,22 +85,47 @@ func packStores(b Board) uint32 {
 // maxnSearch computes max^n gain vectors (seat p's gain in byte p).
 type maxnSearch struct {
 	r     Rules
-	kr    keyer
-	memo  map[key]uint32
+	rk    ranker
+	memo  *maxnTable
 	limit int // most positions memo may hold, 0 unbounded
 	nodes uint64
 	ctx   context.Context
 	err   error
+
+	prog *progress
+}
+
+// progress reports a search's counters about every every.
+type progress struct {
+	fn    func(nodes uint64, entries int, tableBytes int64) // nil: none
+	every time.Duration
+	last  time.Time
+}
+
+// due says whether a report is due, and if so restarts the clock.
+func (p *progress) due() bool {
+	if p.fn == nil {
+		return false
+	}
+	now := time.Now()
+	if now.Sub(p.last) < p.every {
+		return false
+	}
+	p.last = now
+	return true
 }
 
 // value returns the gains of b under max^n; b is not over.
 func (s *maxnSearch) value(b Board) uint32 {
-	k := s.kr.key(b)
-	if v, ok := s.memo[k]; ok {
-		return v
+	k := s.rk.key(b)
+	if v, ok := s.memo.lookup(k); ok {
+		return s.memo.unpackGains(v, b.Seeds())
 	}
 	if s.nodes++; s.nodes%pollEvery == 0 && s.err == nil {
 		s.err = s.ctx.Err()
+		if s.prog.due() {
+			s.prog.fn(s.nodes, s.memo.used, s.memo.Bytes())
+		}
 	}
 	if s.err != nil {
 		return 0
@@ -113,9 +139,12 @@ func (s *maxnSearch) value(b Board) uint32 {
 		}
 	}
 	if s.err == nil {
-		s.memo[k] = best
-		if s.limit > 0 && len(s.memo) > s.limit {
+		switch {
+		case s.limit > 0 && s.memo.used >= s.limit:
 			s.err = fmt.Errorf("%w: max^n table passed %d positions", ErrTooBig, s.limit)
+		case !s.memo.insert(k, s.memo.packGains(best)):
+			s.err = fmt.Errorf("%w: max^n table full at %d positions (%d slots, %d bytes, %.1f bytes a position)",
+				ErrTooBig, s.memo.used, s.memo.n, s.memo.Bytes(), float64(s.memo.Bytes())/float64(max(s.memo.used, 1)))
 		}
 	}
 	return best
@@ -148,6 +177,7 @@ type paranoidSearch struct {
 	nodes uint64
 	ctx   context.Context
 	err   error
+	prog  *progress
 }
 
 // child is one move of a node, played.
@@ -181,6 +211,9 @@ func (s *paranoidSearch) search(b Board, alpha, beta int) int {
 	alpha, beta = max(alpha, lo), min(beta, hi)
 	if s.nodes++; s.nodes%pollEvery == 0 && s.err == nil {
 		s.err = s.ctx.Err()
+		if s.prog.due() {
+			s.prog.fn(s.nodes, s.memo.used, int64(len(s.memo.slots))*entryBytes)
+		}
 	}
 	if s.err != nil {
 		return lo

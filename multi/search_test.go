@@ -218,3 +218,21 @@ func TestMaxPositions(t *testing.T) {
 		t.Errorf("error %v, want ErrTooBig", err)
 	}
 }
+
+// TestMaxnRecord: the table, grown from its smallest size, reproduces the
+// record of 3-player Kalah(3,2) in results/data/players.jsonl.
+func TestMaxnRecord(t *testing.T) {
+	r := Rules{Players: 3, Pits: 3, Target: TargetNext}
+	p, _ := r.StartPosition(2)
+	s, _ := NewSolver(r, MaxN, p.Board.Seeds(), Options{})
+	sol, err := s.Solve(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, entries := s.Work(); !slices.Equal(sol.Stores, []int{9, 5, 4}) || entries != 86130 {
+		t.Errorf("stores %v, %d positions; the record has 9/5/4, 86130", sol.Stores, entries)
+	}
+	if s.mx.memo.n <= 1<<14 {
+		t.Errorf("the table never grew: %d slots", s.mx.memo.n)
+	}
+}

@@ -87,6 +87,7 @@ type Solver struct {
 	mx      *maxnSearch
 	par     *paranoidSearch // nil until needed
 	kr      keyer
+	seeds   int // seeds in play at most
 	ctx     context.Context
 }
 
@@ -94,10 +95,21 @@ type Solver struct {
 type Options struct {
 	// TTBytes is the paranoid table's size (DefaultTTBytes when 0).
 	TTBytes int64
+	// MaxNBytes is the max^n table's size (DefaultMaxNBytes when 0; no
+	// larger than the game needs). Max^n keeps every position it meets, a
+	// few bytes each (maxntable.go); a search that fills the table stops
+	// with an error wrapping ErrTooBig.
+	MaxNBytes int64
 	// MaxPositions stops a max^n search, with an error wrapping
-	// ErrTooBig, when its table would hold more positions (0: no bound).
-	// Max^n keeps every position it meets, about 40 bytes each.
+	// ErrTooBig, when its table would hold more positions (0: no bound
+	// but the table's).
 	MaxPositions int
+	// Progress, when set, is called during a search about every
+	// ProgressEvery (a minute when 0) with the nodes expanded, the
+	// positions in the table and the table's size (paranoid: the solver's
+	// nodes and entries over every search so far).
+	Progress      func(nodes uint64, entries int, tableBytes int64)
+	ProgressEvery time.Duration
 }
 
 // DefaultTTBytes is the default size of the paranoid table.
@@ -111,15 +123,30 @@ func NewSolver(r Rules, c Concept, seeds int, opts Options) (*Solver, error) {
 	}
 	var b Board
 	b.Pits[0] = uint64(seeds)
-	kr, err := newKeyer(r, b)
-	if err != nil {
+	kr, err := newKeyer(r, b) // the paranoid table's key
+	if err != nil && c == Paranoid {
 		return nil, err
 	}
 	if opts.TTBytes <= 0 {
 		opts.TTBytes = DefaultTTBytes
 	}
-	s := &Solver{r: r, concept: c, kr: kr, opts: opts, ctx: context.Background()}
-	s.mx = &maxnSearch{r: r, kr: kr, memo: map[key]uint32{}, limit: opts.MaxPositions}
+	if opts.MaxNBytes <= 0 {
+		opts.MaxNBytes = DefaultMaxNBytes
+	}
+	s := &Solver{r: r, concept: c, kr: kr, seeds: seeds, opts: opts, ctx: context.Background()}
+	prog := &progress{fn: opts.Progress, every: opts.ProgressEvery, last: time.Now()}
+	if prog.every <= 0 {
+		prog.every = time.Minute
+	}
+	s.mx = &maxnSearch{r: r, limit: opts.MaxPositions, prog: prog}
+	if c == MaxN {
+		if s.mx.rk, err = newRanker(r, seeds); err != nil {
+			return nil, err
+		}
+		if s.mx.memo, err = newMaxnTable(s.mx.rk, seeds, opts.MaxNBytes); err != nil {
+			return nil, err
+		}
+	}
 	return s, nil
 }
 
@@ -127,7 +154,7 @@ func NewSolver(r Rules, c Concept, seeds int, opts Options) (*Solver, error) {
 // root seat).
 func (s *Solver) paranoid(root uint8) *paranoidSearch {
 	if s.par == nil {
-		s.par = &paranoidSearch{r: s.r, kr: s.kr, memo: newTable(s.opts.TTBytes), ctx: s.ctx}
+		s.par = &paranoidSearch{r: s.r, kr: s.kr, memo: newTable(s.opts.TTBytes), ctx: s.ctx, prog: s.mx.prog}
 	}
 	s.par.root = root
 	return s.par
@@ -147,8 +174,8 @@ func (s *Solver) check(p Position) error {
 	if p.Players != s.r.Players || p.Pits != s.r.Pits {
 		return fmt.Errorf("a %d-player position with %d pits, for a %v solver", p.Players, p.Pits, s.r)
 	}
-	if p.Board.Seeds() >= 1<<s.kr.w {
-		return fmt.Errorf("position has %d seeds in play; the solver was made for fewer than %d", p.Board.Seeds(), 1<<s.kr.w)
+	if p.Board.Seeds() > s.seeds {
+		return fmt.Errorf("position has %d seeds in play; the solver was made for at most %d", p.Board.Seeds(), s.seeds)
 	}
 	if p.Board.Over() {
 		return fmt.Errorf("the game is over")
@@ -157,7 +184,10 @@ func (s *Solver) check(p Position) error {
 }
 
 func (s *Solver) nodes() (n uint64, entries int) {
-	n, entries = s.mx.nodes, len(s.mx.memo)
+	n = s.mx.nodes
+	if s.mx.memo != nil {
+		entries = s.mx.memo.used
+	}
 	if s.par != nil {
 		n += s.par.nodes
 		entries += s.par.memo.used
@@ -324,6 +354,15 @@ func (s *Solver) Guarantee(ctx context.Context, p Position, seat int) (int, erro
 		return 0, ps.err
 	}
 	return v, nil
+}
+
+// TableBytes is the size of the concept's table: max^n's, allocated when
+// the solver was made; paranoid's, once a search has used it.
+func (s *Solver) TableBytes() int64 {
+	if s.concept == MaxN {
+		return s.mx.memo.Bytes()
+	}
+	return s.opts.TTBytes
 }
 
 // Work is the solver's nodes and table entries so far.

@@ -122,11 +122,41 @@ func (rp *report) playersSection() {
 		}
 	}
 	if len(open) > 0 {
-		rp.p("Open (no record: the run did not finish within its limits, 600 s with a\n")
-		rp.p("1 GiB table for paranoid, 300 s and 40 million positions for max^n, on two\n")
-		rp.p("cores shared with other work; max^n keeps every position of the game graph\n")
-		rp.p("and has no cut-offs): %s.\n\n", strings.Join(open, "; "))
+		rp.p("Open (no record): %s.\n\n", strings.Join(open, "; "))
+		rp.p("Max^n has no cut-offs: it keeps every position of the game graph with\n")
+		rp.p("its gains, 4 to 9 bytes a position in a table that doubles up to\n")
+		rp.p("`--tt-mem` (multi/maxntable.go); within 11.5 GiB the largest table holds\n")
+		rp.p("1.3 to 2.3 billion positions (4-player Kalah(4,3), 3-player Kalah(4,3)).\n")
+		rp.p("4-player Kalah(3,3) next, the largest solved,\n")
+		rp.p("took 312 million positions, a 2.2 GB table and 12 minutes on two shared\n")
+		rp.p("cores. Paranoid searches with cut-offs but gives every root move's exact\n")
+		rp.p("value and every seat's guarantee, several searches a cell. Why each cell is\n")
+		rp.p("open (sizes estimated from the growth of the solved cells: positions grew\n")
+		rp.p("13x and 25x from n = 2 to 3 for three players with 2 and 3 pits, 34x and\n")
+		rp.p("89x for four; 2,056x from n = 1 to 2 for four players with 3 pits):\n\n")
+		for _, c := range open {
+			if why, ok := openWhy[c]; ok {
+				rp.p("- %s: %s\n", c, why)
+			}
+		}
+		rp.p("\n")
 	}
+}
+
+// openWhy says why an open k-player cell is open: what its runs reached and
+// the size its growth suggests.
+var openWhy = map[string]string{
+	"3-player Kalah(4,3) next maxn":         "not run to the end: 3-player Kalah(4,2) next took 57 million positions, and the factor from n = 2 to 3 (13x with 2 pits, 25x with 3) suggests 48x to 66x, an estimated 2.7 to 3.7 billion positions, 12 to 30 GB at 4.3 to 8 bytes each: more than 12 GiB.",
+	"3-player Kalah(4,3) all maxn":          "as next: 3-player Kalah(4,2) all took 43 million positions, an estimated 2 to 2.8 billion, 9 to 23 GB.",
+	"4-player Kalah(4,2) next maxn":         "not run to the end: 4-player Kalah(4,1) next took 0.9 million positions, and the factor from n = 1 to 2 is 2,056x for four players with 3 pits and grows with the pits (three players: 214x with 3 pits, 1,367x with 4), an estimated 1.8 to 12 billion positions, 8 to 90 GB.",
+	"4-player Kalah(4,2) opposite maxn":     "as next: 4-player Kalah(4,1) opposite took 1.05 million positions, an estimated 2.2 to 14 billion.",
+	"4-player Kalah(4,2) all maxn":          "as next: 4-player Kalah(4,1) all took 0.15 million positions and n = 1 to 2 grew 2,630x for four players with 3 pits, 2,650x for three with 4 pits: an estimated 0.4 to 3.5 billion positions, which may fit 12 GiB at the low end.",
+	"4-player Kalah(4,3) next maxn":         "beyond 4-player Kalah(4,2) by the factor from n = 2 to 3 (89x with 3 pits): hundreds of billions of positions.",
+	"4-player Kalah(4,3) opposite maxn":     "as next.",
+	"4-player Kalah(4,3) all maxn":          "as next.",
+	"4-player Kalah(4,3) next paranoid":     "did not finish in 600 s with a 1 GiB table; from 4-player Kalah(4,2) (5.4 million nodes) and the node factor from n = 2 to 3 of the solved cells (40x to 127x for four players with 3 pits, 913x and 1,934x for three with 4), an estimated 0.2 to 10 billion nodes, minutes to hours at 1 to 2 million nodes a second.",
+	"4-player Kalah(4,3) opposite paranoid": "as next, from 38.5 million nodes for n = 2: an estimated 1.5 to 75 billion nodes.",
+	"4-player Kalah(4,3) all paranoid":      "as next, from 0.7 million nodes for n = 2: an estimated 28 million to 1.3 billion nodes.",
 }
 
 // seatOrder says, over the solved paranoid cells, how often the first

@@ -32,8 +32,8 @@ type PlayersOptions struct {
 func addPlayersFlags(cmd *cobra.Command, opts *Options) {
 	cmdutil.AddPlayersFlags(cmd, &opts.Players.PlayersFlags)
 	f := cmd.Flags()
-	f.StringVar(&opts.Players.Concept, "concept", multi.Paranoid.String(), "with --players 3 or 4, the solution concept: paranoid (the mover against a coalition of the others) or maxn (each player for itself, lowest pit among equal moves)")
-	f.IntVar(&opts.Players.MaxPositions, "max-positions", 200_000_000, "with --concept maxn, stop when the table holds more positions (about 40 bytes each)")
+	f.StringVar(&opts.Players.Concept, "concept", multi.Paranoid.String(), "with --players 3 or 4, the solution concept: paranoid (the mover against a coalition of the others; --tt-mem sizes its table, default 256MiB) or maxn (each player for itself, lowest pit among equal moves; it keeps every position, 4 to 9 bytes each, in a table that doubles up to --tt-mem counting the old table while it grows, default 2GiB)")
+	f.IntVar(&opts.Players.MaxPositions, "max-positions", 0, "with --concept maxn, stop when the table holds more positions (0: only --tt-mem bounds it)")
 	f.StringVar(&opts.Players.Save, "save", "", "with --players 3 or 4, merge the start position's record into DIR/players.jsonl (e.g. results/data)")
 }
 
@@ -94,13 +94,35 @@ func runPlayers(ctx context.Context, opts *Options, changed func(string) bool) e
 		return cmdutil.BadInputf("position %s: the game is over", p)
 	}
 	ttBytes := int64(multi.DefaultTTBytes)
+	if concept == multi.MaxN {
+		ttBytes = multi.DefaultMaxNBytes
+	}
 	if opts.TTMem != "" {
 		if ttBytes, err = cmdutil.ParseBytes(opts.TTMem); err != nil {
 			return cmdutil.BadInputf("--tt-mem: %v", err)
 		}
 	}
-	s, err := multi.NewSolver(r, concept, p.Board.Seeds(), multi.Options{TTBytes: ttBytes, MaxPositions: po.MaxPositions})
-	if err != nil {
+	mopts := multi.Options{TTBytes: ttBytes, MaxNBytes: ttBytes, MaxPositions: po.MaxPositions}
+	if !opts.Quiet && (opts.Progress == nil || *opts.Progress) {
+		// A long search reports every 30 s on standard error.
+		t0 := time.Now()
+		mopts.Progress = func(nodes uint64, entries int, tableBytes int64) {
+			sec := time.Since(t0).Seconds()
+			if concept == multi.MaxN {
+				fmt.Fprintf(opts.IO.ErrOut, "max^n: %d positions in %s (%.1f bytes a position), %d nodes, %.0f s, %.0f positions/s\n",
+					entries, cmdutil.FormatBytes(tableBytes), float64(tableBytes)/float64(max(entries, 1)), nodes, sec, float64(entries)/sec)
+				return
+			}
+			fmt.Fprintf(opts.IO.ErrOut, "paranoid: %d nodes, %d entries in a %s table, %.0f s, %.0f nodes/s\n",
+				nodes, entries, cmdutil.FormatBytes(tableBytes), sec, float64(nodes)/sec)
+		}
+		mopts.ProgressEvery = 30 * time.Second
+	}
+	s, err := multi.NewSolver(r, concept, p.Board.Seeds(), mopts)
+	switch {
+	case errors.Is(err, multi.ErrTooBig):
+		return fmt.Errorf("%s: %w", head.Name, err)
+	case err != nil:
 		return cmdutil.BadInput(err)
 	}
 	if ctx == nil {
@@ -119,7 +141,7 @@ func runPlayers(ctx context.Context, opts *Options, changed func(string) bool) e
 	}
 	switch {
 	case errors.Is(err, multi.ErrTooBig):
-		return fmt.Errorf("%s: %w (raise --max-positions, or try a smaller game)", head.Name, err)
+		return fmt.Errorf("%s: %w (raise --tt-mem or --max-positions, or try a smaller game)", head.Name, err)
 	case ctx.Err() != nil:
 		return cmdutil.ErrInterrupted
 	case err != nil:
@@ -145,7 +167,7 @@ func runPlayers(ctx context.Context, opts *Options, changed func(string) bool) e
 	}
 	out.Nodes, _ = s.Work()
 	if concept == multi.MaxN {
-		out.TTBytes = 0 // max^n keeps every position in a map instead
+		out.TTBytes = s.TableBytes() // the table as it ended
 	}
 	for _, mv := range sol.Moves {
 		out.Moves = append(out.Moves, results.PlayersOpening{Move: multi.MoveName(sol.Mover, mv.Pit), Value: mv.Value, Stores: mv.Stores})

@@ -204,22 +204,28 @@ func NewCoordinator(c *Conn, p Params, cfg CoordinatorConfig) (*Coordinator, err
 	if cfg.StatusEvery == 0 {
 		cfg.StatusEvery = 2 * time.Second
 	}
-	noEGDB := cfg.NoEGDB || p.EGDBSeeds < 0
-	if !noEGDB {
-		db, err := kalah.OpenEGDB(cfg.EGDBDir, r)
-		noEGDB = err != nil || db == nil || db.MaxSeeds() != p.EGDBSeeds
-		if db != nil {
-			db.Close()
-		}
+	// The coordinator's own session uses the campaign's database when the
+	// one found is of the campaign's depth, and none otherwise: opened
+	// once, and again without a database only on a mismatch.
+	open := func(noEGDB bool) (*kalah.Session, error) {
+		return kalah.Open(kalah.Config{Pits: r.Pits, Seeds: 1, Rule: r.Capture, Threads: 1, TableBytes: coordinatorTable(r, pos),
+			EGDBDir: cfg.EGDBDir, NoEGDB: noEGDB, NoCache: true})
 	}
-	k, err := kalah.Open(kalah.Config{Pits: r.Pits, Seeds: 1, Rule: r.Capture, Threads: 1, TableBytes: coordinatorTable(r, pos),
-		EGDBDir: cfg.EGDBDir, NoEGDB: noEGDB, NoCache: true})
+	noEGDB := cfg.NoEGDB || p.EGDBSeeds < 0
+	k, err := open(noEGDB)
 	if err != nil {
 		return nil, err
 	}
 	localDB := -1
 	if !noEGDB {
-		localDB = p.EGDBSeeds
+		if db, err := k.EGDB(); err == nil && db != nil && db.MaxSeeds() == p.EGDBSeeds {
+			localDB = p.EGDBSeeds
+		} else {
+			k.Close()
+			if k, err = open(true); err != nil {
+				return nil, err
+			}
+		}
 	}
 	co := &Coordinator{c: c, p: p, cfg: cfg, rules: r, root: pos, local: k, localDB: localDB,
 		table: map[engine.Key]bounds{}, pending: map[string]*pend{}}

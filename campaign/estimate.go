@@ -147,6 +147,7 @@ func RunEstimate(ctx context.Context, p Params, cfg EstimateConfig) (*Estimate, 
 	if err != nil {
 		return nil, err
 	}
+	e.EGDBSeeds = sv.EGDBSeeds() // the depth the sample ran with
 	rng := rand.New(rand.NewPCG(cfg.Seed, 0x6b616c6168))
 	rng.Shuffle(len(boards), func(i, j int) { boards[i], boards[j] = boards[j], boards[i] })
 	t0 := time.Now()

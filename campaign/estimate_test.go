@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kalah-solver/kalah/egdb"
 	"github.com/kalah-solver/kalah/engine"
 )
 
@@ -93,7 +94,22 @@ func TestEstimate(t *testing.T) {
 	if e.MeanNodes != mean || e.Units != wantUnits || e.Nodes != math.Round(wantUnits*mean) {
 		t.Errorf("mean %v units %v nodes %v; want %v %v %v", e.MeanNodes, e.Units, e.Nodes, mean, wantUnits, math.Round(wantUnits*mean))
 	}
-	if e.Basis == "" || e.TestsPerBoard != DefaultTestsPerBoard {
-		t.Errorf("basis %q, tests per board %v", e.Basis, e.TestsPerBoard)
+	if e.Basis == "" || e.TestsPerBoard != DefaultTestsPerBoard || e.EGDBSeeds != -1 {
+		t.Errorf("basis %q, tests per board %v, database %d", e.Basis, e.TestsPerBoard, e.EGDBSeeds)
+	}
+
+	// With a database, the estimate says which depth its sample used.
+	dir := t.TempDir()
+	db, err := egdb.BuildDir(context.Background(), dir, r, 8, egdb.Options{Threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	e, err = RunEstimate(context.Background(), p, EstimateConfig{Budget: 10 * time.Minute, Threads: 1, TableBytes: 16 << 20, EGDBDir: dir, Seed: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.EGDBSeeds != 8 || e.Finished != e.Sampled {
+		t.Errorf("with an 8-seed database: database %d, %d of %d sample tests finished", e.EGDBSeeds, e.Finished, e.Sampled)
 	}
 }

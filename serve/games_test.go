@@ -4,6 +4,7 @@ package serve
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"net/http/httptest"
@@ -37,6 +38,7 @@ import (
 //	KALAH_GAMES_THREADS  search threads (default all cores)
 //	KALAH_GAMES_CAP      a solve's time limit, e.g. 30s (default none): a longer one
 //	                     stops, answers with its bounds and counts as taking the limit
+//	KALAH_GAMES_NO_WARM  set: do not warm the session before the games (Server.Warm)
 //	KALAH_GAMES_OUT      a file for one line per position (game, ply, seeds on the
 //	                     board, wall s, CPU s, nodes, from the store, solved)
 func BenchmarkRandomGames(b *testing.B) {
@@ -93,6 +95,14 @@ func BenchmarkRandomGames(b *testing.B) {
 			b.Error(err)
 		}
 	}()
+	// As 'kalah serve' does at start (KALAH_GAMES_NO_WARM=1 does not).
+	if os.Getenv("KALAH_GAMES_NO_WARM") == "" {
+		w, err := s.Warm(context.Background(), r.Pits, env("KALAH_GAMES_SEEDS", 4), rule)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Logf("warmed in %v: %d-byte table, %d-seed database", w.Took, w.TableBytes, w.EGDBSeeds)
+	}
 	var wall, cpu []float64
 	b.ResetTimer()
 	for range b.N {

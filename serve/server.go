@@ -307,6 +307,44 @@ func (s *Server) session(key gameKey) (*kalah.Session, error) {
 	return k, nil
 }
 
+// Warmed says what Warm prepared.
+type Warmed struct {
+	TableBytes int64         // the table touched
+	EGDBSeeds  int           // the database opened (its largest slice), -1 for none
+	Took       time.Duration // from the slot's taking to the end
+}
+
+// Warm opens the session of Kalah(pits, seeds) under rule, as the first
+// request for that game would, and touches every page of its table, so
+// that the first solve does not pay for the kernel's first touch of the
+// table's memory (seconds for a gigabyte of huge pages) or for opening and
+// checking the endgame database. It waits for the solve slot like a
+// request (without the queue's cap), so requests that come meanwhile
+// wait behind it; a request for another game then closes this session.
+func (s *Server) Warm(ctx context.Context, pits, seeds int, rule engine.Capture) (Warmed, error) {
+	if err := s.acquire(ctx, "", false); err != nil {
+		return Warmed{}, err
+	}
+	defer s.release()
+	t0 := time.Now()
+	key := gameKey{pits: pits, seeds: seeds, rule: rule}
+	fresh := s.k == nil || s.kkey != key
+	k, err := s.session(key)
+	if err != nil {
+		return Warmed{}, err
+	}
+	sv, err := k.Solver()
+	if err != nil {
+		return Warmed{}, err
+	}
+	if fresh { // an open session's table holds answers: keep them
+		sv.Table().Clear()
+	}
+	w := Warmed{TableBytes: k.TableBytes(), EGDBSeeds: sv.EGDBSeeds(), Took: time.Since(t0)}
+	s.logf("warmed Kalah(%d,%d) %v: %d-byte table touched, endgame database %d seeds, %v", pits, seeds, rule, w.TableBytes, w.EGDBSeeds, w.Took.Round(time.Millisecond))
+	return w, nil
+}
+
 func (s *Server) closeSession() error {
 	if s.k == nil {
 		return nil

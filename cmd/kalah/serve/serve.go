@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
+	"github.com/kalah-solver/kalah/engine"
 	"github.com/kalah-solver/kalah/serve"
 	"github.com/spf13/cobra"
 )
@@ -34,11 +35,14 @@ type Options struct {
 	Threads      int
 	MaxQueue     int
 	SolveTimeout time.Duration
+	NoWarm       bool
 	Verbose      bool
 
 	// Ready, if set, is called with the page's address once the server
 	// listens (tests use it with --addr 127.0.0.1:0).
 	Ready func(url string)
+	// Warmed, if set, is called once the warm-up has ended (tests).
+	Warmed func()
 }
 
 // NewCmdServe returns the serve command.
@@ -64,7 +68,13 @@ database when one is installed and the persistent store, which keeps every
 answer, so a position is solved once. One solve runs at a time; at most
 --max-queue requests wait behind it, the rest get HTTP 503. The JSON API
 (GET /api/line, /api/solve, /api/choose, /api/progress) is described in
-docs/explorer.md. Ctrl-C stops the server and saves the store.`,
+docs/explorer.md. Ctrl-C stops the server and saves the store.
+
+At start the server opens the session of the page's first game, Kalah(6,4)
+under no-empty-capture, in the background: it opens (or builds) the endgame
+database and touches every page of the table, so that the first answer does
+not wait seconds for that. Requests that come meanwhile wait in line;
+--no-warm skips it.`,
 		Example: `  kalah serve
   kalah serve --open
   kalah serve --addr 127.0.0.1:9000 --store /tmp/kalah-store
@@ -91,6 +101,7 @@ docs/explorer.md. Ctrl-C stops the server and saves the store.`,
 	f.IntVar(&opts.Threads, "threads", 0, fmt.Sprintf("search threads (default all cores, %d)", runtime.GOMAXPROCS(0)))
 	f.IntVar(&opts.MaxQueue, "max-queue", serve.DefaultMaxQueue, "requests that may wait for the running solve; more get HTTP 503")
 	f.DurationVar(&opts.SolveTimeout, "solve-timeout", 10*time.Minute, "stop a solve after this long and answer with its bounds (0: no limit)")
+	f.BoolVar(&opts.NoWarm, "no-warm", false, "do not open the first game's session (database and table) at start, only on the first request")
 	f.BoolVarP(&opts.Verbose, "verbose", "v", false, "log sessions opened and solves run on standard error")
 	return cmd
 }
@@ -143,6 +154,19 @@ func run(ctx context.Context, opts *Options) error {
 	if opts.Ready != nil {
 		opts.Ready(url)
 	}
+	warmed := make(chan struct{})
+	if opts.NoWarm {
+		close(warmed)
+	} else {
+		go func() {
+			defer close(warmed)
+			warm(ctx, srv, opts.IO)
+			if opts.Warmed != nil {
+				opts.Warmed()
+			}
+		}()
+	}
+	defer func() { <-warmed }() // no word from it after run returns
 	if opts.Open {
 		if err := openBrowser(url); err != nil {
 			fmt.Fprintf(opts.IO.ErrOut, "kalah serve: could not open a browser (%v); open %s yourself\n", err, url)
@@ -166,6 +190,26 @@ func run(ctx context.Context, opts *Options) error {
 		return err
 	}
 	return nil
+}
+
+// warm opens the session of the page's first game (serve.Server.Warm)
+// and says when it is ready, or why it is not.
+func warm(ctx context.Context, srv *serve.Server, io *cmdutil.IOStreams) {
+	const pits, seeds = 6, 4
+	rule := engine.NoEmptyCapture
+	w, err := srv.Warm(ctx, pits, seeds, rule)
+	switch {
+	case err != nil && ctx.Err() != nil:
+	case err != nil:
+		fmt.Fprintf(io.ErrOut, "kalah serve: warming Kalah(%d,%d) %v: %v (the first request will try again)\n", pits, seeds, rule, err)
+	default:
+		db := "no endgame database"
+		if w.EGDBSeeds >= 0 {
+			db = fmt.Sprintf("the %d-seed endgame database", w.EGDBSeeds)
+		}
+		fmt.Fprintf(io.ErrOut, "kalah serve: Kalah(%d,%d) %v is ready (%s table touched, %s) in %v\n",
+			pits, seeds, rule, cmdutil.FormatBytes(w.TableBytes), db, w.Took.Round(10*time.Millisecond))
+	}
 }
 
 // loopback reports whether host names only this machine.

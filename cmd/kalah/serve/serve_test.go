@@ -49,6 +49,28 @@ func TestServe(t *testing.T) {
 	}
 }
 
+// TestServeWarm: the server opens the first game's session at start and
+// says so; --no-warm does not.
+func TestServeWarm(t *testing.T) {
+	for _, no := range []bool{false, true} {
+		io_, _, errOut := cmdutil.Test()
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		opts := &Options{IO: io_, Addr: "127.0.0.1:0", Store: t.TempDir(), NoEGDB: true, TTMem: "16MiB", Threads: 1, NoWarm: no}
+		opts.Warmed = cancel
+		if no {
+			opts.Ready = func(string) { cancel() }
+		}
+		if err := run(ctx, opts); err != nil {
+			t.Fatal(err)
+		}
+		cancel()
+		const want = "kalah serve: Kalah(6,4) no-empty-capture is ready (16 MiB table touched, no endgame database) in "
+		if got := strings.Contains(errOut.String(), want); got == no {
+			t.Errorf("--no-warm=%v: standard error %q", no, errOut.String())
+		}
+	}
+}
+
 func TestServeBadInput(t *testing.T) {
 	io_, _, _ := cmdutil.Test()
 	for _, o := range []*Options{{IO: io_, Addr: "nonsense"}, {IO: io_, Addr: "127.0.0.1:0", Threads: -1}, {IO: io_, Addr: "127.0.0.1:0", TTMem: "lots"}} {

@@ -85,6 +85,10 @@ type Config struct {
 	NoCache  bool // neither read nor write a persistent store
 	// Recompute solves again even when the store holds the answer.
 	Recompute bool
+	// Shared, if not nil, is the table's second level in place of the
+	// persistent store (a campaign worker's shared table, kept in a
+	// JetStream bucket); it needs NoCache.
+	Shared solver.Cache
 	// CacheMinSeeds and CacheMinWork override the store's thresholds
 	// (persist.Options); 0 keeps the defaults.
 	CacheMinSeeds, CacheMinWork int
@@ -148,6 +152,9 @@ func Open(cfg Config) (*Session, error) {
 	}
 	if cfg.Seeds < 1 || 2*cfg.Pits*cfg.Seeds > engine.MaxSeeds {
 		return nil, fmt.Errorf("Kalah(%d,%d) does not fit the board: at most %d seeds in all", cfg.Pits, cfg.Seeds, engine.MaxSeeds)
+	}
+	if cfg.Shared != nil && !cfg.NoCache {
+		return nil, errors.New("a session with a shared table has no persistent store: set NoCache")
 	}
 	k := &Session{cfg: cfg, rules: rules, tb: cfg.TableBytes}
 	if k.tb == 0 {
@@ -234,6 +241,9 @@ func (k *Session) Solver() (*solver.Solver, error) {
 	}
 	if k.cache != nil {
 		o.Cache = k.cache
+	}
+	if k.cfg.Shared != nil {
+		o.Cache = k.cfg.Shared
 	}
 	sv, err := solver.New(k.rules, o)
 	if err != nil {

@@ -443,13 +443,17 @@ func TestStopThenStart(t *testing.T) {
 // A unit that takes several ack waits is kept by its worker through its
 // heartbeats: never delivered twice.
 func TestHeartbeatsKeepLongUnits(t *testing.T) {
-	e := newEnv(t, time.Second)
+	// The unit takes two and a half ack waits; the heartbeats (every
+	// third of one) must keep it. An ack wait of one second let a
+	// heartbeat come late on a starved machine (a niced test run beside
+	// two busy cores): 2 s leaves room.
+	e := newEnv(t, 2*time.Second)
 	var once sync.Once
 	_, stop := e.workers(2, func(i int, c *WorkerConfig) {
 		if i == 0 {
 			c.delay = func(Unit) time.Duration {
 				d := time.Duration(0)
-				once.Do(func() { d = 3 * time.Second })
+				once.Do(func() { d = 5 * time.Second })
 				return d
 			}
 		}

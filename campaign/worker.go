@@ -255,31 +255,23 @@ func (w *Worker) session(ctx context.Context, r engine.Rules, gameSeeds int, cam
 		if tb == 0 {
 			tb = solver.DefaultTTBytesFor(r.Pits, gameSeeds)
 		}
-		k, err := kalah.Open(kalah.Config{Pits: r.Pits, Seeds: 1, Rule: r.Capture, Threads: w.cfg.Threads,
-			TableBytes: tb, EGDBDir: w.cfg.EGDBDir, NoEGDB: w.cfg.NoEGDB, NoCache: true, Log: w.cfg.Log})
-		if err != nil {
-			return nil, err
-		}
-		rs = &ruleSolver{k: k}
-		if w.cfg.NoShared {
-			rs.sv, err = k.Solver()
-		} else {
-			// The session's database and table size, with the shared
-			// table where 'kalah solve' has its persistent store.
+		cfg := kalah.Config{Pits: r.Pits, Seeds: 1, Rule: r.Capture, Threads: w.cfg.Threads,
+			TableBytes: tb, EGDBDir: w.cfg.EGDBDir, NoEGDB: w.cfg.NoEGDB, NoCache: true, Log: w.cfg.Log}
+		rs = &ruleSolver{}
+		if !w.cfg.NoShared {
+			// The shared table where 'kalah solve' has its persistent store.
 			rs.shared = &sharedCache{minSeeds: sharedMinSeeds, minWork: sharedMinWork}
 			if w.cfg.sharedMinWork > 0 {
 				rs.shared.minSeeds, rs.shared.minWork = w.cfg.sharedMinSeeds, w.cfg.sharedMinWork
 			}
-			o := solver.Options{TTBytes: k.TableBytes(), Threads: w.cfg.Threads, Cache: rs.shared}
-			db, derr := k.EGDB()
-			if db != nil {
-				o.DB = db
-			}
-			if err = derr; err == nil {
-				rs.sv, err = solver.New(r, o)
-			}
+			cfg.Shared = rs.shared
 		}
+		k, err := kalah.Open(cfg)
 		if err != nil {
+			return nil, err
+		}
+		rs.k = k
+		if rs.sv, err = k.Solver(); err != nil {
 			k.Close()
 			return nil, err
 		}

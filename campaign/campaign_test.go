@@ -142,6 +142,19 @@ func (e *env) solved(p Params, cfg CoordinatorConfig) (*results.Record, *Status)
 	return rec, st
 }
 
+// buildDB builds r's endgame database up to seeds in a temporary
+// directory and returns the directory.
+func buildDB(t *testing.T, r engine.Rules, seeds int) string {
+	t.Helper()
+	dir := t.TempDir()
+	db, err := egdb.BuildDir(context.Background(), dir, r, seeds, egdb.Options{Threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	return dir
+}
+
 // check compares a campaign's record with the local solver's answer, and
 // replays its principal variation.
 func check(t *testing.T, p Params, rec *results.Record) {
@@ -493,12 +506,7 @@ func (e *env) waitFor(name string, ok func(*Status) bool) {
 func TestWorkersOfAnotherSignature(t *testing.T) {
 	e := newEnv(t, 5*time.Second)
 	r := engine.Rules{Pits: 4, Capture: engine.NoEmptyCapture}
-	dbDir := t.TempDir()
-	db, err := egdb.BuildDir(context.Background(), dbDir, r, 4, egdb.Options{Threads: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	db.Close()
+	dbDir := buildDB(t, r, 4)
 	p := params(t, "sig", r, 3, "", engine.South)
 	if p.EGDBSeeds != -1 || p.Build != CurrentBuild() {
 		t.Fatalf("declared %q %d", p.Build, p.EGDBSeeds)

@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kalah-solver/kalah/egdb"
 	"github.com/kalah-solver/kalah/engine"
 )
 
@@ -99,12 +98,7 @@ func TestEstimate(t *testing.T) {
 	}
 
 	// With a database, the estimate says which depth its sample used.
-	dir := t.TempDir()
-	db, err := egdb.BuildDir(context.Background(), dir, r, 8, egdb.Options{Threads: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	db.Close()
+	dir := buildDB(t, r, 8)
 	e, err = RunEstimate(context.Background(), p, EstimateConfig{Budget: 10 * time.Minute, Threads: 1, TableBytes: 16 << 20, EGDBDir: dir, Seed: 7})
 	if err != nil {
 		t.Fatal(err)

@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kalah-solver/kalah/egdb"
 	"github.com/kalah-solver/kalah/engine"
 	"github.com/kalah-solver/kalah/tt"
 )
@@ -125,12 +124,7 @@ func TestSharedTableExact(t *testing.T) {
 func TestCoordinatorDatabase(t *testing.T) {
 	e := newEnv(t, 5*time.Second)
 	r := engine.Rules{Pits: 6, Capture: engine.EmptyCapture}
-	dbDir := t.TempDir()
-	db, err := egdb.BuildDir(context.Background(), dbDir, r, 12, egdb.Options{Threads: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	db.Close()
+	dbDir := buildDB(t, r, 12)
 	_, stop := e.workers(2, func(i int, c *WorkerConfig) { c.NoEGDB, c.EGDBDir = false, dbDir })
 	defer stop()
 	p := params(t, "coord-db", r, 0, midGame, engine.North)

@@ -225,9 +225,6 @@ func (w *Worker) onCancel(m *nats.Msg) {
 
 func (w *Worker) close() {
 	for _, rs := range w.sessions {
-		if rs.shared != nil {
-			rs.sv.Close() // the worker's own solver; the session closes its own
-		}
 		rs.k.Close()
 	}
 	w.sessions = map[engine.Rules]*ruleSolver{}
@@ -238,11 +235,10 @@ func (w *Worker) close() {
 }
 
 // ruleSolver is a worker's search for one rule: the session (its endgame
-// database and table policy, as 'kalah solve' opens them) and the solver
-// over them, with the shared table as its second level.
+// database and table policy, as 'kalah solve' opens them), whose solver
+// has the shared table as its second level.
 type ruleSolver struct {
 	k      *kalah.Session
-	sv     *solver.Solver
 	shared *sharedCache // nil with NoShared
 }
 
@@ -271,10 +267,6 @@ func (w *Worker) session(ctx context.Context, r engine.Rules, gameSeeds int, cam
 			return nil, err
 		}
 		rs.k = k
-		if rs.sv, err = k.Solver(); err != nil {
-			k.Close()
-			return nil, err
-		}
 		w.sessions[r] = rs
 	}
 	if rs.shared != nil {
@@ -288,7 +280,7 @@ func (w *Worker) session(ctx context.Context, r engine.Rules, gameSeeds int, cam
 		}
 		rs.shared.use(m)
 	}
-	return rs.sv, nil
+	return rs.k.Solver()
 }
 
 // handle solves one unit. A unit that cannot be read is terminated (never

@@ -598,3 +598,43 @@ func TestBucketOfAnotherBuild(t *testing.T) {
 		}
 	}
 }
+
+// TestLocalWorkersShareOneSearch: the workers of a local campaign share
+// one pool (one table, their threads a team): a unit that runs alone gets
+// the idle worker's thread as a helper, and the values are still the
+// reference's.
+func TestLocalWorkersShareOneSearch(t *testing.T) {
+	l, err := StartLocal(t.TempDir(), 0, 2, WorkerConfig{Threads: 1, TableBytes: 16 << 20, NoEGDB: true, Log: testLog(t), Quiet: true}, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Stop()
+	if l.Workers[0].p != l.Workers[1].p || l.Workers[0].p.threads != 2 {
+		t.Fatalf("local workers: pools %p %p, %d threads", l.Workers[0].p, l.Workers[1].p, l.Workers[0].p.threads)
+	}
+	c, err := Connect(context.Background(), l.Server.URL(), 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	e := &env{t: t, srv: l.Server, c: c}
+	r := engine.Rules{Pits: 6, Capture: engine.NoEmptyCapture}
+	p := params(t, "shared-pool", r, 0, midGame, engine.North)
+	rec, err := e.coordinate(context.Background(), p, CoordinatorConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(t, p, rec)
+	if rec.Threads != 2 {
+		t.Errorf("record: %d threads, want 2 (one a worker)", rec.Threads)
+	}
+	l.Workers[0].p.mu.Lock()
+	rs := l.Workers[0].p.sessions[r]
+	l.Workers[0].p.mu.Unlock()
+	if rs == nil {
+		t.Fatal("no session for the campaign's rule")
+	}
+	if c := rs.team.Counts(); c.Tests == 0 || c.Joins == 0 {
+		t.Errorf("team counts %+v: want tests with helpers", c)
+	}
+}

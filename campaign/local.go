@@ -11,8 +11,10 @@ import (
 )
 
 // Local is a campaign on one machine: an embedded NATS server on loopback
-// and n workers in this process, each with its own connection, exactly as
-// separate machines would run them.
+// and n workers in this process, each with its own connection, as
+// separate machines would run them, but sharing one search (pool): one
+// table, and every thread working on the units that run, so that a core
+// whose worker has no unit helps another's.
 type Local struct {
 	Server  *Server
 	Workers []*Worker
@@ -24,13 +26,16 @@ type Local struct {
 }
 
 // StartLocal starts the server (streams under dir, a free port when port
-// is 0) and n workers configured by cfg (named local-1, local-2, ...).
+// is 0) and n workers configured by cfg (named local-1, local-2, ...),
+// with cfg.Threads threads each (at least one) in the search they share;
+// cfg.TableBytes is the size of their one table.
 func StartLocal(dir string, port, n int, cfg WorkerConfig, ackWait time.Duration) (*Local, error) {
 	srv, err := StartServer(dir, port)
 	if err != nil {
 		return nil, err
 	}
 	l := &Local{Server: srv}
+	cfg.pool = newPool(cfg, n*max(cfg.Threads, 1))
 	ctx, cancel := context.WithCancel(context.Background())
 	l.cancel = cancel
 	for i := 0; i < n; i++ {

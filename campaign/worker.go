@@ -54,6 +54,9 @@ type WorkerConfig struct {
 	// sharedMinSeeds and sharedMinWork, for tests: the shared table's
 	// thresholds (default the constants of shared.go).
 	sharedMinSeeds, sharedMinWork int
+	// pool, when set, is the search this worker shares with others (the
+	// local workers of one process); nil: its own.
+	pool *pool
 }
 
 // A unit a worker refuses waits refuseDelay before it is delivered again
@@ -71,13 +74,12 @@ const (
 // machines; each unit goes to one of them, and to another when its holder
 // goes silent for longer than the ack wait.
 type Worker struct {
-	c        *Conn
-	cfg      WorkerConfig
-	sessions map[engine.Rules]*ruleSolver
-	mirrors  map[string]*mirror   // the shared table of each campaign served
-	depths   map[engine.Rules]int // the endgame database depth of each rule
-	refused  map[string]bool      // campaigns refused (logged once each)
-	backoff  time.Duration        // the wait after the next refusal
+	c       *Conn
+	cfg     WorkerConfig
+	p       *pool
+	threads int             // its share of the pool's threads (0: all of them)
+	refused map[string]bool // campaigns refused (logged once each)
+	backoff time.Duration   // the wait after the next refusal
 
 	mu        sync.Mutex
 	current   string             // Nats-Msg-Id of the unit being solved
@@ -89,24 +91,55 @@ type Worker struct {
 	Refused atomic.Int64 // units handed back: the campaign's signature is not this worker's
 }
 
-// NewWorker returns a worker on c.
+// NewWorker returns a worker on c, with its own sessions (cfg.Threads
+// search threads).
 func NewWorker(c *Conn, cfg WorkerConfig) *Worker {
 	if cfg.build == "" {
 		cfg.build = CurrentBuild()
 	}
-	return &Worker{c: c, cfg: cfg, sessions: map[engine.Rules]*ruleSolver{}, mirrors: map[string]*mirror{}, depths: map[engine.Rules]int{},
-		refused: map[string]bool{}, cancelled: map[string]time.Time{}}
+	p, threads := cfg.pool, 0
+	if p == nil {
+		p = newPool(cfg, cfg.Threads)
+	} else {
+		threads = max(cfg.Threads, 1)
+	}
+	p.users++
+	return &Worker{c: c, cfg: cfg, p: p, threads: threads, refused: map[string]bool{}, cancelled: map[string]time.Time{}}
 }
 
-// depth is the depth of the endgame database this worker solves units of
-// r with (-1: none), read once per rule.
-func (w *Worker) depth(r engine.Rules) (int, error) {
-	if d, ok := w.depths[r]; ok {
+// pool is the search a worker's units run on: for each rule a session
+// (its database and table, as 'kalah solve' opens them, with the shared
+// table as its second level) whose solver's threads form a solver.Team.
+// A worker process has a pool of its own. The local workers of 'kalah
+// campaign start --local N' share one: one table instead of N, and a
+// thread whose worker has no unit helps the units that run (lazy SMP),
+// as in a campaign's tail, where one unit runs at a time.
+type pool struct {
+	cfg      WorkerConfig
+	threads  int
+	mu       sync.Mutex
+	sessions map[engine.Rules]*ruleSolver
+	mirrors  map[string]*mirror   // the shared table of each campaign served
+	depths   map[engine.Rules]int // the endgame database depth of each rule
+	users    int                  // workers on it; the last to stop closes it
+}
+
+func newPool(cfg WorkerConfig, threads int) *pool {
+	return &pool{cfg: cfg, threads: threads, sessions: map[engine.Rules]*ruleSolver{},
+		mirrors: map[string]*mirror{}, depths: map[engine.Rules]int{}}
+}
+
+// depth is the depth of the endgame database the pool solves units of r
+// with (-1: none), read once per rule.
+func (p *pool) depth(r engine.Rules) (int, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if d, ok := p.depths[r]; ok {
 		return d, nil
 	}
 	d := -1
-	if !w.cfg.NoEGDB {
-		db, err := kalah.OpenEGDB(w.cfg.EGDBDir, r)
+	if !p.cfg.NoEGDB {
+		db, err := kalah.OpenEGDB(p.cfg.EGDBDir, r)
 		if err != nil {
 			return 0, err
 		}
@@ -115,14 +148,12 @@ func (w *Worker) depth(r engine.Rules) (int, error) {
 			db.Close()
 		}
 	}
-	w.depths[r] = d
+	p.depths[r] = d
 	return d, nil
 }
 
-// mismatch says how this worker differs from a unit's campaign ("" when
-// it does not).
 func (w *Worker) mismatch(u Unit, r engine.Rules) (string, error) {
-	d, err := w.depth(r)
+	d, err := w.p.depth(r)
 	if err != nil {
 		return "", err
 	}
@@ -223,42 +254,54 @@ func (w *Worker) onCancel(m *nats.Msg) {
 	}
 }
 
-func (w *Worker) close() {
-	for _, rs := range w.sessions {
+func (w *Worker) close() { w.p.release() }
+
+// release closes the pool's sessions when its last worker stops.
+func (p *pool) release() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.users--; p.users > 0 {
+		return
+	}
+	for _, rs := range p.sessions {
 		rs.k.Close()
 	}
-	w.sessions = map[engine.Rules]*ruleSolver{}
-	for _, m := range w.mirrors {
+	p.sessions = map[engine.Rules]*ruleSolver{}
+	for _, m := range p.mirrors {
 		m.close()
 	}
-	w.mirrors = map[string]*mirror{}
+	p.mirrors = map[string]*mirror{}
 }
 
-// ruleSolver is a worker's search for one rule: the session (its endgame
+// ruleSolver is a pool's search for one rule: the session (its endgame
 // database and table policy, as 'kalah solve' opens them), whose solver
-// has the shared table as its second level.
+// has the shared table as its second level, and the team of its threads.
 type ruleSolver struct {
 	k      *kalah.Session
+	sv     *solver.Solver
+	team   *solver.Team
 	shared *sharedCache // nil with NoShared
 }
 
-// session returns the solver of r, opened on first use; with the shared
+// session returns the search of r, opened on first use; with the shared
 // table, pointed at the campaign's mirror.
-func (w *Worker) session(ctx context.Context, r engine.Rules, gameSeeds int, campaign string) (*solver.Solver, error) {
-	rs := w.sessions[r]
+func (p *pool) session(ctx context.Context, c *Conn, r engine.Rules, gameSeeds int, campaign string) (*ruleSolver, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	rs := p.sessions[r]
 	if rs == nil {
-		tb := w.cfg.TableBytes
+		tb := p.cfg.TableBytes
 		if tb == 0 {
 			tb = solver.DefaultTTBytesFor(r.Pits, gameSeeds)
 		}
-		cfg := kalah.Config{Pits: r.Pits, Seeds: 1, Rule: r.Capture, Threads: w.cfg.Threads,
-			TableBytes: tb, EGDBDir: w.cfg.EGDBDir, NoEGDB: w.cfg.NoEGDB, NoCache: true, Log: w.cfg.Log}
+		cfg := kalah.Config{Pits: r.Pits, Seeds: 1, Rule: r.Capture, Threads: p.threads,
+			TableBytes: tb, EGDBDir: p.cfg.EGDBDir, NoEGDB: p.cfg.NoEGDB, NoCache: true, Log: p.cfg.Log}
 		rs = &ruleSolver{}
-		if !w.cfg.NoShared {
+		if !p.cfg.NoShared {
 			// The shared table where 'kalah solve' has its persistent store.
 			rs.shared = &sharedCache{minSeeds: sharedMinSeeds, minWork: sharedMinWork}
-			if w.cfg.sharedMinWork > 0 {
-				rs.shared.minSeeds, rs.shared.minWork = w.cfg.sharedMinSeeds, w.cfg.sharedMinWork
+			if p.cfg.sharedMinWork > 0 {
+				rs.shared.minSeeds, rs.shared.minWork = p.cfg.sharedMinSeeds, p.cfg.sharedMinWork
 			}
 			cfg.Shared = rs.shared
 		}
@@ -266,21 +309,26 @@ func (w *Worker) session(ctx context.Context, r engine.Rules, gameSeeds int, cam
 		if err != nil {
 			return nil, err
 		}
-		rs.k = k
-		w.sessions[r] = rs
+		sv, err := k.Solver()
+		if err != nil {
+			k.Close()
+			return nil, err
+		}
+		rs.k, rs.sv, rs.team = k, sv, sv.Team()
+		p.sessions[r] = rs
 	}
 	if rs.shared != nil {
-		m := w.mirrors[campaign]
+		m := p.mirrors[campaign]
 		if m == nil {
 			var err error
-			if m, err = openMirror(ctx, w.c.Table, campaign, r.Pits); err != nil {
+			if m, err = openMirror(ctx, c.Table, campaign, r.Pits); err != nil {
 				return nil, err
 			}
-			w.mirrors[campaign] = m
+			p.mirrors[campaign] = m
 		}
 		rs.shared.use(m)
 	}
-	return rs.k.Solver()
+	return rs, nil
 }
 
 // handle solves one unit. A unit that cannot be read is terminated (never
@@ -316,7 +364,7 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) error {
 		w.c.NC.Close()
 		return errCrashed
 	}
-	sv, err := w.session(ctx, r, max(u.GameSeeds, b.Seeds()), u.Campaign)
+	rs, err := w.p.session(ctx, w.c, r, max(u.GameSeeds, b.Seeds()), u.Campaign)
 	if err != nil {
 		msg.Nak()
 		return err
@@ -353,8 +401,8 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) error {
 		case <-uctx.Done():
 		}
 	}
-	hits0 := sv.Stats().CacheHits
-	v, nodes, err := sv.NullWindow(uctx, b, gamma)
+	v, st, err := rs.team.NullWindow(uctx, b, gamma)
+	nodes := st.Nodes
 	if err != nil {
 		if ctx.Err() != nil {
 			msg.Nak() // this worker stops: give the unit to another at once
@@ -373,11 +421,15 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) error {
 	if md, err := msg.Metadata(); err == nil {
 		attempt = int(md.NumDelivered)
 	}
+	threads := w.threads
+	if threads == 0 {
+		threads = rs.sv.Threads()
+	}
 	res := Result{Campaign: u.Campaign, Key: u.Key, Value: v, Nodes: nodes,
 		Seconds: math.Round(time.Since(t0).Seconds()*1000) / 1000, Worker: w.cfg.Name,
-		Threads: sv.Threads(), TTBytes: sv.Table().Bytes(), Rule: r.Capture.String(), EGDBSeeds: sv.EGDBSeeds(),
+		Threads: threads, TTBytes: rs.sv.Table().Bytes(), Rule: r.Capture.String(), EGDBSeeds: rs.sv.EGDBSeeds(),
 		Build: w.cfg.build, Version: results.Current().Version, Revision: results.Current().VCSRevision, Attempt: attempt,
-		SharedHits: sv.Stats().CacheHits - hits0}
+		SharedHits: st.CacheHits}
 	if w.cfg.forge != nil {
 		w.cfg.forge(&res)
 	}

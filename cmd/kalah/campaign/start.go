@@ -55,7 +55,10 @@ every root move is proven; then print the record, as 'kalah solve' does
 
 With --local N the server runs in this process, on loopback only, with
 its streams under --data, and N workers run here too (--threads each,
-default 1). With --nats URL the coordinator uses an existing server or
+default 1). The local workers share one table (--tt-mem) and their
+threads: a thread whose worker has no unit helps one that runs, so the
+campaign's tail, where one unit runs at a time, uses every core. With
+--nats URL the coordinator uses an existing server or
 cluster, where workers ('kalah worker --nats URL') serve it.
 
 A name already used for other parameters is refused (exit 2) and nothing
@@ -110,7 +113,7 @@ another build is a conflict (exit 2).`,
 	f.IntVar(&opts.Local, "local", 0, "run a server on loopback and this many workers in this process")
 	f.IntVar(&opts.Port, "port", 0, "with --local: the server's port (default a free one); workers of other machines cannot reach it, it listens on loopback")
 	f.IntVar(&opts.Threads, "threads", 1, "with --local: search threads of each worker")
-	f.StringVar(&opts.TTMem, "tt-mem", "", "with --local: table size of each worker (default: the session's policy divided among the workers)")
+	f.StringVar(&opts.TTMem, "tt-mem", "", "with --local: size of the table the workers share (default: the session's policy)")
 	f.StringVar(&opts.EGDB, "egdb", "", "endgame-database directory of the local workers, whose depth the campaign declares (default: the installed one, if any)")
 	f.BoolVar(&opts.NoEGDB, "no-egdb", false, "no endgame database: the local workers use none and the campaign declares none")
 	f.BoolVar(&opts.NoShared, "no-shared-table", false, "with --local: the workers share no table entries (the kalah_table bucket), each has its own table only")
@@ -148,7 +151,7 @@ func runStart(ctx context.Context, opts *StartOptions) error {
 		if err != nil {
 			return err
 		}
-		tb := solver.DefaultTTBytesFor(r.Pits, pos.Board.Seeds()) / int64(opts.Local)
+		tb := solver.DefaultTTBytesFor(r.Pits, pos.Board.Seeds())
 		if opts.TTMem != "" {
 			if tb, err = cmdutil.ParseBytes(opts.TTMem); err != nil {
 				return cmdutil.BadInputf("--tt-mem: %v", err)

@@ -152,6 +152,8 @@ func (p *pool) depth(r engine.Rules) (int, error) {
 	return d, nil
 }
 
+// mismatch says how this worker differs from a unit's campaign ("" when
+// it does not).
 func (w *Worker) mismatch(u Unit, r engine.Rules) (string, error) {
 	d, err := w.p.depth(r)
 	if err != nil {

@@ -116,7 +116,7 @@ another build is a conflict (exit 2).`,
 	f.StringVar(&opts.TTMem, "tt-mem", "", "with --local: size of the table the workers share (default: the session's policy)")
 	f.StringVar(&opts.EGDB, "egdb", "", "endgame-database directory of the local workers, whose depth the campaign declares (default: the installed one, if any)")
 	f.BoolVar(&opts.NoEGDB, "no-egdb", false, "no endgame database: the local workers use none and the campaign declares none")
-	f.BoolVar(&opts.NoShared, "no-shared-table", false, "with --local: the workers share no table entries (the kalah_table bucket), each has its own table only")
+	f.BoolVar(&opts.NoShared, "no-shared-table", false, "with --local: the workers share no entries through the kalah_table bucket (their one table in memory stays shared)")
 	f.IntVar(&opts.EGDBSeeds, "egdb-seeds", -1, "with --nats: the database depth the workers must have, when this machine has no such database (-1: none)")
 	f.IntVar(&opts.Split, "split", 1, "plies below each root move at which tests are shipped as units")
 	f.IntVar(&opts.LocalSeeds, "local-seeds", 12, "boards with at most this many seeds are tested by the coordinator itself")

@@ -119,7 +119,8 @@ func DefaultTTBytesForValue(m, seeds int) int64 {
 }
 
 // Solver holds a table and workers for one rule set. A Solver is not safe
-// for concurrent use by several goroutines (it runs its own workers).
+// for concurrent use by several goroutines (it runs its own workers),
+// except through its Team, whose tests several goroutines may run at once.
 type Solver struct {
 	rules   engine.Rules
 	opts    Options

@@ -82,10 +82,16 @@ func (s *Solver) account(ws []*worker) {
 	defer s.mu.Unlock()
 	s.stats.Passes++
 	for _, w := range ws {
-		w.publish()
-		s.stats.Add(w.st)
-		w.total += w.st.Nodes
+		s.addWorker(w)
 	}
+}
+
+// addWorker adds w's counters of its last search to the solver's and
+// publishes its nodes. Called with s.mu held.
+func (s *Solver) addWorker(w *worker) {
+	w.publish()
+	s.stats.Add(w.st)
+	w.total += w.st.Nodes
 }
 
 // statsNow reads the solver's counters under the lock.

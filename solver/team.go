@@ -243,7 +243,5 @@ func (s *Solver) accountTeam(w *worker, owner bool) {
 	if owner {
 		s.stats.Passes++
 	}
-	w.publish()
-	s.stats.Add(w.st)
-	w.total += w.st.Nodes
+	s.addWorker(w)
 }

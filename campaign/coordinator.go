@@ -442,6 +442,9 @@ func (co *Coordinator) take(ctx context.Context, msg jetstream.Msg) {
 	co.st.Done++
 	co.st.Nodes += res.Nodes
 	co.st.SharedHits += res.SharedHits
+	if res.Stats != nil {
+		co.st.Stats.Add(*res.Stats)
+	}
 	co.st.CPUSeconds += res.Seconds
 	if res.Attempt > 1 {
 		co.st.Redelivered++

@@ -136,6 +136,10 @@ func TestCoordinatorDatabase(t *testing.T) {
 		t.Errorf("local tests %d, coordinator nodes %d, record nodes %d (workers %d), database %d",
 			st.Local, st.CoordinatorNodes, rec.Nodes, st.Nodes, rec.EGDBSeeds)
 	}
+	// The workers' counters add up over the answers as the nodes do.
+	if s := st.Stats; s.Nodes != st.Nodes || s.Peeks <= 0 || s.TTProbes <= 0 || s.DBHits <= 0 {
+		t.Errorf("workers' stats %+v, want nodes %d and probes, peeks and database answers", s, st.Nodes)
+	}
 	for _, k := range units {
 		if _, b, _, err := ParseKey(k); err != nil || b.Seeds() <= 12 {
 			t.Errorf("unit %s shipped: the coordinator's database covers it (%v)", k, err)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/kalah-solver/kalah/results"
+	"github.com/kalah-solver/kalah/solver"
 	"github.com/nats-io/nats.go/jetstream"
 )
 
@@ -59,6 +60,11 @@ type Status struct {
 	// SharedHits: entries the workers found in the shared table, over
 	// every accepted answer.
 	SharedHits int64 `json:"shared_hits"`
+	// Stats: the workers' search counters over every accepted answer
+	// that reports them (the fields of 'kalah solve --json'), to compare
+	// a campaign's node mix with a solve's: peeks, table probes and
+	// database answers a node.
+	Stats solver.Stats `json:"stats"`
 
 	CPUSeconds float64      `json:"cpu_seconds"` // workers' seconds over every accepted answer
 	Seconds    float64      `json:"seconds"`     // the coordinator's wall time over every run

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/kalah-solver/kalah/engine"
+	"github.com/kalah-solver/kalah/solver"
 )
 
 // A unit of work is one full-depth null-window test: "is the value of this
@@ -65,6 +66,9 @@ type Result struct {
 	Attempt   int    `json:"attempt"` // how many times the unit was delivered
 	// SharedHits: entries the search found in the shared table (shared.go).
 	SharedHits int64 `json:"shared_hits,omitempty"`
+	// Stats: the search's counters (solver.Stats, as 'kalah solve --json'
+	// reports them), over the owner and every helper of the unit's test.
+	Stats *solver.Stats `json:"stats,omitempty"`
 }
 
 // ruleToken is the rule's token in a key.

@@ -431,7 +431,7 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) error {
 		Seconds: math.Round(time.Since(t0).Seconds()*1000) / 1000, Worker: w.cfg.Name,
 		Threads: threads, TTBytes: rs.sv.Table().Bytes(), Rule: r.Capture.String(), EGDBSeeds: rs.sv.EGDBSeeds(),
 		Build: w.cfg.build, Version: results.Current().Version, Revision: results.Current().VCSRevision, Attempt: attempt,
-		SharedHits: st.CacheHits}
+		SharedHits: st.CacheHits, Stats: &st}
 	if w.cfg.forge != nil {
 		w.cfg.forge(&res)
 	}

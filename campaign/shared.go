@@ -54,6 +54,10 @@ const (
 	// sharedMaxEntries caps the entries a mirror keeps (about 40 MB at
 	// most); a full mirror takes no more puts, its own or other workers'.
 	sharedMaxEntries = 1 << 20
+	// mirrorFilterBits: the size of a mirror's presence filter, 2 MB, 16
+	// bits an entry when the mirror is full (a false positive, about 6 %
+	// then, only costs the map look-up the filter saves otherwise).
+	mirrorFilterBits = 1 << 24
 )
 
 // sharedCache is a worker's solver.Cache for one rule: the mirror of the
@@ -90,6 +94,14 @@ type mirror struct {
 	kv       jetstream.KeyValue
 	mu       sync.RWMutex
 	m        map[engine.Key]tt.Entry
+	// present has a bit set for every key in m (one hash, mirrorFilterBits
+	// bits): get looks in m, under the lock, only when k's bit is set. A
+	// worker's search asks the mirror at almost every table miss near the
+	// top of its tree and almost never finds anything (a shared pool has
+	// the entries in its table already), so that the read lock and the
+	// map's cache misses cost about 8 % of a Kalah(6,5) campaign's CPU
+	// without the filter.
+	present  []atomic.Uint64
 	queue    chan sharedPut
 	stop     context.CancelFunc
 	done     chan struct{}
@@ -116,7 +128,7 @@ func openMirror(ctx context.Context, kv jetstream.KeyValue, campaign string, pit
 		return nil, fmt.Errorf("watching the shared table of %s: %w", campaign, err)
 	}
 	m := &mirror{campaign: campaign, pits: pits, kv: kv, m: map[engine.Key]tt.Entry{}, queue: make(chan sharedPut, 4096),
-		stop: stop, done: make(chan struct{})}
+		present: make([]atomic.Uint64, mirrorFilterBits/64), stop: stop, done: make(chan struct{})}
 	var wg sync.WaitGroup
 	wg.Add(2)
 	go func() {
@@ -202,7 +214,17 @@ func (m *mirror) close() {
 	<-m.done
 }
 
+// filterBit is k's bit in the presence filter: its word and mask.
+func filterBit(k engine.Key) (int, uint64) {
+	h := (k.Own*0x9e3779b97f4a7c15 ^ k.Opp) * 0xbf58476d1ce4e5b9
+	h >>= 64 - 24 // log2(mirrorFilterBits)
+	return int(h / 64), 1 << (h % 64)
+}
+
 func (m *mirror) get(k engine.Key) (tt.Entry, bool) {
+	if w, bit := filterBit(k); m.present[w].Load()&bit == 0 {
+		return 0, false
+	}
 	m.mu.RLock()
 	e, ok := m.m[k]
 	m.mu.RUnlock()
@@ -239,6 +261,10 @@ func (m *mirror) merge(k engine.Key, e tt.Entry) bool {
 	n := tt.Merge(old, e) & entryMask
 	if ok && n == old {
 		return false
+	}
+	if !ok {
+		w, bit := filterBit(k)
+		m.present[w].Or(bit)
 	}
 	m.m[k] = n
 	return true

@@ -3,6 +3,8 @@ package campaign
 import (
 	"context"
 	"encoding/binary"
+	"math/rand/v2"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -143,6 +145,33 @@ func TestCoordinatorDatabase(t *testing.T) {
 	for _, k := range units {
 		if _, b, _, err := ParseKey(k); err != nil || b.Seeds() <= 12 {
 			t.Errorf("unit %s shipped: the coordinator's database covers it (%v)", k, err)
+		}
+	}
+}
+
+// TestMirrorFilter: the presence filter never hides an entry the mirror
+// holds, and keys it never held are not found.
+func TestMirrorFilter(t *testing.T) {
+	m := &mirror{m: map[engine.Key]tt.Entry{}, present: make([]atomic.Uint64, mirrorFilterBits/64)}
+	rng := rand.New(rand.NewPCG(1, 2))
+	key := func() engine.Key { return engine.Key{Own: rng.Uint64() & 0x0f0f0f0f0f0f, Opp: rng.Uint64() & 0x0f0f0f0f0f0f} }
+	held := map[engine.Key]tt.Entry{}
+	for i := range 20000 {
+		k, e := key(), tt.MakeEntry(i%7-3, i%7-3, i%6, tt.DepthSolved, 20)&entryMask
+		if m.merge(k, e) {
+			held[k] = tt.Merge(held[k], e) & entryMask
+		}
+	}
+	for k, want := range held {
+		if e, ok := m.get(k); !ok || e != want {
+			t.Fatalf("key %v: got %v %v, want %v", k, e, ok, want)
+		}
+	}
+	for range 20000 {
+		if k := key(); held[k] == 0 {
+			if _, ok := m.get(k); ok {
+				t.Fatalf("key %v found, never put", k)
+			}
 		}
 	}
 }

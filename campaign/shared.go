@@ -101,10 +101,10 @@ type mirror struct {
 	// the entries in its table already), so that the read lock and the
 	// map's cache misses cost about 8 % of a Kalah(6,5) campaign's CPU
 	// without the filter.
-	present  []atomic.Uint64
-	queue    chan sharedPut
-	stop     context.CancelFunc
-	done     chan struct{}
+	present []atomic.Uint64
+	queue   chan sharedPut
+	stop    context.CancelFunc
+	done    chan struct{}
 
 	hits, puts, dropped, received atomic.Int64
 }

@@ -154,7 +154,9 @@ func TestCoordinatorDatabase(t *testing.T) {
 func TestMirrorFilter(t *testing.T) {
 	m := &mirror{m: map[engine.Key]tt.Entry{}, present: make([]atomic.Uint64, mirrorFilterBits/64)}
 	rng := rand.New(rand.NewPCG(1, 2))
-	key := func() engine.Key { return engine.Key{Own: rng.Uint64() & 0x0f0f0f0f0f0f, Opp: rng.Uint64() & 0x0f0f0f0f0f0f} }
+	key := func() engine.Key {
+		return engine.Key{Own: rng.Uint64() & 0x0f0f0f0f0f0f, Opp: rng.Uint64() & 0x0f0f0f0f0f0f}
+	}
 	held := map[engine.Key]tt.Entry{}
 	for i := range 20000 {
 		k, e := key(), tt.MakeEntry(i%7-3, i%7-3, i%6, tt.DepthSolved, 20)&entryMask

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/kalah-solver/kalah"
+	"github.com/kalah-solver/kalah/egdb"
 	"github.com/kalah-solver/kalah/engine"
 	"github.com/kalah-solver/kalah/results"
 	"github.com/kalah-solver/kalah/solver"
@@ -121,6 +122,7 @@ type pool struct {
 	sessions map[engine.Rules]*ruleSolver
 	mirrors  map[string]*mirror   // the shared table of each campaign served
 	depths   map[engine.Rules]int // the endgame database depth of each rule
+	dbs      []*egdb.DB           // the databases read for depths, open while the pool is (their sessions share the mappings)
 	users    int                  // workers on it; the last to stop closes it
 }
 
@@ -145,7 +147,7 @@ func (p *pool) depth(r engine.Rules) (int, error) {
 		}
 		if db != nil {
 			d = db.MaxSeeds()
-			db.Close()
+			p.dbs = append(p.dbs, db)
 		}
 	}
 	p.depths[r] = d
@@ -269,6 +271,10 @@ func (p *pool) release() {
 		rs.k.Close()
 	}
 	p.sessions = map[engine.Rules]*ruleSolver{}
+	for _, db := range p.dbs {
+		db.Close()
+	}
+	p.dbs = nil
 	for _, m := range p.mirrors {
 		m.close()
 	}

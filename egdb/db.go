@@ -4,7 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
+	"path/filepath"
 	"runtime"
+	"slices"
+	"sync"
 
 	"github.com/kalah-solver/kalah/engine"
 	"golang.org/x/sync/errgroup"
@@ -19,6 +23,7 @@ type DB struct {
 	x      *Index
 	slices []table // slices[s].at(rank) = g
 	unmap  []func() error
+	shared *mapped // the mappings this handle shares (Open), nil: its own
 }
 
 // Rules is the pit count and capture rule of the database.
@@ -100,8 +105,14 @@ func (db *DB) MoveGain(b engine.Board, i int) (gain int, ok bool) {
 	return engine.MoveGain(res, k, s-k, g), ok
 }
 
-// Close releases the database's file mappings.
+// Close releases the database's file mappings (a handle of Open: its share
+// of them, unmapped when the last handle on them closes).
 func (db *DB) Close() error {
+	if db.shared != nil {
+		sh := db.shared
+		db.shared, db.slices = nil, nil
+		return sh.release()
+	}
 	var errs []error
 	for _, u := range db.unmap {
 		errs = append(errs, u())
@@ -114,6 +125,12 @@ func (db *DB) Close() error {
 // that holds one subdirectory per pit count and rule, see RuleDir) up to
 // the first missing one, checking every header and checksum and mapping
 // the payloads. It fails if there is no slice at all or a file is bad.
+//
+// The handles a process opens on the same files share one set of
+// mappings, loaded and checked once: a campaign's coordinator and its
+// local workers, or a command that checks the database's depth before
+// its session opens it, do not read and checksum gigabytes again. Files
+// changed since (another file, size or modification time) are loaded anew.
 func Open(dir string, rules engine.Rules) (*DB, error) {
 	return OpenMax(dir, rules, engine.MaxSeeds)
 }
@@ -126,6 +143,10 @@ func OpenMax(dir string, rules engine.Rules, maxSeeds int) (*DB, error) {
 	n := covered(dir, rules, maxSeeds) + 1
 	if n == 0 {
 		return nil, fmt.Errorf("no endgame database for %v in %s (build one with: kalah egdb build --pits %d --rule %v)", rules, RuleDir(dir, rules), rules.Pits, rules.Capture)
+	}
+	key, stamps := mappedKey(dir, rules, n)
+	if db := reuse(key, stamps); db != nil {
+		return db, nil
 	}
 	x, err := NewIndex(rules.Pits, n-1)
 	if err != nil {
@@ -149,7 +170,105 @@ func OpenMax(dir string, rules engine.Rules, maxSeeds int) (*DB, error) {
 		}
 		return nil, err
 	}
+	if stamps != nil {
+		share(key, stamps, db)
+	}
 	return db, nil
+}
+
+// mapped is a set of slice mappings shared by the handles that Open
+// returned on the same files; the last handle closed unmaps them.
+type mapped struct {
+	key    mappedID
+	stamps []fileStamp
+	rules  engine.Rules
+	x      *Index
+	slices []table
+	unmap  []func() error
+	refs   int
+}
+
+// mappedID names a database's files: the directory (absolute), the rule
+// and the number of slices.
+type mappedID struct {
+	dir   string
+	rules engine.Rules
+	n     int
+}
+
+// fileStamp tells a slice file from one written since: its identity
+// (os.SameFile: device and inode), size and modification time.
+type fileStamp struct{ fi os.FileInfo }
+
+func (f fileStamp) same(g fileStamp) bool {
+	return os.SameFile(f.fi, g.fi) && f.fi.Size() == g.fi.Size() && f.fi.ModTime().Equal(g.fi.ModTime())
+}
+
+var (
+	mappedMu sync.Mutex
+	mappings = map[mappedID]*mapped{}
+)
+
+// mappedKey names the files of slices 0..n-1 and stamps them; nil stamps
+// when one cannot be read (then the database is not shared).
+func mappedKey(dir string, rules engine.Rules, n int) (mappedID, []fileStamp) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return mappedID{}, nil
+	}
+	stamps := make([]fileStamp, n)
+	for s := range n {
+		fi, err := os.Stat(SlicePath(dir, rules, s))
+		if err != nil {
+			return mappedID{}, nil
+		}
+		stamps[s] = fileStamp{fi}
+	}
+	return mappedID{abs, rules, n}, stamps
+}
+
+// reuse returns a new handle on the mappings of key when they are open and
+// their files unchanged; nil otherwise.
+func reuse(key mappedID, stamps []fileStamp) *DB {
+	if stamps == nil {
+		return nil
+	}
+	mappedMu.Lock()
+	defer mappedMu.Unlock()
+	m := mappings[key]
+	if m == nil || !slices.EqualFunc(m.stamps, stamps, fileStamp.same) {
+		return nil
+	}
+	m.refs++
+	return &DB{rules: m.rules, x: m.x, slices: m.slices, shared: m}
+}
+
+// share hands db's mappings over to the shared set of key (replacing a
+// stale one, which its own handles keep until they close).
+func share(key mappedID, stamps []fileStamp, db *DB) {
+	m := &mapped{key: key, stamps: stamps, rules: db.rules, x: db.x, slices: db.slices, unmap: db.unmap, refs: 1}
+	db.unmap, db.shared = nil, m
+	mappedMu.Lock()
+	mappings[key] = m
+	mappedMu.Unlock()
+}
+
+func (m *mapped) release() error {
+	mappedMu.Lock()
+	m.refs--
+	last := m.refs == 0
+	if last && mappings[m.key] == m {
+		delete(mappings, m.key)
+	}
+	mappedMu.Unlock()
+	if !last {
+		return nil
+	}
+	var errs []error
+	for _, u := range m.unmap {
+		errs = append(errs, u())
+	}
+	return errors.Join(errs...)
 }
 
 func compact(fs []func() error) []func() error {

@@ -220,3 +220,56 @@ func TestWrongHeaderRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenShares: handles opened on the same files share one set of
+// mappings, each stays usable after the others close, and files written
+// anew are loaded anew (and checked: a damaged one is refused).
+func TestOpenShares(t *testing.T) {
+	dir := t.TempDir()
+	buildTo(t, dir, rules4, 7)
+	a, err := Open(dir, rules4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Open(dir, rules4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.shared == nil || a.shared != b.shared || a.shared.refs != 2 {
+		t.Fatalf("two handles on one database: shared %p and %p", a.shared, b.shared)
+	}
+	want := append([]byte(nil), a.Slice(7)...)
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(b.Slice(7), want) {
+		t.Fatal("slice 7 changed when another handle closed")
+	}
+	// Slice 7 written anew, damaged: a new Open loads it and refuses it,
+	// while b keeps its mapping.
+	path := SlicePath(dir, rules4, 7)
+	data, _ := os.ReadFile(path)
+	data[len(data)-1]++
+	if err := os.WriteFile(path+".new", data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(path+".new", path); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Open(dir, rules4); !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("a damaged file written after the first Open: %v, want ErrCorrupt", err)
+	}
+	if !bytes.Equal(b.Slice(7), want) {
+		t.Fatal("slice 7 of the open handle changed")
+	}
+	key := b.shared.key
+	if err := b.Close(); err != nil {
+		t.Fatal(err)
+	}
+	mappedMu.Lock()
+	_, left := mappings[key]
+	mappedMu.Unlock()
+	if left {
+		t.Fatal("the mappings are still shared after every handle closed")
+	}
+}

@@ -132,9 +132,12 @@ func runStart(ctx context.Context, opts *StartOptions) error {
 	if err != nil {
 		return err
 	}
-	if p.EGDBSeeds, err = declaredDepth(opts, r); err != nil {
+	depth, release, err := declaredDepth(opts, r)
+	if err != nil {
 		return err
 	}
+	defer release()
+	p.EGDBSeeds = depth
 	ctx, stop := signal.NotifyContext(bg(ctx), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	var logger *log.Logger
@@ -211,23 +214,26 @@ func runStart(ctx context.Context, opts *StartOptions) error {
 	return printRecord(opts.IO, rec, opts.JSON)
 }
 
-// declaredDepth is the endgame database depth the campaign declares.
-func declaredDepth(opts *StartOptions, r engine.Rules) (int, error) {
+// declaredDepth is the endgame database depth the campaign declares. The
+// database stays open until release is called: the coordinator's session
+// and the local workers' then share its mappings (egdb.Open) instead of
+// loading and checking it again.
+func declaredDepth(opts *StartOptions, r engine.Rules) (depth int, release func(), err error) {
+	none := func() {}
 	if opts.NoEGDB {
-		return -1, nil
+		return -1, none, nil
 	}
 	if opts.DepthSet {
-		return opts.EGDBSeeds, nil
+		return opts.EGDBSeeds, none, nil
 	}
 	db, err := kalah.OpenEGDB(opts.EGDB, r)
 	if err != nil {
-		return 0, cmdutil.BadInput(err)
+		return 0, none, cmdutil.BadInput(err)
 	}
 	if db == nil {
-		return -1, nil
+		return -1, none, nil
 	}
-	defer db.Close()
-	return db.MaxSeeds(), nil
+	return db.MaxSeeds(), func() { db.Close() }, nil
 }
 
 func depthText(s int) string {

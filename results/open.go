@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 )
 
 // Open is a target cell whose solve stopped before its record was
@@ -35,7 +36,23 @@ type Open struct {
 	EGDBSeeds int     `json:"egdb_seeds"` // -1 for none
 	Store     bool    `json:"store"`      // the runs kept their proofs in a persistent store
 	Date      string  `json:"date"`       // UTC day of the last run
+	// Campaign names the distributed campaign (kalah campaign) whose runs
+	// this is; its counts are the campaign's totals over all its runs, so
+	// that recording it again replaces them instead of adding.
+	Campaign string `json:"campaign,omitempty"`
+	// Moves are the bounds proven on each of South's first moves, in the
+	// order of the pits (a campaign proves them one root move at a time).
+	Moves []MoveBounds `json:"moves,omitempty"`
 	Provenance
+}
+
+// MoveBounds are the proven bounds on the value of one first move (the
+// final store difference for South when South plays it and both sides
+// then play perfectly).
+type MoveBounds struct {
+	Move  string `json:"move"`
+	Lower int    `json:"lower"`
+	Upper int    `json:"upper"`
 }
 
 // Name is "Kalah(m,n) rule", for messages.
@@ -50,6 +67,14 @@ func (o *Open) Check() error {
 	}
 	if o.Lower > o.Upper || o.Lower < -total || o.Upper > total {
 		return fmt.Errorf("%s: bounds %d..%d are impossible with %d seeds", o.Name(), o.Lower, o.Upper, total)
+	}
+	for _, m := range o.Moves {
+		if m.Move == "" || m.Lower > m.Upper || m.Lower < -total || m.Upper > total {
+			return fmt.Errorf("%s: move %q bounds %d..%d are impossible with %d seeds", o.Name(), m.Move, m.Lower, m.Upper, total)
+		}
+		if m.Lower > o.Upper {
+			return fmt.Errorf("%s: move %s is worth at least %d, above the cell's upper bound %d", o.Name(), m.Move, m.Lower, o.Upper)
+		}
 	}
 	if o.Reason == "" || o.Runs < 1 || o.Threads < 1 || o.Nodes < 0 || o.Seconds < 0 || o.Date == "" {
 		return fmt.Errorf("%s: bad run fields (reason %q, runs %d, threads %d, nodes %d, seconds %g, date %q)",
@@ -72,7 +97,9 @@ func (s Archive) LoadOpen() ([]Open, error) {
 }
 
 // PutOpen records another run of an open cell, merging it with the
-// cell's earlier runs (see Open).
+// cell's earlier runs (see Open): the bounds, the cell's and each move's,
+// are intersected; runs, nodes and seconds add up, except that a record
+// of the same campaign carries its totals already and replaces them.
 func (s Archive) PutOpen(o Open) error {
 	old, err := s.LoadOpen()
 	if err != nil {
@@ -81,13 +108,42 @@ func (s Archive) PutOpen(o Open) error {
 	o.Runs = max(o.Runs, 1)
 	if i := slices.IndexFunc(old, func(p Open) bool { return p.Rule == o.Rule && p.Pits == o.Pits && p.Seeds == o.Seeds }); i >= 0 {
 		p := old[i]
-		o.Runs += p.Runs
-		o.Nodes += p.Nodes
-		o.Seconds += p.Seconds
+		if o.Campaign == "" || o.Campaign != p.Campaign {
+			o.Runs += p.Runs
+			o.Nodes += p.Nodes
+			o.Seconds += p.Seconds
+		}
 		o.Lower, o.Upper = max(o.Lower, p.Lower), min(o.Upper, p.Upper)
+		o.Moves = mergeMoves(p.Moves, o.Moves)
 		old = slices.Delete(old, i, i+1)
 	}
+	// The value is the best move's: at least every move's lower bound, and
+	// no move is worth more than its upper bound.
+	for i := range o.Moves {
+		m := &o.Moves[i]
+		if m.Lower <= o.Upper {
+			o.Lower = max(o.Lower, m.Lower)
+			m.Upper = max(min(m.Upper, o.Upper), m.Lower)
+		}
+	}
+	if err := o.Check(); err != nil {
+		return fmt.Errorf("%w (after merging with the runs recorded before)", err)
+	}
 	return s.writeOpen(append(old, o))
+}
+
+// mergeMoves intersects the bounds of the moves of a and b, by move.
+func mergeMoves(a, b []MoveBounds) []MoveBounds {
+	out := slices.Clone(a)
+	for _, m := range b {
+		if i := slices.IndexFunc(out, func(x MoveBounds) bool { return x.Move == m.Move }); i >= 0 {
+			out[i].Lower, out[i].Upper = max(out[i].Lower, m.Lower), min(out[i].Upper, m.Upper)
+		} else {
+			out = append(out, m)
+		}
+	}
+	slices.SortFunc(out, func(x, y MoveBounds) int { return strings.Compare(x.Move, y.Move) })
+	return out
 }
 
 // dropOpen removes the open cells that recs solve.

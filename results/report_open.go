@@ -1,5 +1,10 @@
 package results
 
+import (
+	"fmt"
+	"strings"
+)
+
 // openCells writes the section on the target cells without a record:
 // what is proven about each and why it is not solved.
 func (rp *report) openCells() {
@@ -47,6 +52,25 @@ func (rp *report) openCells() {
 			store, o.Date, shortRevision(o.VCSRevision))
 	}
 	rp.p("\n")
+	var moves []string
+	for _, o := range rp.open {
+		if len(o.Moves) == 0 {
+			continue
+		}
+		var parts []string
+		for _, m := range o.Moves {
+			parts = append(parts, fmt.Sprintf("%s %s", m.Move, (&Open{Pits: o.Pits, Seeds: o.Seeds, Lower: m.Lower, Upper: m.Upper}).Bounds()))
+		}
+		by := ""
+		if o.Campaign != "" {
+			by = fmt.Sprintf(" (campaign %s)", o.Campaign)
+		}
+		moves = append(moves, fmt.Sprintf("- Kalah(%d,%d) %s%s: %s.\n", o.Pits, o.Seeds, o.Rule, by, strings.Join(parts, ", ")))
+	}
+	if len(moves) > 0 {
+		rp.p("Proven bounds on South's first moves (a move with an extra turn is\n")
+		rp.p("valued with the turns that follow it):\n\n%s\n", strings.Join(moves, ""))
+	}
 }
 
 // shortRevision is a commit's first 12 hex digits, "+dirty" kept; "-" for none.

@@ -38,7 +38,7 @@ secured server, as for 'kalah worker'.`,
 		Args: cmdutil.UnknownCommand,
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
-	cmd.AddCommand(NewCmdStart(io), NewCmdStatus(io), NewCmdResult(io), NewCmdStop(io), NewCmdEstimate(io))
+	cmd.AddCommand(NewCmdStart(io), NewCmdStatus(io), NewCmdResult(io), NewCmdStop(io), NewCmdEstimate(io), NewCmdRecord(io))
 	return cmd
 }
 

@@ -139,6 +139,42 @@ finished yet is an error (exit 1); see 'kalah campaign status'.`,
 		})
 }
 
+// NewCmdRecord returns "campaign record".
+func NewCmdRecord(io *cmdutil.IOStreams) *cobra.Command {
+	dir := results.DefaultDir
+	cmd := named(io, "record NAME", "Write what a campaign of Kalah(m,n) has proven to the results archive",
+		`Write a campaign's results to the results archive (--results, default
+results/data, the files 'kalah table' and 'kalah report' use): a finished
+campaign's complete record into <rule>.jsonl; a campaign still running or
+stopped as an open cell in open.jsonl, with the bounds proven on the
+value and on each first move, its nodes and time over all its runs, and
+how it was made. Recording the same campaign again replaces its counts
+and keeps the tighter bounds, so it can be run as often as wanted while
+the campaign goes on. Only campaigns of a start position (--pits and
+--seeds) are recorded, and only by the build that computes them (the
+record's provenance names it); anything else is an error (exit 1).`,
+		`  kalah campaign record k66e
+  kalah campaign record k66e --results /tmp/results --nats nats://10.0.0.1:4222`, false,
+		func(ctx context.Context, opts *NamedOptions, c *campaign.Conn) error {
+			o, err := campaign.Record(ctx, c, opts.Name, results.Archive{Dir: dir})
+			if err != nil {
+				return err
+			}
+			if o == nil {
+				fmt.Fprintf(opts.IO.Out, "campaign %s: complete record written to %s\n", opts.Name, dir)
+				return nil
+			}
+			fmt.Fprintf(opts.IO.Out, "campaign %s: %s open, value %s", opts.Name, o.Name(), o.Bounds())
+			for _, m := range o.Moves {
+				fmt.Fprintf(opts.IO.Out, "; %s %s", m.Move, (&results.Open{Pits: o.Pits, Seeds: o.Seeds, Lower: m.Lower, Upper: m.Upper}).Bounds())
+			}
+			fmt.Fprintf(opts.IO.Out, " (written to %s)\n", results.Archive{Dir: dir}.OpenPath())
+			return nil
+		})
+	cmd.Flags().StringVar(&dir, "results", dir, "results directory (one <rule>.jsonl per rule, open.jsonl)")
+	return cmd
+}
+
 // NewCmdStop returns "campaign stop".
 func NewCmdStop(io *cmdutil.IOStreams) *cobra.Command {
 	return named(io, "stop NAME", "Stop a campaign: its coordinator ends, its queued units are removed",

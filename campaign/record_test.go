@@ -1,0 +1,115 @@
+package campaign
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/kalah-solver/kalah"
+	"github.com/kalah-solver/kalah/engine"
+	"github.com/kalah-solver/kalah/results"
+)
+
+// TestRecord: a campaign stopped early is recorded as an open cell whose
+// bounds, on the value and on every first move, hold the local solver's
+// values; recorded again after it finished, the cell has the exact value
+// and every first move's, and stays open at the stage "openings" (a
+// campaign does not compute the opening chains a complete record has). A
+// position's campaign is not recorded.
+func TestRecord(t *testing.T) {
+	e := newEnv(t, 5*time.Second)
+	_, stop := e.workers(2, nil)
+	defer stop()
+	r := engine.Rules{Pits: 5, Capture: engine.NoEmptyCapture}
+	p := params(t, "rec53", r, 3, "", engine.South)
+	if err := Create(context.Background(), e.c, p); err != nil {
+		t.Fatal(err)
+	}
+	var co *Coordinator
+	var once sync.Once
+	cfg := CoordinatorConfig{Log: testLog(t), StatusEvery: 100 * time.Millisecond, onResult: func(Result) {
+		once.Do(func() {
+			if err := Stop(context.Background(), e.c, p.Name); err != nil {
+				t.Error(err)
+				return
+			}
+			for deadline := time.Now().Add(time.Minute); !co.stopping() && time.Now().Before(deadline); {
+				time.Sleep(10 * time.Millisecond)
+			}
+		})
+	}}
+	co, err := NewCoordinator(e.c, p, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := co.Run(context.Background()); err == nil {
+		t.Fatal("not stopped")
+	}
+	co.Close()
+
+	// The reference: the local solver's value of the cell and of each move.
+	_, pos, err := p.root()
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := kalah.Open(kalah.Config{Pits: r.Pits, Seeds: 1, Rule: r.Capture, Threads: 1, TableBytes: 16 << 20, NoEGDB: true, NoCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer k.Close()
+	want, err := k.Solve(context.Background(), pos)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	archive := results.Archive{Dir: t.TempDir()}
+	o, err := Record(context.Background(), e.c, p.Name, archive)
+	if err != nil || o == nil {
+		t.Fatalf("recording a stopped campaign: %v %v", o, err)
+	}
+	holds := func(o *results.Open, exact bool) {
+		t.Helper()
+		if o.Lower > want.Value || o.Upper < want.Value || len(o.Moves) != len(want.Record.Moves) || o.Campaign != p.Name ||
+			exact && o.Lower != o.Upper {
+			t.Fatalf("open record %+v does not hold the value %d and the moves %v", o, want.Value, want.Record.Moves)
+		}
+		for i, m := range o.Moves {
+			w := want.Record.Moves[i]
+			if m.Move != w.Move || m.Lower > w.Value || m.Upper < w.Value || exact && m.Lower != m.Upper {
+				t.Errorf("move %s bounds %d..%d, value %s %d", m.Move, m.Lower, m.Upper, w.Move, w.Value)
+			}
+		}
+	}
+	holds(o, false)
+	// Recorded twice: the counts are replaced, not added.
+	if _, err := Record(context.Background(), e.c, p.Name, archive); err != nil {
+		t.Fatal(err)
+	}
+	if open, err := archive.LoadOpen(); err != nil || len(open) != 1 || open[0].Runs != o.Runs || open[0].Nodes != o.Nodes {
+		t.Fatalf("after recording twice: %+v %v, want one cell of %d runs, %d nodes", open, err, o.Runs, o.Nodes)
+	}
+
+	// Finished: the complete record replaces the open cell.
+	if _, err := e.coordinate(context.Background(), p, CoordinatorConfig{}); err != nil {
+		t.Fatal(err)
+	}
+	o, err = Record(context.Background(), e.c, p.Name, archive)
+	if err != nil || o == nil || o.Stage != "openings" {
+		t.Fatalf("recording the finished campaign: %+v %v", o, err)
+	}
+	holds(o, true)
+	if open, _ := archive.LoadOpen(); len(open) != 1 || open[0].Lower != want.Value || open[0].Upper != want.Value {
+		t.Errorf("open cells after the campaign finished: %+v", open)
+	}
+
+	// A position's campaign is refused.
+	q := params(t, "recpos", r, 0, "4,4,4,4,0,1,3,3,3,3,3,1", engine.South)
+	if err := Create(context.Background(), e.c, q); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Record(context.Background(), e.c, q.Name, archive); err == nil || !strings.Contains(err.Error(), "not the start") {
+		t.Errorf("recording a position's campaign: %v", err)
+	}
+}

@@ -1,0 +1,54 @@
+package results
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestPutOpenMerges: runs of an open cell intersect their bounds, the
+// cell's and each first move's, and add their counts, except the runs of
+// one campaign, which carry its totals; impossible bounds are refused.
+func TestPutOpenMerges(t *testing.T) {
+	s := Archive{Dir: t.TempDir()}
+	run := func(campaign string, lo, hi int, nodes int64, moves ...MoveBounds) Open {
+		return Open{Rule: "empty-capture", Pits: 6, Seeds: 6, Lower: lo, Upper: hi, Stage: "value", Reason: "campaign stopped",
+			Runs: 1, Nodes: nodes, Seconds: 10, Threads: 2, Date: "2026-12-01", Campaign: campaign, Moves: moves}
+	}
+	if err := s.PutOpen(run("k66", -72, 72, 100, MoveBounds{"b", -72, 72}, MoveBounds{"a", 0, 72})); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.PutOpen(run("k66", -72, 10, 300, MoveBounds{"a", -72, 10}, MoveBounds{"b", -5, 72})); err != nil {
+		t.Fatal(err)
+	}
+	open, err := s.LoadOpen()
+	if err != nil || len(open) != 1 {
+		t.Fatalf("%+v %v", open, err)
+	}
+	o := open[0]
+	if o.Runs != 1 || o.Nodes != 300 || o.Lower != 0 || o.Upper != 10 ||
+		len(o.Moves) != 2 || o.Moves[0] != (MoveBounds{"a", 0, 10}) || o.Moves[1] != (MoveBounds{"b", -5, 10}) {
+		t.Fatalf("one campaign recorded twice: %+v", o)
+	}
+	rep, err := Report(s)
+	if err != nil || !strings.Contains(string(rep), "- Kalah(6,6) empty-capture (campaign k66): a 0..+10, b -5..+10.") {
+		t.Errorf("the report's first moves of the open cell: %v\n%s", err, rep)
+	}
+	// Another campaign's run adds up.
+	if err := s.PutOpen(run("other", 0, 72, 50)); err != nil {
+		t.Fatal(err)
+	}
+	open, _ = s.LoadOpen()
+	if o := open[0]; o.Runs != 2 || o.Nodes != 350 || o.Lower != 0 || o.Upper != 10 || len(o.Moves) != 2 {
+		t.Fatalf("a second campaign: %+v", o)
+	}
+	// A move worth more than the cell's upper bound is impossible (the
+	// value is the best move's), as is a contradiction with the runs
+	// before. (The cell's lower bound is the best move's: 0 from move a.)
+	bad := run("k66", -72, 72, 1, MoveBounds{"c", 20, 72})
+	if err := s.PutOpen(bad); err == nil || !strings.Contains(err.Error(), "move c") {
+		t.Errorf("a move's bounds above the cell's: %v", err)
+	}
+	if err := s.PutOpen(run("k66", 12, 72, 1)); err == nil {
+		t.Error("bounds 12..72 merged with 0..10: no error")
+	}
+}

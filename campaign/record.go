@@ -18,8 +18,10 @@ import (
 // (results.Archive.PutOpen) with the bounds proven on the value and on
 // each root move, its nodes and time over all its runs and how it was
 // made. Only the build that runs the campaign may record it, so that the
-// provenance names the code that computed it. It returns the open
-// record, or nil when the complete one was written.
+// provenance names the code that computed it. A cell the archive has
+// solved already is not written: the campaign's bounds are checked
+// against its record instead (ErrSolved when they agree). It returns the
+// open record, or nil when the complete one was written.
 func Record(ctx context.Context, c *Conn, name string, archive results.Archive) (*results.Open, error) {
 	st, err := Info(ctx, c, name)
 	if err != nil {
@@ -43,7 +45,33 @@ func Record(ctx context.Context, c *Conn, name string, archive results.Archive) 
 	if err := o.Check(); err != nil {
 		return nil, err
 	}
+	if done, err := archive.Get(p.Rule, p.Pits, p.Seeds); err != nil {
+		return nil, err
+	} else if done != nil {
+		return &o, agrees(&o, done)
+	}
 	return &o, archive.PutOpen(o)
+}
+
+// ErrSolved says that the archive holds the cell's complete record
+// already, and the campaign's bounds agree with it: nothing is written.
+var ErrSolved = errors.New("solved in the archive already")
+
+// agrees checks the campaign's bounds against the archive's complete
+// record of the cell: ErrSolved when they hold its values, an error
+// naming the first contradiction otherwise.
+func agrees(o *results.Open, rec *results.Record) error {
+	if rec.Value < o.Lower || rec.Value > o.Upper {
+		return fmt.Errorf("%s: the campaign proves %s, the archive's record says %s: they contradict each other", o.Name(), o.Bounds(), results.Signed(rec.Value))
+	}
+	for _, m := range o.Moves {
+		for _, v := range rec.Moves {
+			if v.Move == m.Move && (v.Value < m.Lower || v.Value > m.Upper) {
+				return fmt.Errorf("%s: the campaign proves move %s in %d..%d, the archive's record says %s: they contradict each other", o.Name(), m.Move, m.Lower, m.Upper, results.Signed(v.Value))
+			}
+		}
+	}
+	return fmt.Errorf("%s: %w (value %s; the campaign's bounds agree with it, nothing written)", o.Name(), ErrSolved, results.Signed(rec.Value))
 }
 
 // openRecord is the status as an open cell.

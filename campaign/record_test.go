@@ -2,6 +2,8 @@ package campaign
 
 import (
 	"context"
+	"errors"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -102,6 +104,26 @@ func TestRecord(t *testing.T) {
 	holds(o, true)
 	if open, _ := archive.LoadOpen(); len(open) != 1 || open[0].Lower != want.Value || open[0].Upper != want.Value {
 		t.Errorf("open cells after the campaign finished: %+v", open)
+	}
+
+	// A cell solved in the archive is not written again: the campaign's
+	// bounds are checked against its record.
+	solved := *want.Record
+	solved.Seeds = 3 // a position's solve: the cell's start
+	if err := archive.Put(solved); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Record(context.Background(), e.c, p.Name, archive); !errors.Is(err, ErrSolved) {
+		t.Errorf("recording a campaign of a solved cell: %v, want ErrSolved", err)
+	}
+	wrong := solved
+	wrong.Moves = slices.Clone(wrong.Moves)
+	wrong.Moves[0].Value++
+	if err := archive.Put(wrong); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Record(context.Background(), e.c, p.Name, archive); err == nil || errors.Is(err, ErrSolved) || !strings.Contains(err.Error(), "contradict") {
+		t.Errorf("recording against a record that disagrees: %v", err)
 	}
 
 	// A position's campaign is refused.

@@ -150,13 +150,19 @@ stopped as an open cell in open.jsonl, with the bounds proven on the
 value and on each first move, its nodes and time over all its runs, and
 how it was made. Recording the same campaign again replaces its counts
 and keeps the tighter bounds, so it can be run as often as wanted while
-the campaign goes on. Only campaigns of a start position (--pits and
---seeds) are recorded, and only by the build that computes them (the
+the campaign goes on. A cell the archive has solved already is not
+written: the campaign's bounds are checked against its record instead (a
+contradiction is an error). Only campaigns of a start position (--pits
+and --seeds) are recorded, and only by the build that computes them (the
 record's provenance names it); anything else is an error (exit 1).`,
 		`  kalah campaign record k66e
   kalah campaign record k66e --results /tmp/results --nats nats://10.0.0.1:4222`, false,
 		func(ctx context.Context, opts *NamedOptions, c *campaign.Conn) error {
 			o, err := campaign.Record(ctx, c, opts.Name, results.Archive{Dir: dir})
+			if errors.Is(err, campaign.ErrSolved) {
+				fmt.Fprintf(opts.IO.Out, "campaign %s: %v\n", opts.Name, err)
+				return nil
+			}
 			if err != nil {
 				return err
 			}

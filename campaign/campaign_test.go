@@ -421,12 +421,26 @@ func TestStopThenStart(t *testing.T) {
 	_, stop := e.workers(2, nil)
 	defer stop()
 	p := params(t, "stopped", engine.Rules{Pits: 6, Capture: engine.NoEmptyCapture}, 0, midGame, engine.North)
+	e.stopAfterFirstAnswer(p)
+	rec, err := e.coordinate(context.Background(), p, CoordinatorConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(t, p, rec)
+}
+
+// stopAfterFirstAnswer creates campaign p and runs its coordinator until
+// the first answer comes in, then stops the campaign ('kalah campaign
+// stop') and waits for the coordinator to end, stopped.
+func (e *env) stopAfterFirstAnswer(p Params) {
+	t := e.t
+	t.Helper()
 	if err := Create(context.Background(), e.c, p); err != nil {
 		t.Fatal(err)
 	}
 	var co *Coordinator
 	var once sync.Once
-	cfg := CoordinatorConfig{Log: testLog(t), StatusEvery: 200 * time.Millisecond, onResult: func(Result) {
+	cfg := CoordinatorConfig{Log: testLog(t), StatusEvery: 100 * time.Millisecond, onResult: func(Result) {
 		once.Do(func() {
 			if err := Stop(context.Background(), e.c, p.Name); err != nil {
 				t.Error(err)
@@ -446,11 +460,6 @@ func TestStopThenStart(t *testing.T) {
 	if err == nil {
 		t.Fatal("not stopped")
 	}
-	rec, err := e.coordinate(context.Background(), p, CoordinatorConfig{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	check(t, p, rec)
 }
 
 // A unit that takes several ack waits is kept by its worker through its

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -26,30 +25,7 @@ func TestRecord(t *testing.T) {
 	defer stop()
 	r := engine.Rules{Pits: 5, Capture: engine.NoEmptyCapture}
 	p := params(t, "rec53", r, 3, "", engine.South)
-	if err := Create(context.Background(), e.c, p); err != nil {
-		t.Fatal(err)
-	}
-	var co *Coordinator
-	var once sync.Once
-	cfg := CoordinatorConfig{Log: testLog(t), StatusEvery: 100 * time.Millisecond, onResult: func(Result) {
-		once.Do(func() {
-			if err := Stop(context.Background(), e.c, p.Name); err != nil {
-				t.Error(err)
-				return
-			}
-			for deadline := time.Now().Add(time.Minute); !co.stopping() && time.Now().Before(deadline); {
-				time.Sleep(10 * time.Millisecond)
-			}
-		})
-	}}
-	co, err := NewCoordinator(e.c, p, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := co.Run(context.Background()); err == nil {
-		t.Fatal("not stopped")
-	}
-	co.Close()
+	e.stopAfterFirstAnswer(p)
 
 	// The reference: the local solver's value of the cell and of each move.
 	_, pos, err := p.root()

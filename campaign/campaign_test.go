@@ -155,9 +155,9 @@ func buildDB(t *testing.T, r engine.Rules, seeds int) string {
 	return dir
 }
 
-// check compares a campaign's record with the local solver's answer, and
-// replays its principal variation.
-func check(t *testing.T, p Params, rec *results.Record) {
+// reference solves the campaign's root with the local solver (one
+// thread, no database, no store): the value, every root move's and a line.
+func reference(t *testing.T, p Params) *kalah.Result {
 	t.Helper()
 	r, pos, err := p.root()
 	if err != nil {
@@ -169,6 +169,18 @@ func check(t *testing.T, p Params, rec *results.Record) {
 	}
 	defer k.Close()
 	want, err := k.Solve(context.Background(), pos)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return want
+}
+
+// check compares a campaign's record with the local solver's answer, and
+// replays its principal variation.
+func check(t *testing.T, p Params, rec *results.Record) {
+	t.Helper()
+	want := reference(t, p)
+	r, pos, err := p.root()
 	if err != nil {
 		t.Fatal(err)
 	}

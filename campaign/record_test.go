@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kalah-solver/kalah"
 	"github.com/kalah-solver/kalah/engine"
 	"github.com/kalah-solver/kalah/results"
 )
@@ -28,19 +27,7 @@ func TestRecord(t *testing.T) {
 	e.stopAfterFirstAnswer(p)
 
 	// The reference: the local solver's value of the cell and of each move.
-	_, pos, err := p.root()
-	if err != nil {
-		t.Fatal(err)
-	}
-	k, err := kalah.Open(kalah.Config{Pits: r.Pits, Seeds: 1, Rule: r.Capture, Threads: 1, TableBytes: 16 << 20, NoEGDB: true, NoCache: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer k.Close()
-	want, err := k.Solve(context.Background(), pos)
-	if err != nil {
-		t.Fatal(err)
-	}
+	want := reference(t, p)
 
 	archive := results.Archive{Dir: t.TempDir()}
 	o, err := Record(context.Background(), e.c, p.Name, archive)

@@ -102,20 +102,30 @@ func TestMirrorsShare(t *testing.T) {
 
 // TestSharedTableExact runs a campaign whose workers share nearly every
 // proven entry (thresholds lowered to boards of 8 seeds and subtrees of 16
-// nodes): the answers must still be exact, and the shared table must have
-// been used.
+// nodes): the answers must still be exact, and the workers must have
+// written entries to the shared table. (Whether a worker then finds one
+// depends on timing: the entry must reach its mirror before it searches
+// the board, so hits are logged, not required; TestMirrorsShare and
+// TestMirrorFilter check that a mirror finds what it received.)
 func TestSharedTableExact(t *testing.T) {
 	e := newEnv(t, 5*time.Second)
 	_, stop := e.workers(2, func(i int, c *WorkerConfig) { c.sharedMinSeeds, c.sharedMinWork = 8, 4 })
 	defer stop()
-	hits := int64(0)
 	for _, c := range []engine.Capture{engine.NoEmptyCapture, engine.EmptyCapture} {
 		p := params(t, "shared-"+ruleToken(c), engine.Rules{Pits: 6, Capture: c}, 0, midGame, engine.North)
 		_, st := e.solved(p, CoordinatorConfig{})
-		hits += st.SharedHits
-	}
-	if hits == 0 {
-		t.Error("no unit found an entry in the shared table")
+		keys, err := e.c.Table.ListKeysFiltered(context.Background(), p.Name+".>")
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for range keys.Keys() {
+			n++
+		}
+		if n == 0 {
+			t.Errorf("%s: no entry in the shared table", p.Name)
+		}
+		t.Logf("%s: %d shared entries, %d found by units", p.Name, n, st.SharedHits)
 	}
 }
 

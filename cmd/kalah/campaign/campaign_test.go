@@ -66,6 +66,13 @@ func TestStartLocalStatusResult(t *testing.T) {
 	if st["eta_seconds"] != nil || !strings.HasPrefix(st["eta_basis"].(string), "unknown") {
 		t.Errorf("a finished campaign's ETA: %v %v", st["eta_seconds"], st["eta_basis"])
 	}
+	// Recorded: the cell stays open (no opening chains), with the exact
+	// value and every first move's.
+	res := t.TempDir()
+	out, err = run(t, "record", "k43", "--data", data, "--results", res)
+	if err != nil || !strings.Contains(out, "Kalah(4,3) no-empty-capture open, value = +6; a = -6; b = +6; c = +2; d = -2") {
+		t.Errorf("record: %q %v", out, err)
+	}
 	// Without the guess and the shared table: the cost changes, not the
 	// value (Kalah(4,3) no-empty-capture: +6, moves a -6 b +6 c +2 d -2).
 	out, err = run(t, "start", "k43-plain", "--pits", "4", "--seeds", "3", "--local", "2", "--data", data, "--tt-mem", "16MiB", "--no-egdb",

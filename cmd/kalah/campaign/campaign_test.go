@@ -50,7 +50,7 @@ func TestStartLocalStatusResult(t *testing.T) {
 	}
 	out, err = run(t, "status", "k43", "--data", data)
 	if err != nil || !strings.Contains(out, "done") || !strings.Contains(out, "value in [+6, +6]") ||
-		!strings.Contains(out, "\nrate: ") || !strings.Contains(out, "\nsignature: build ") || !strings.Contains(out, "endgame database none") || !strings.Contains(out, "\nETA: unknown: the campaign is done") {
+		!strings.Contains(out, "\nrate: ") || !strings.Contains(out, "\na worker node: ") || !strings.Contains(out, "\nsignature: build ") || !strings.Contains(out, "endgame database none") || !strings.Contains(out, "\nETA: unknown: the campaign is done") {
 		t.Errorf("status: %q %v", out, err)
 	}
 	out, err = run(t, "status", "k43", "--data", data, "--json")

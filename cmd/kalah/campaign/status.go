@@ -95,6 +95,11 @@ the next ones), so the campaign ends later than that; the ETA is
 			fmt.Fprintf(w, "nodes %s, %.1f s wall over %d runs, %.1f worker-s, %.2f M nodes/s on average\n", results.Group(st.Nodes), st.Seconds, st.Runs, st.CPUSeconds, avg)
 			fmt.Fprintf(w, "coordinator: %s nodes of its own (guesses, small boards, the line); shared table: %s entries found by the workers\n",
 				results.Group(st.CoordinatorNodes), results.Group(st.SharedHits))
+			if n := float64(st.Stats.Nodes); n > 0 {
+				fmt.Fprintf(w, "a worker node: %.2f peeks, %.2f table probes (%.2f hits), %.2f database answers, %.2f peek and %.2f search cut-offs\n",
+					float64(st.Stats.Peeks)/n, float64(st.Stats.TTProbes)/n, float64(st.Stats.TTHits)/n, float64(st.Stats.DBHits)/n,
+					float64(st.Stats.CutPeek)/n, float64(st.Stats.CutSearch)/n)
+			}
 			if st.RateWindow > 0 {
 				fmt.Fprintf(w, "rate: %.3g units/s, %.2f M nodes/s over the last %.0f s\n", st.UnitsPerSecond, st.NodesPerSecond/1e6, st.RateWindow)
 			} else {

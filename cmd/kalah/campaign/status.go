@@ -49,7 +49,8 @@ func NewCmdStatus(io *cmdutil.IOStreams) *cobra.Command {
 		`Show a campaign's state (running, stopped, done), the proven bounds on
 the root's value and on every root move's, the units issued, done,
 pending on the queue, in flight (held by workers), cancelled and
-redelivered, rejected results, nodes, time, the rate (units and nodes a
+redelivered, rejected results, nodes, time, what a worker node costs
+(peeks, table probes, database answers a node), the rate (units and nodes a
 second over the last minute or more, enough to hold 8 answers), an ETA,
 the campaign's signature (build and endgame database depth), every
 worker that answered with its build revision and database depth, and

@@ -20,8 +20,9 @@ import (
 // made. Only the build that runs the campaign may record it, so that the
 // provenance names the code that computed it. A cell the archive has
 // solved already is not written: the campaign's bounds are checked
-// against its record instead (ErrSolved when they agree). It returns the
-// open record, or nil when the complete one was written.
+// against its record instead (ErrSolved when they agree); nor is a
+// campaign that has proven nothing yet. It returns the open record, or
+// nil when the complete one was written.
 func Record(ctx context.Context, c *Conn, name string, archive results.Archive) (*results.Open, error) {
 	st, err := Info(ctx, c, name)
 	if err != nil {
@@ -44,6 +45,9 @@ func Record(ctx context.Context, c *Conn, name string, archive results.Archive) 
 	o := st.openRecord()
 	if err := o.Check(); err != nil {
 		return nil, err
+	}
+	if !o.Proves() {
+		return nil, fmt.Errorf("campaign %s has proven nothing yet (every bound is the whole range of %s): nothing written", name, o.Name())
 	}
 	if done, err := archive.Get(p.Rule, p.Pits, p.Seeds); err != nil {
 		return nil, err
@@ -79,7 +83,17 @@ func (st *Status) openRecord() results.Open {
 	p := st.Params
 	total := 2 * p.Pits * p.Seeds
 	clamp := func(v int) int { return min(max(v, -total), total) }
-	o := results.Open{Rule: p.Rule, Pits: p.Pits, Seeds: p.Seeds, Lower: clamp(st.Lower), Upper: clamp(st.Upper),
+	// The value's bounds come from the root moves' (the value is the best
+	// move's), never from the status's own fields, which hold zeros until
+	// the coordinator has set the moves up: no moves, nothing proven.
+	lo, hi := -total, total
+	if len(st.Moves) > 0 {
+		lo, hi = -total, -total
+		for _, m := range st.Moves {
+			lo, hi = max(lo, clamp(m.Lower)), max(hi, clamp(m.Upper))
+		}
+	}
+	o := results.Open{Rule: p.Rule, Pits: p.Pits, Seeds: p.Seeds, Lower: lo, Upper: hi,
 		Stage: "value", Reason: "campaign " + st.State, Runs: max(st.Runs, 1), Nodes: st.Nodes + st.CoordinatorNodes,
 		Seconds: st.Seconds, EGDBSeeds: p.EGDBSeeds, Store: true, Date: time.Now().UTC().Format("2006-01-02"),
 		Campaign: p.Name, Provenance: results.Current()}

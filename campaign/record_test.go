@@ -89,6 +89,15 @@ func TestRecord(t *testing.T) {
 		t.Errorf("recording against a record that disagrees: %v", err)
 	}
 
+	// A campaign that has proven nothing yet is not written.
+	none := params(t, "rec-none", engine.Rules{Pits: 5, Capture: engine.EmptyCapture}, 3, "", engine.South)
+	if err := Create(context.Background(), e.c, none); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Record(context.Background(), e.c, none.Name, archive); err == nil || !strings.Contains(err.Error(), "proven nothing") {
+		t.Errorf("recording a campaign that proved nothing: %v", err)
+	}
+
 	// A position's campaign is refused.
 	q := params(t, "recpos", r, 0, "4,4,4,4,0,1,3,3,3,3,3,1", engine.South)
 	if err := Create(context.Background(), e.c, q); err != nil {

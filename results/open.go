@@ -83,6 +83,21 @@ func (o *Open) Check() error {
 	return nil
 }
 
+// Proves reports whether any bound, the cell's or a move's, is narrower
+// than the game's whole range.
+func (o *Open) Proves() bool {
+	total := 2 * o.Pits * o.Seeds
+	if o.Lower > -total || o.Upper < total {
+		return true
+	}
+	for _, m := range o.Moves {
+		if m.Lower > -total || m.Upper < total {
+			return true
+		}
+	}
+	return false
+}
+
 // Bounds writes the bounds as Cell.Bounds does: ">= +4", "+2..+8", "= +4".
 func (o *Open) Bounds() string {
 	return (&Cell{Pits: o.Pits, Seeds: o.Seeds, Lower: o.Lower, Upper: o.Upper}).Bounds()

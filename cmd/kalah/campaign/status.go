@@ -158,7 +158,8 @@ how it was made. Recording the same campaign again replaces its counts
 and keeps the tighter bounds, so it can be run as often as wanted while
 the campaign goes on. A cell the archive has solved already is not
 written: the campaign's bounds are checked against its record instead (a
-contradiction is an error). Only campaigns of a start position (--pits
+contradiction is an error); nor is a campaign that has proven nothing
+yet. Only campaigns of a start position (--pits
 and --seeds) are recorded, and only by the build that computes them (the
 record's provenance names it); anything else is an error (exit 1).`,
 		`  kalah campaign record k66e

@@ -230,7 +230,20 @@ func NewCoordinator(c *Conn, p Params, cfg CoordinatorConfig) (*Coordinator, err
 	co := &Coordinator{c: c, p: p, cfg: cfg, rules: r, root: pos, local: k, localDB: localDB,
 		table: map[engine.Key]bounds{}, pending: map[string]*pend{}}
 	co.st = Status{Params: p, State: "running"}
+	co.st.Lower, co.st.Upper = p.wholeRange()
 	return co, nil
+}
+
+// wholeRange is what is known of the root's value before any test: its
+// stores' difference plus or minus every seed on the board (0, 0 when the
+// parameters do not hold up).
+func (p Params) wholeRange() (lo, hi int) {
+	_, pos, err := p.root()
+	if err != nil {
+		return 0, 0
+	}
+	b := pos.Board
+	return b.StoreDiff() - b.Seeds(), b.StoreDiff() + b.Seeds()
 }
 
 // coordinatorTable is the size of the coordinator's own table: a quarter

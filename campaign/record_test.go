@@ -97,6 +97,10 @@ func TestRecord(t *testing.T) {
 	if _, err := Record(context.Background(), e.c, none.Name, archive); err == nil || !strings.Contains(err.Error(), "proven nothing") {
 		t.Errorf("recording a campaign that proved nothing: %v", err)
 	}
+	// Its status says so: the whole range, not the zeros of an empty status.
+	if st, err := Info(context.Background(), e.c, none.Name); err != nil || st.Lower != -30 || st.Upper != 30 {
+		t.Errorf("a created campaign's bounds: %v %v, want -30..30", st, err)
+	}
 
 	// A position's campaign is refused.
 	q := params(t, "recpos", r, 0, "4,4,4,4,0,1,3,3,3,3,3,1", engine.South)

@@ -223,6 +223,7 @@ func Info(ctx context.Context, c *Conn, name string) (*Status, error) {
 	st, err := LoadStatus(ctx, c, name)
 	if err != nil {
 		st = &Status{Params: p, State: "created"}
+		st.Lower, st.Upper = p.wholeRange()
 	}
 	if s, err := c.JS.Stream(ctx, unitStream); err == nil {
 		if info, err := s.Info(ctx, jetstream.WithSubjectFilter(unitSubject(name))); err == nil {

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/kalah-solver/kalah/results"
@@ -108,6 +106,6 @@ func (st *Status) openRecord() results.Open {
 	for _, m := range st.Moves {
 		o.Moves = append(o.Moves, results.MoveBounds{Move: m.Move, Lower: clamp(m.Lower), Upper: clamp(m.Upper)})
 	}
-	slices.SortFunc(o.Moves, func(a, b results.MoveBounds) int { return strings.Compare(a.Move, b.Move) })
+	results.SortMoves(o.Moves)
 	return o
 }

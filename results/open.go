@@ -103,6 +103,11 @@ func (o *Open) Bounds() string {
 	return (&Cell{Pits: o.Pits, Seeds: o.Seeds, Lower: o.Lower, Upper: o.Upper}).Bounds()
 }
 
+// MoveText writes a first move's bounds as Bounds does the cell's.
+func (o *Open) MoveText(m MoveBounds) string {
+	return (&Cell{Pits: o.Pits, Seeds: o.Seeds, Lower: m.Lower, Upper: m.Upper}).Bounds()
+}
+
 // OpenPath is the file of the open cells of every rule.
 func (s Archive) OpenPath() string { return filepath.Join(s.Dir, "open.jsonl") }
 
@@ -157,8 +162,13 @@ func mergeMoves(a, b []MoveBounds) []MoveBounds {
 			out = append(out, m)
 		}
 	}
-	slices.SortFunc(out, func(x, y MoveBounds) int { return strings.Compare(x.Move, y.Move) })
+	SortMoves(out)
 	return out
+}
+
+// SortMoves orders first moves by their letters (the pits' order).
+func SortMoves(ms []MoveBounds) {
+	slices.SortFunc(ms, func(x, y MoveBounds) int { return strings.Compare(x.Move, y.Move) })
 }
 
 // dropOpen removes the open cells that recs solve.

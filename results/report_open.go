@@ -59,7 +59,7 @@ func (rp *report) openCells() {
 		}
 		var parts []string
 		for _, m := range o.Moves {
-			parts = append(parts, fmt.Sprintf("%s %s", m.Move, (&Open{Pits: o.Pits, Seeds: o.Seeds, Lower: m.Lower, Upper: m.Upper}).Bounds()))
+			parts = append(parts, m.Move+" "+o.MoveText(m))
 		}
 		by := ""
 		if o.Campaign != "" {

@@ -179,7 +179,7 @@ record's provenance names it); anything else is an error (exit 1).`,
 			}
 			fmt.Fprintf(opts.IO.Out, "campaign %s: %s open, value %s", opts.Name, o.Name(), o.Bounds())
 			for _, m := range o.Moves {
-				fmt.Fprintf(opts.IO.Out, "; %s %s", m.Move, (&results.Open{Pits: o.Pits, Seeds: o.Seeds, Lower: m.Lower, Upper: m.Upper}).Bounds())
+				fmt.Fprintf(opts.IO.Out, "; %s %s", m.Move, o.MoveText(m))
 			}
 			fmt.Fprintf(opts.IO.Out, " (written to %s)\n", results.Archive{Dir: dir}.OpenPath())
 			return nil

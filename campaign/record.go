@@ -81,17 +81,9 @@ func (st *Status) openRecord() results.Open {
 	p := st.Params
 	total := 2 * p.Pits * p.Seeds
 	clamp := func(v int) int { return min(max(v, -total), total) }
-	// The value's bounds come from the root moves' (the value is the best
-	// move's), never from the status's own fields, which hold zeros until
-	// the coordinator has set the moves up: no moves, nothing proven.
-	lo, hi := -total, total
-	if len(st.Moves) > 0 {
-		lo, hi = -total, -total
-		for _, m := range st.Moves {
-			lo, hi = max(lo, clamp(m.Lower)), max(hi, clamp(m.Upper))
-		}
-	}
-	o := results.Open{Rule: p.Rule, Pits: p.Pits, Seeds: p.Seeds, Lower: lo, Upper: hi,
+	// The status starts at the whole range and then holds the best move's
+	// bounds (setMove); the campaign's build, which Record requires, wrote it.
+	o := results.Open{Rule: p.Rule, Pits: p.Pits, Seeds: p.Seeds, Lower: clamp(st.Lower), Upper: clamp(st.Upper),
 		Stage: "value", Reason: "campaign " + st.State, Runs: max(st.Runs, 1), Nodes: st.Nodes + st.CoordinatorNodes,
 		Seconds: st.Seconds, EGDBSeeds: p.EGDBSeeds, Store: true, Date: time.Now().UTC().Format("2006-01-02"),
 		Campaign: p.Name, Provenance: results.Current()}

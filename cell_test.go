@@ -39,7 +39,7 @@ func TestPublishedValuesSolve(t *testing.T) {
 			t.Fatalf("Kalah(%d,%d) %s: nothing published", c.m, c.n, c.rule)
 		}
 		capt, _ := engine.ParseCapture(c.rule)
-		k, err := Open(Config{Pits: c.m, Seeds: c.n, Rule: capt, NoEGDB: true, NoCache: true, TableBytes: min(solver.DefaultTTBytesFor(c.m, 2*c.m*c.n), 256<<20)})
+		k, err := Open(Config{Pits: c.m, Seeds: c.n, Rule: capt, NoEGDB: true, NoCache: true, TableBytes: min(solver.DefaultTTBytesFor(c.m, 2*c.m*c.n, 0), 256<<20)})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -5,9 +5,10 @@
 // A session is opened for one game, Kalah(m,n) under one capture rule. It
 // owns everything a solve needs and applies one policy to each:
 //
-//   - the transposition table, sized for the game by solver.DefaultTTBytesFor
-//     (a quarter of memory, at most 1 GiB, less for small games), built on
-//     the first search and kept for the session's later ones;
+//   - the transposition table, sized for the game and its endgame database
+//     by solver.DefaultTTBytesFor (at most a quarter of memory or 1 GiB,
+//     less for small games and deep databases), built on the first search
+//     and kept for the session's later ones;
 //   - the endgame database of the rule installed in the default directory
 //     (egdb.DefaultDir, see 'kalah egdb path') or in Config.EGDBDir, used
 //     when there is one;
@@ -69,9 +70,16 @@ type Config struct {
 
 	// Threads is the number of search workers; 0 means all cores.
 	Threads int
-	// TableBytes is the transposition table's size; 0 means
-	// solver.DefaultTTBytesFor(Pits, 2*Pits*Seeds), the one policy.
+	// TableBytes is the transposition table's size; 0 means the one
+	// policy, solver.DefaultTTBytesFor(Pits, TableSeeds, the endgame
+	// database's depth) (DefaultTTBytesForValue with TableValueOnly),
+	// applied when the first search builds the table.
 	TableBytes int64
+	// TableSeeds is the most seeds on a board the session will search,
+	// for the policy; 0 means the game's start, 2*Pits*Seeds.
+	TableSeeds int
+	// TableValueOnly sizes the policy's table for value-only solves.
+	TableValueOnly bool
 
 	// EGDBDir is the endgame-database directory; "" means the default
 	// (egdb.DefaultDir), used only when it holds a database of the rule.
@@ -157,9 +165,6 @@ func Open(cfg Config) (*Session, error) {
 		return nil, errors.New("a session with a shared table has no persistent store: set NoCache")
 	}
 	k := &Session{cfg: cfg, rules: rules, tb: cfg.TableBytes}
-	if k.tb == 0 {
-		k.tb = solver.DefaultTTBytesFor(cfg.Pits, 2*cfg.Pits*cfg.Seeds)
-	}
 	if !cfg.NoCache {
 		dir := cfg.CacheDir
 		if dir == "" {
@@ -221,8 +226,28 @@ func (k *Session) CacheDir() string {
 }
 
 // TableBytes is the transposition table's size, by Config.TableBytes or
-// the session's policy.
-func (k *Session) TableBytes() int64 { return k.tb }
+// the session's policy. Before the first search has opened the endgame
+// database, the policy's size is the one for no database (an upper
+// bound).
+func (k *Session) TableBytes() int64 {
+	if k.tb != 0 {
+		return k.tb
+	}
+	return k.policyTable(0)
+}
+
+// policyTable is the table the policy gives the session's game with a
+// database of dbSeeds seeds (0 for none).
+func (k *Session) policyTable(dbSeeds int) int64 {
+	seeds := k.cfg.TableSeeds
+	if seeds == 0 {
+		seeds = 2 * k.cfg.Pits * k.cfg.Seeds
+	}
+	if k.cfg.TableValueOnly {
+		return solver.DefaultTTBytesForValue(k.cfg.Pits, seeds, dbSeeds)
+	}
+	return solver.DefaultTTBytesFor(k.cfg.Pits, seeds, dbSeeds)
+}
 
 // Solver returns the session's solver, building it, with its table and
 // the endgame database, on first use. Benchmarks and the tools that drive
@@ -234,6 +259,13 @@ func (k *Session) Solver() (*solver.Solver, error) {
 	db, err := k.EGDB()
 	if err != nil {
 		return nil, err
+	}
+	if k.tb == 0 {
+		dbSeeds := 0
+		if db != nil {
+			dbSeeds = db.MaxSeeds()
+		}
+		k.tb = k.policyTable(dbSeeds)
 	}
 	o := solver.Options{TTBytes: k.tb, Threads: k.cfg.Threads, Progress: k.progress, ProgressEvery: k.cfg.ProgressEvery}
 	if db != nil {

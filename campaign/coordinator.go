@@ -208,7 +208,7 @@ func NewCoordinator(c *Conn, p Params, cfg CoordinatorConfig) (*Coordinator, err
 	// one found is of the campaign's depth, and none otherwise: opened
 	// once, and again without a database only on a mismatch.
 	open := func(noEGDB bool) (*kalah.Session, error) {
-		return kalah.Open(kalah.Config{Pits: r.Pits, Seeds: 1, Rule: r.Capture, Threads: 1, TableBytes: coordinatorTable(r, pos),
+		return kalah.Open(kalah.Config{Pits: r.Pits, Seeds: 1, Rule: r.Capture, Threads: 1, TableBytes: coordinatorTable(r, pos, p.EGDBSeeds),
 			EGDBDir: cfg.EGDBDir, NoEGDB: noEGDB, NoCache: true})
 	}
 	noEGDB := cfg.NoEGDB || p.EGDBSeeds < 0
@@ -247,11 +247,12 @@ func (p Params) wholeRange() (lo, hi int) {
 }
 
 // coordinatorTable is the size of the coordinator's own table: a quarter
-// of the session policy's for the root's board, at least 32 MiB. Its
+// of the session policy's for the root's board and the campaign's
+// database of dbSeeds seeds (negative for none), at least 32 MiB. Its
 // guesses deepen to DefaultGuessDepth on every root move's board, as
 // 'kalah solve' does in its table of the policy's size.
-func coordinatorTable(r engine.Rules, pos engine.Position) int64 {
-	return max(solver.DefaultTTBytesFor(r.Pits, pos.Board.Seeds())/4, 32<<20)
+func coordinatorTable(r engine.Rules, pos engine.Position, dbSeeds int) int64 {
+	return max(solver.DefaultTTBytesFor(r.Pits, pos.Board.Seeds(), max(dbSeeds, 0))/4, 32<<20)
 }
 
 func (co *Coordinator) logf(format string, a ...any) {

@@ -133,11 +133,8 @@ func RunEstimate(ctx context.Context, p Params, cfg EstimateConfig) (*Estimate, 
 		e.Basis = "no unit: every board of the split is small enough for the coordinator, or the game ends first"
 		return e, nil
 	}
-	tb := cfg.TableBytes
-	if tb == 0 {
-		tb = solver.DefaultTTBytesFor(r.Pits, pos.Board.Seeds())
-	}
-	k, err := kalah.Open(kalah.Config{Pits: r.Pits, Seeds: 1, Rule: r.Capture, Threads: cfg.Threads, TableBytes: tb,
+	k, err := kalah.Open(kalah.Config{Pits: r.Pits, Seeds: 1, Rule: r.Capture, Threads: cfg.Threads,
+		TableBytes: cfg.TableBytes, TableSeeds: pos.Board.Seeds(),
 		EGDBDir: cfg.EGDBDir, NoEGDB: cfg.NoEGDB, NoCache: true})
 	if err != nil {
 		return nil, err

@@ -298,12 +298,8 @@ func (p *pool) session(ctx context.Context, c *Conn, r engine.Rules, gameSeeds i
 	defer p.mu.Unlock()
 	rs := p.sessions[r]
 	if rs == nil {
-		tb := p.cfg.TableBytes
-		if tb == 0 {
-			tb = solver.DefaultTTBytesFor(r.Pits, gameSeeds)
-		}
 		cfg := kalah.Config{Pits: r.Pits, Seeds: 1, Rule: r.Capture, Threads: p.threads,
-			TableBytes: tb, EGDBDir: p.cfg.EGDBDir, NoEGDB: p.cfg.NoEGDB, NoCache: true, Log: p.cfg.Log}
+			TableBytes: p.cfg.TableBytes, TableSeeds: gameSeeds, EGDBDir: p.cfg.EGDBDir, NoEGDB: p.cfg.NoEGDB, NoCache: true, Log: p.cfg.Log}
 		rs = &ruleSolver{}
 		if !p.cfg.NoShared {
 			// The shared table where 'kalah solve' has its persistent store.

@@ -175,23 +175,30 @@ func TestRandomPositionsMatchBruteForce(t *testing.T) {
 func TestDefaultTTBytesFor(t *testing.T) {
 	def := DefaultTTBytes()
 	for _, c := range []struct {
-		m, seeds int
-		want     int64
-		why      string
+		m, seeds, db int
+		want         int64
+		why          string
 	}{
-		{1, 2, 16 << 20, "tiny game: the 16 MiB floor"},
-		{4, 24, 16 << 20, "Kalah(4,3): 24 seeds, the work's floor"},
-		{6, 24, 16 << 20, "Kalah(6,2): 24 seeds, the work's floor"},
-		{6, 36, min(def, 256<<20), "Kalah(6,3): 36 seeds, 16 MiB doubled 4 times"},
-		{3, 36, min(def, 128<<20), "Kalah(3,6): C(42,6) = 5.2 M positions, 16 bytes each, rounded up"},
-		{6, 48, def, "Kalah(6,4): the machine's default"},
-		{6, 72, def, "Kalah(6,6): the machine's default"},
+		{1, 2, 0, 16 << 20, "tiny game: the 16 MiB floor"},
+		{4, 24, 0, 16 << 20, "Kalah(4,3): 24 seeds, the work's floor"},
+		{6, 24, 18, 16 << 20, "Kalah(6,2): 24 seeds, the work's floor"},
+		{6, 36, 0, 16 << 20, "Kalah(6,3): 36 seeds, 1 GiB halved 8 times, the floor"},
+		{6, 42, 18, min(def, 64<<20), "Kalah(6,3) with six seeds more: 1 GiB halved 4 times"},
+		{3, 36, 0, 16 << 20, "Kalah(3,6): the work's floor, under C(42,6) = 5.2 M positions"},
+		{6, 48, 0, def, "Kalah(6,4) without a database: as with the 18-seed one"},
+		{6, 48, 18, def, "Kalah(6,4), the 18-seed database: 1 GiB"},
+		{6, 48, 20, min(def, 256<<20), "Kalah(6,4), the 20-seed database: 4 half seeds less, halved twice"},
+		{6, 48, 24, min(def, 64<<20), "Kalah(6,4), the 24-seed database: 12 half seeds less, halved 4 times"},
+		{6, 48, 28, 16 << 20, "Kalah(6,4), the 28-seed database: 20 half seeds less, the floor"},
+		{6, 60, 28, def, "Kalah(6,5), the 28-seed database: 100 half seeds, the machine's default"},
+		{6, 72, 28, def, "Kalah(6,6): the machine's default"},
+		{7, 56, 20, def, "Kalah(7,4): the machine's default"},
 	} {
-		if got := DefaultTTBytesFor(c.m, c.seeds); got != c.want {
-			t.Errorf("DefaultTTBytesFor(%d, %d) = %d, want %d (%s)", c.m, c.seeds, got, c.want, c.why)
+		if got := DefaultTTBytesFor(c.m, c.seeds, c.db); got != c.want {
+			t.Errorf("DefaultTTBytesFor(%d, %d, %d) = %d MiB, want %d MiB (%s)", c.m, c.seeds, c.db, got>>20, c.want>>20, c.why)
 		}
-		if got, want := DefaultTTBytesForValue(c.m, c.seeds), max(c.want/4, 16<<20); got != want {
-			t.Errorf("DefaultTTBytesForValue(%d, %d) = %d, want %d", c.m, c.seeds, got, want)
+		if got, want := DefaultTTBytesForValue(c.m, c.seeds, c.db), max(c.want/4, 16<<20); got != want {
+			t.Errorf("DefaultTTBytesForValue(%d, %d, %d) = %d, want %d", c.m, c.seeds, c.db, got, want)
 		}
 	}
 }

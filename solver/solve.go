@@ -67,22 +67,30 @@ func DefaultTTBytes() int64 {
 }
 
 // DefaultTTBytesFor is DefaultTTBytes capped by what a solve of a board
-// with seeds seeds on m pits a side can use, whichever is smaller:
+// with seeds seeds on m pits a side, with an endgame database of dbSeeds
+// seeds (0 for none), can use, whichever is smaller:
 //   - the positions it can reach: two words for each position with at
 //     most that many seeds (C(seeds+2m, 2m) of them);
-//   - the work it will do: 16 MiB up to 24 seeds, doubling every 3 seeds
-//     more (256 MiB at 36, 1 GiB from 42). A solve's nodes grow about 2.5
-//     times every 3 seeds (six pits, every move's value: Kalah(6,2) 0.1 M,
-//     (6,3) 2-3 M, (6,4) 130-150 M with the 18-seed database), so that is
-//     still more than one slot per node, and a 4 GiB table saves only 3 %
-//     of Kalah(6,4)'s nodes over 1 GiB.
+//   - the work it will do: 1 GiB for 48 seeds and a database of at most
+//     18, halved for every 1.5 seeds fewer on the board and for every 1.5
+//     seeds of database past 18 (a database seed saves about the work of
+//     a board seed: Kalah(6,4)'s every move takes 150 M nodes with the
+//     18-seed database, 34 M with the 24-seed one, 7.6 M with the 28-seed
+//     one, and a table of a quarter as many entries as nodes does best).
 //
-// rounded up to a power of two, at least 16 MiB. A small game then never
-// pays for mapping and zeroing gigabytes it will not touch: on a machine
-// whose memory is fragmented by the page cache, the kernel spent 2-7 s of
-// system time finding huge pages for a 1 GiB table under Kalah(6,2), whose
-// search takes 0.1 s.
-func DefaultTTBytesFor(m, seeds int) int64 {
+// rounded up to a power of two, at least 16 MiB. The table is probed at
+// random, and a larger one than the work fills costs time for nothing:
+// on a two-core virtual machine, Kalah(6,4)'s every move with the 24-seed
+// database took 21-27 s with 64 MiB (35.9 M nodes) against 43-44 s with
+// 1 GiB (33.8 M nodes), with the 28-seed one 6.2 s with 16 MiB (7.8 M)
+// against 11-13 s with 1 GiB (7.6 M), one thread each; the kernel's work
+// on the pages and the walks of its page tables grow with the table
+// (docs/algorithms.md). A table much smaller than the work costs nodes
+// instead: with the 18-seed database, 128 MiB took 305 M nodes and 193 s,
+// 256 and 512 MiB 204 M and 181 M nodes in 121-122 s, 1 GiB 150 M in
+// 138 s; with two threads 512 MiB took 71-96 s and 1 GiB 74-76 s, so
+// the 18-seed database keeps 1 GiB.
+func DefaultTTBytesFor(m, seeds, dbSeeds int) int64 {
 	b := DefaultTTBytes()
 	if seeds < 0 || seeds > engine.MaxSeeds || m < 1 || m > engine.MaxPits {
 		return b
@@ -95,14 +103,25 @@ func DefaultTTBytesFor(m, seeds int) int64 {
 		}
 		b = min(b, need)
 	}
-	if seeds > 24 {
-		if sh := (seeds - 24) / 3; sh < 16 {
-			b = min(b, int64(16<<20)<<sh)
-		}
-	} else {
-		b = min(b, 16<<20)
+	// In half seeds: w = 2*(seeds - (dbSeeds-18)), 96 for Kalah(6,4)
+	// with the 18-seed database; the table doubles every 3 half seeds.
+	w := 2 * seeds
+	if dbSeeds > 18 {
+		w -= 2 * (dbSeeds - 18)
 	}
-	return b
+	sh := w - 96
+	if sh < 0 {
+		sh -= 2 // round towards minus infinity
+	}
+	switch sh /= 3; {
+	case sh <= -6:
+		b = min(b, 16<<20)
+	case sh < 0:
+		b = min(b, int64(1<<30)>>-sh)
+	case sh < 8:
+		b = min(b, int64(1<<30)<<sh)
+	}
+	return max(b, 16<<20)
 }
 
 // DefaultTTBytesForValue is the default table of a value-only solve
@@ -114,8 +133,8 @@ func DefaultTTBytesFor(m, seeds int) int64 {
 // with 1 GiB, 7.2 s of which were the kernel's; without a database
 // (no-empty-capture) 89.0 M nodes in 38.7 s of CPU with 256 MiB, 75.6 M
 // in 60.2 s with 1 GiB (docs/benchmarks.md).
-func DefaultTTBytesForValue(m, seeds int) int64 {
-	return max(DefaultTTBytesFor(m, seeds)/4, 16<<20)
+func DefaultTTBytesForValue(m, seeds, dbSeeds int) int64 {
+	return max(DefaultTTBytesFor(m, seeds, dbSeeds)/4, 16<<20)
 }
 
 // Solver holds a table and workers for one rule set. A Solver is not safe

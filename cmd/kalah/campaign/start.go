@@ -15,7 +15,6 @@ import (
 	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
 	"github.com/kalah-solver/kalah/engine"
 	"github.com/kalah-solver/kalah/results"
-	"github.com/kalah-solver/kalah/solver"
 	"github.com/spf13/cobra"
 )
 
@@ -128,7 +127,7 @@ another build is a conflict (exit 2).`,
 }
 
 func runStart(ctx context.Context, opts *StartOptions) error {
-	p, r, pos, _, err := gameParams(opts.Name, &opts.Game, opts.Split, opts.LocalSeeds)
+	p, r, _, _, err := gameParams(opts.Name, &opts.Game, opts.Split, opts.LocalSeeds)
 	if err != nil {
 		return err
 	}
@@ -154,7 +153,7 @@ func runStart(ctx context.Context, opts *StartOptions) error {
 		if err != nil {
 			return err
 		}
-		tb := solver.DefaultTTBytesFor(r.Pits, pos.Board.Seeds())
+		var tb int64 // 0: the session's policy, for the game and the database
 		if opts.TTMem != "" {
 			if tb, err = cmdutil.ParseBytes(opts.TTMem); err != nil {
 				return cmdutil.BadInputf("--tt-mem: %v", err)

@@ -23,7 +23,8 @@ import (
 // rules, and the progress reporter.
 type session struct {
 	opts     *Options
-	ttBytes  int64
+	ttBytes  int64 // --tt-mem, 0 for the session's policy
+	seeds    int   // the most seeds on a board to solve, for the policy
 	batch    bool
 	progress bool
 
@@ -37,8 +38,8 @@ type session struct {
 	bar    *progressbar.ProgressBar // an automatic database build's, while it runs
 }
 
-func newSession(opts *Options, ttBytes int64, batch bool) *session {
-	s := &session{opts: opts, ttBytes: ttBytes, batch: batch}
+func newSession(opts *Options, ttBytes int64, seeds int, batch bool) *session {
+	s := &session{opts: opts, ttBytes: ttBytes, seeds: seeds, batch: batch}
 	switch {
 	case opts.Progress != nil:
 		s.progress = *opts.Progress
@@ -74,7 +75,7 @@ func (s *session) prepare(j job) error {
 	// Seeds is a start position's n, else 1 (n only names the start);
 	// readJobs has checked that 2mn fits the board.
 	cfg := kalah.Config{Pits: j.rules.Pits, Seeds: max(j.seeds, 1), Rule: j.rules.Capture,
-		Threads: s.opts.Threads, TableBytes: s.ttBytes,
+		Threads: s.opts.Threads, TableBytes: s.ttBytes, TableSeeds: s.seeds, TableValueOnly: s.opts.ValueOnly,
 		EGDBDir: s.opts.EGDB, NoEGDB: s.opts.NoEGDB,
 		CacheDir: s.opts.Store, NoCache: s.opts.NoStore, Recompute: s.opts.Force,
 		CacheMinSeeds: s.opts.StoreMinSeeds, CacheMinWork: s.opts.StoreMinWork,

@@ -113,7 +113,7 @@ records a start position in DIR/players.jsonl (docs/cli.md).`,
 	}
 	cmdutil.AddGameFlags(cmd, &opts.Game, true)
 	f := cmd.Flags()
-	f.StringVar(&opts.TTMem, "tt-mem", "", fmt.Sprintf("transposition table size, e.g. 512MiB or 2GiB (default: a quarter of memory, at most 1 GiB (%s here), less for small games)", cmdutil.FormatBytes(solver.DefaultTTBytes())))
+	f.StringVar(&opts.TTMem, "tt-mem", "", fmt.Sprintf("transposition table size, e.g. 512MiB or 2GiB (default: by the board's seeds and the endgame database's depth, at most a quarter of memory or 1 GiB (%s here): 1 GiB for Kalah(6,4) with the 18-seed database, 16 MiB with the 28-seed one; a quarter of that with --value-only)", cmdutil.FormatBytes(solver.DefaultTTBytes())))
 	f.IntVar(&opts.Threads, "threads", 0, fmt.Sprintf("search threads (default all cores, %d)", runtime.GOMAXPROCS(0)))
 	f.StringVar(&opts.EGDB, "egdb", "", "endgame-database directory (default: $XDG_DATA_HOME/kalah/egdb or ~/.local/share/kalah/egdb)")
 	f.BoolVar(&opts.NoEGDB, "no-egdb", false, "use no endgame database")
@@ -150,17 +150,15 @@ func run(ctx context.Context, opts *Options) error {
 	if err != nil {
 		return err
 	}
-	// The default table is sized by the largest game to solve, so that a
-	// small game does not map and zero gigabytes it never touches.
-	// A value-only solve gets a quarter of that (it visits a fraction of
-	// the nodes).
-	sizeFor := solver.DefaultTTBytesFor
-	if opts.ValueOnly {
-		sizeFor = solver.DefaultTTBytesForValue
-	}
+	// The default table is sized by the largest board to solve and the
+	// endgame database the session opens (kalah.Config.TableSeeds), so
+	// that a small game does not map and zero gigabytes it never
+	// touches; a value-only solve gets a quarter of that (it visits a
+	// fraction of the nodes).
 	var ttBytes int64
+	tableSeeds := 0
 	for _, j := range jobs {
-		ttBytes = max(ttBytes, sizeFor(j.rules.Pits, j.pos.Board.Seeds()))
+		tableSeeds = max(tableSeeds, j.pos.Board.Seeds())
 	}
 	if opts.TTMem != "" {
 		b, err := cmdutil.ParseBytes(opts.TTMem)
@@ -174,7 +172,7 @@ func run(ctx context.Context, opts *Options) error {
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	s := newSession(opts, ttBytes, batch)
+	s := newSession(opts, ttBytes, tableSeeds, batch)
 	for _, j := range jobs {
 		if err := s.solve(ctx, j); err != nil {
 			s.close()

@@ -39,8 +39,17 @@ type Result struct {
 }
 
 // solveDeepenSeeds is the fewest seeds on the board for which SolveEveryMove
-// deepens before the moves' searches.
-const solveDeepenSeeds = 40
+// deepens before the moves' searches, and solveDeepenGap the fewest seeds
+// past the endgame database's depth: with a deep database the search
+// below the board is shallow, and the deepening costs more than it saves
+// (the start of Kalah(6,4) with the 28-seed database, 20 seeds past it:
+// 6.4-6.5 M nodes and 4.4-4.9 s without the deepening, 9.0-9.8 M and
+// 5.6-7.1 s with it, two threads; with the 24-seed one, 24 seeds past it,
+// 34.7 M nodes either way and 17.6-20.7 s with it against 21.1 s).
+const (
+	solveDeepenSeeds = 40
+	solveDeepenGap   = 22
+)
 
 // moveGuessDepth is the depth of the depth-limited MTD(f) that guesses
 // the value of each move after the first, on boards that SolveEveryMove
@@ -88,7 +97,8 @@ func (r *rootRun) account(s *Solver) {
 
 // SolveEveryMove computes the exact value of p, the exact value of every legal move
 // and a principal variation. After a depth-limited deepening on p (to
-// Options.Deepen, on boards of at least solveDeepenSeeds seeds), each
+// Options.Deepen, on boards of at least solveDeepenSeeds seeds and
+// solveDeepenGap seeds more than the endgame database holds), each
 // move's value is pinned down by MTD(f) on the position it leads to, the
 // deepening's value serving as the first move's guess and, for each later
 // move, a depth-limited MTD(f) on its own position (to moveGuessDepth,
@@ -113,7 +123,7 @@ func (s *Solver) SolveEveryMove(ctx context.Context, p engine.Position) (*Result
 	// mid-game positions (13-31 seeds), +21 % and +24 % on the start of
 	// Kalah(6,3) (36 seeds).
 	guess, bestLo := 0, -inf
-	deepened := seeds >= solveDeepenSeeds
+	deepened := seeds >= solveDeepenSeeds && seeds-s.EGDBSeeds() >= solveDeepenGap
 	if deepened {
 		stage.Store(&Progress{Stage: "deepening", Lower: res.Lower, Upper: res.Upper})
 		guess = s.deepen(ctx, b, 0, s.opts.Deepen)

@@ -36,6 +36,7 @@ import (
 //	KALAH_GAMES_N        games (default 200)
 //	KALAH_GAMES_SEED     the random moves' seed (default 1)
 //	KALAH_GAMES_THREADS  search threads (default all cores)
+//	KALAH_GAMES_TT_MIB   the sessions' table in MiB (default the server's)
 //	KALAH_GAMES_CAP      a solve's time limit, e.g. 30s (default none): a longer one
 //	                     stops, answers with its bounds and counts as taking the limit
 //	KALAH_GAMES_NO_WARM  set: do not warm the session before the games (Server.Warm)
@@ -63,6 +64,7 @@ func BenchmarkRandomGames(b *testing.B) {
 	games, seed := env("KALAH_GAMES_N", 200), uint64(env("KALAH_GAMES_SEED", 1))
 	opts := Options{StoreDir: store, EGDBDir: os.Getenv("KALAH_GAMES_EGDB"), Threads: env("KALAH_GAMES_THREADS", 0), MaxQueue: -1}
 	opts.NoEGDB = opts.EGDBDir == ""
+	opts.TableBytes = int64(env("KALAH_GAMES_TT_MIB", 0)) << 20
 	if c := os.Getenv("KALAH_GAMES_CAP"); c != "" {
 		if opts.SolveTimeout, err = time.ParseDuration(c); err != nil {
 			b.Fatalf("KALAH_GAMES_CAP: %v", err)

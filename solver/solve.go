@@ -83,7 +83,7 @@ func DefaultTTBytes() int64 {
 // on a two-core virtual machine, Kalah(6,4)'s every move with the 24-seed
 // database took 21-27 s with 64 MiB (35.9 M nodes) against 43-44 s with
 // 1 GiB (33.8 M nodes), with the 28-seed one 6.2 s with 16 MiB (7.8 M)
-// against 11-13 s with 1 GiB (7.6 M), one thread each; the kernel's work
+// against 10.4-12.8 s with 1 GiB (7.6 M), one thread each; the kernel's work
 // on the pages and the walks of its page tables grow with the table
 // (docs/algorithms.md). A table much smaller than the work costs nodes
 // instead: with the 18-seed database, 128 MiB took 305 M nodes and 193 s,

@@ -253,7 +253,9 @@ func loadSlice(path string, rules engine.Rules, s int, entries int64) (table, fu
 
 // writeSlice writes a slice file atomically (package outfile): to a
 // temporary file in the same directory, synced, then renamed over path. An
-// interrupted write leaves no file under the final name.
+// interrupted write leaves no file under the final name. The written file
+// then leaves the page cache (dropCache), so that its first reader maps it
+// in huge pages.
 func writeSlice(path string, rules engine.Rules, s int, t table) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
@@ -269,7 +271,7 @@ func writeSlice(path string, rules engine.Rules, s int, t table) error {
 	}
 	h := Header{Version: versionOf(enc), Rules: rules, Seeds: s, Encoding: enc,
 		Entries: t.n, Checksum: d.Sum64(), Exceptions: t.exceptions()}
-	return outfile.Write(path, func(w io.Writer) error {
+	err := outfile.Write(path, func(w io.Writer) error {
 		if _, err := w.Write(h.encode()); err != nil {
 			return err
 		}
@@ -280,4 +282,8 @@ func writeSlice(path string, rules engine.Rules, s int, t table) error {
 		}
 		return nil
 	})
+	if err == nil {
+		dropCache(path)
+	}
+	return err
 }

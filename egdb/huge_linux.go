@@ -1,0 +1,39 @@
+package egdb
+
+import (
+	"os"
+
+	"golang.org/x/sys/unix"
+)
+
+// adviseHuge asks the kernel to back a slice file's mapping with 2 MiB
+// pages (transparent huge pages for the page cache). A probe lands on a
+// random line of a file of up to gigabytes, so with 4 KiB pages nearly
+// every probe walks the page tables; with 2 MiB pages the walk is short
+// and its tables stay in the cache. The advice takes effect for the parts
+// of the file that are read into the page cache after it: pages already
+// cached in small folios stay as they are (dropCache below is how a
+// freshly written slice avoids that). Measured in docs/algorithms.md
+// ("The endgame database in huge pages"). Failure only costs speed.
+func adviseHuge(data []byte) {
+	if len(data) >= 2<<20 {
+		_ = unix.Madvise(data, unix.MADV_HUGEPAGE)
+	}
+}
+
+// dropCache asks the kernel to forget the page-cache pages of the file at
+// path, which writeSlice has just written and synced: pages cached by the
+// write are small, so the first mapping would be one of 4 KiB pages; once
+// dropped, the first mapping reads the file back from disk into 2 MiB
+// pages (adviseHuge), which then stay cached for every later process.
+// Best effort: it changes no data and its failure only costs speed.
+func dropCache(path string) {
+	f, err := os.Open(path)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.Size() >= 2<<20 {
+		_ = unix.Fadvise(int(f.Fd()), 0, 0, unix.FADV_DONTNEED)
+	}
+}

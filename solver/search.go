@@ -20,6 +20,13 @@ type Oracle interface {
 	Probe(b engine.Board) (gain int, ok bool)
 }
 
+// Prefetcher is an Oracle that can start loading what Probe(b) will read
+// and return at once (egdb.DB does); the search then asks it for each
+// child it sows within the database, before it probes any.
+type Prefetcher interface {
+	Prefetch(b engine.Board)
+}
+
 // Store is a persistent second level under the table, holding proven
 // entries only (persist.Cache implements it with BadgerDB). The search asks it
 // only where the table misses at a board with at least MinSeeds seeds, and
@@ -45,6 +52,7 @@ type worker struct {
 	rules engine.Rules
 	tab   *tt.Table
 	db    Oracle
+	dbPre Prefetcher // db, when it prefetches; else nil
 	dbMax int
 	id    int
 
@@ -309,6 +317,8 @@ func (w *worker) expand(b engine.Board, x *expansion) {
 			if cs := c.Seeds(); cs > w.dbMax {
 				cd.slot = w.tab.SlotOf(c.Key(), cs)
 				w.tab.Prefetch(cd.slot)
+			} else if w.dbPre != nil {
+				w.dbPre.Prefetch(c)
 			}
 		}
 		n++
@@ -373,7 +383,7 @@ func (w *worker) peekAll(b engine.Board, ex *expansion, alpha, beta, depth int) 
 	k := 0
 	for j := 0; j < ex.n; j++ {
 		cd := &ex.list[j]
-		lo, hi := w.peek(b, cd, depth)
+		lo, hi := w.peek(b, cd, depth, max(alpha, t.best), beta)
 		if lo >= beta {
 			w.st.CutPeek++
 			return tally{best: lo, move: int(cd.pit), limited: cd.limited}, true
@@ -395,8 +405,10 @@ func (w *worker) peekAll(b engine.Board, ex *expansion, alpha, beta, depth int) 
 // peek bounds the value of one move of b from its child alone: the game's
 // end, the seeds left, the database and the table, without searching. It
 // returns the move's value interval [lo, hi] for b's mover and keeps the
-// child's entry in cd for the child's own search.
-func (w *worker) peek(b engine.Board, cd *candidate, depth int) (lo, hi int) {
+// child's entry in cd for the child's own search. alpha and beta are the
+// node's window, alpha raised to the best bound so far: a child in the
+// database that its seed count alone settles for them is not read.
+func (w *worker) peek(b engine.Board, cd *candidate, depth, alpha, beta int) (lo, hi int) {
 	gain := int(cd.gain)
 	c := cd.child
 	if cd.res.Over() {
@@ -406,6 +418,13 @@ func (w *worker) peek(b engine.Board, cd *candidate, depth int) (lo, hi int) {
 	cs := c.Seeds()
 	clo, chi := -cs, cs
 	if cs <= w.dbMax {
+		// The database is read only when the seeds left can still
+		// matter: a move that the seed bound alone puts at or above
+		// beta, or at or below alpha (the best so far), is settled
+		// without the read, which costs a cache miss.
+		if lo, hi = engine.MoveBounds(cd.res, gain, clo, chi); lo >= beta || hi <= alpha {
+			return lo, hi
+		}
 		if g, ok := w.db.Probe(c); ok {
 			w.st.DBHits++
 			clo = 2*g - cs

@@ -184,6 +184,7 @@ func New(rules engine.Rules, opts Options) (*Solver, error) {
 	}
 	for i := 0; i < opts.Threads; i++ {
 		w := &worker{busy: busy, rules: rules, tab: tab, db: opts.DB, dbMax: dbMax, id: i, shared: &s.nodes, cancel: &s.cancel, cacheSeeds: engine.MaxSeeds + 1}
+		w.dbPre, _ = opts.DB.(Prefetcher)
 		if opts.Cache != nil {
 			// A peek's cut-off costs no node (work 0): never worth storing.
 			w.cache, w.cacheSeeds, w.cacheWork = opts.Cache, opts.Cache.MinSeeds(), max(opts.Cache.MinWork(), 1)

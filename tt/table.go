@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"math/bits"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/kalah-solver/kalah/engine"
+	"github.com/kalah-solver/kalah/internal/prefetch"
 )
 
 // BucketSize is the number of entries a key may occupy: four words, half a
@@ -210,6 +212,6 @@ func (s Slot) Valid() bool { return s.ok }
 // no-op.
 func (t *Table) Prefetch(s Slot) {
 	if s.ok {
-		prefetch(&t.slots[s.bucket])
+		prefetch.Line((*byte)(unsafe.Pointer(&t.slots[s.bucket])))
 	}
 }

@@ -1,7 +1,0 @@
-#include "textflag.h"
-
-// func prefetch(p *uint64)
-TEXT ·prefetch(SB), NOSPLIT|NOFRAME, $0-8
-	MOVQ p+0(FP), AX
-	PREFETCHT0 (AX)
-	RET

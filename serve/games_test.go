@@ -41,7 +41,8 @@ import (
 //	                     stops, answers with its bounds and counts as taking the limit
 //	KALAH_GAMES_NO_WARM  set: do not warm the session before the games (Server.Warm)
 //	KALAH_GAMES_OUT      a file for one line per position (game, ply, seeds on the
-//	                     board, wall s, CPU s, nodes, from the store, solved)
+//	                     board, wall s, CPU s, nodes, from the store, solved, the
+//	                     position and the side to move, for 'kalah solve --position')
 func BenchmarkRandomGames(b *testing.B) {
 	store := os.Getenv("KALAH_GAMES_STORE")
 	if store == "" {
@@ -79,7 +80,7 @@ func BenchmarkRandomGames(b *testing.B) {
 		defer f.Close()
 		out = bufio.NewWriter(f)
 		defer out.Flush()
-		fmt.Fprintf(out, "game\tply\tseeds\twall_s\tcpu_s\tnodes\tfrom_store\tsolved\n")
+		fmt.Fprintf(out, "game\tply\tseeds\twall_s\tcpu_s\tnodes\tfrom_store\tsolved\tposition\tto_move\n")
 	}
 	r, err := engine.NewRules(env("KALAH_GAMES_PITS", 6), rule)
 	if err != nil {
@@ -126,7 +127,7 @@ func BenchmarkRandomGames(b *testing.B) {
 					capped++
 				}
 				if out != nil {
-					fmt.Fprintf(out, "%d\t%d\t%d\t%.3f\t%.3f\t%d\t%v\t%v\n", g, ply, p.Board.Seeds(), w, c, rep.Nodes, rep.FromStore, rep.Solved)
+					fmt.Fprintf(out, "%d\t%d\t%d\t%.3f\t%.3f\t%d\t%v\t%v\t%s\t%s\n", g, ply, p.Board.Seeds(), w, c, rep.Nodes, rep.FromStore, rep.Solved, p, p.ToMove)
 					out.Flush()
 				}
 				moves := p.Board.MoveList()

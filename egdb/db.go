@@ -64,17 +64,27 @@ func (db *DB) SliceBytes(s int) (bytes, exceptions int64) {
 // b.StoreDiff() + 2g - b.Seeds(). ok is false when the game is over or the
 // position holds more seeds than MaxSeeds. It does not allocate.
 func (db *DB) Probe(b engine.Board) (gain int, ok bool) {
-	if b.Own == 0 || b.Opp == 0 {
+	t, r := db.locate(b)
+	if t == nil {
 		return 0, false
+	}
+	return t.at(r), true
+}
+
+// locate returns the slice that holds b and b's rank in it; nil when b
+// is not covered (a side without seeds, or more seeds than the database).
+func (db *DB) locate(b engine.Board) (*table, int64) {
+	if b.Own == 0 || b.Opp == 0 {
+		return nil, 0
 	}
 	x := db.x
 	po, pp := b.Own*ones, b.Opp*ones
 	sh := 8 * uint(x.m-1)
 	a, c := int(uint8(po>>sh)), int(uint8(pp>>sh))
 	if a+c >= len(db.slices) {
-		return 0, false
+		return nil, 0
 	}
-	return db.slices[a+c].at(x.rankPre(po, pp, a, c)), true
+	return &db.slices[a+c], x.rankPre(po, pp, a, c)
 }
 
 // Prefetch starts loading the line of the database that Probe(b) reads,
@@ -83,18 +93,11 @@ func (db *DB) Probe(b engine.Board) (gain int, ok bool) {
 // the sowing of the other children; measured in docs/algorithms.md
 // ("Memory").
 func (db *DB) Prefetch(b engine.Board) {
-	if b.Own == 0 || b.Opp == 0 {
+	t, r := db.locate(b)
+	if t == nil {
 		return
 	}
-	x := db.x
-	po, pp := b.Own*ones, b.Opp*ones
-	sh := 8 * uint(x.m-1)
-	a, c := int(uint8(po>>sh)), int(uint8(pp>>sh))
-	if a+c >= len(db.slices) {
-		return
-	}
-	t := &db.slices[a+c]
-	o := uint64(x.rankPre(po, pp, a, c))
+	o := uint64(r)
 	if t.packed {
 		o = o / perLine * lineSize
 	}

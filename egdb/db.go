@@ -91,7 +91,7 @@ func (db *DB) locate(b engine.Board) (*table, int64) {
 // and returns at once (package prefetch). The search calls it as soon as
 // it has sown a child that the database holds, so that the read overlaps
 // the sowing of the other children; measured in docs/algorithms.md
-// ("Memory").
+// (step 4 of the search).
 func (db *DB) Prefetch(b engine.Board) {
 	t, r := db.locate(b)
 	if t == nil {

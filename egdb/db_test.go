@@ -152,3 +152,32 @@ func TestStats(t *testing.T) {
 		t.Fatalf("drawn %d, g=4 count %d", st.Drawn, st.Gains[4])
 	}
 }
+
+// TestPrefetch runs Prefetch on every position of every slice, in both
+// encodings, and on boards the database does not hold: it must stay
+// within the tables (a wrong line offset would panic here) and not
+// allocate.
+func TestPrefetch(t *testing.T) {
+	for _, enc := range []int{EncodingGainByte, EncodingPacked} {
+		db, err := Build(context.Background(), rules4, 10, Options{Encoding: enc})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if db.Encoding(10) != enc {
+			t.Fatalf("built in encoding %d, want %d", db.Encoding(10), enc)
+		}
+		for s := 0; s <= db.MaxSeeds(); s++ {
+			c := db.Index().Cursor(s, 0, db.Index().Size(s))
+			for c.Next() {
+				db.Prefetch(engine.Board{Own: c.Own, Opp: c.Opp})
+			}
+		}
+		db.Prefetch(engine.Board{Own: 5})              // a side without seeds
+		db.Prefetch(engine.Board{Own: 6, Opp: 5})      // 11 seeds, past the database
+		db.Prefetch(engine.Board{Own: 0x0505, Opp: 1}) // likewise
+		b := engine.Board{Own: 0x010203, Opp: 0x0102}
+		if n := testing.AllocsPerRun(100, func() { db.Prefetch(b) }); n != 0 {
+			t.Errorf("%s: Prefetch allocates %v times", EncodingName(enc), n)
+		}
+	}
+}

@@ -14,7 +14,7 @@ import (
 // of the file that are read into the page cache after it: pages already
 // cached in small folios stay as they are (dropCache below is how a
 // freshly written slice avoids that). Measured in docs/algorithms.md
-// ("The endgame database in huge pages"). Failure only costs speed.
+// ("The database in huge pages"). Failure only costs speed.
 func adviseHuge(data []byte) {
 	if len(data) >= 2<<20 {
 		_ = unix.Madvise(data, unix.MADV_HUGEPAGE)

@@ -3,6 +3,8 @@ package tt
 import (
 	"syscall"
 	"unsafe"
+
+	"golang.org/x/sys/unix"
 )
 
 // allocSlots maps the table's memory directly and asks the kernel for
@@ -19,8 +21,7 @@ func allocSlots(n int) ([]uint64, []byte) {
 	if err != nil {
 		return make([]uint64, n), nil
 	}
-	const madvHugepage = 14 // MADV_HUGEPAGE
-	_ = syscall.Madvise(mem, madvHugepage)
+	_ = unix.Madvise(mem, unix.MADV_HUGEPAGE)
 	return unsafe.Slice((*uint64)(unsafe.Pointer(&mem[0])), n), mem
 }
 

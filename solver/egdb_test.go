@@ -56,3 +56,58 @@ func TestSameValuesWithDatabase(t *testing.T) {
 		}
 	}
 }
+
+// TestTableJustAboveDatabase: with a database of k seeds, boards of at
+// most k+tableGap seeds are solved without the table (no probe), bigger
+// ones with it, and both give the brute-force reference's values, on
+// two-thread solvers too (the busy marks need table slots).
+func TestTableJustAboveDatabase(t *testing.T) {
+	const k = 6
+	rng := rand.New(rand.NewPCG(41, 42))
+	refs := brutes{}
+	for _, c := range engine.Captures {
+		r := engine.Rules{Pits: 4, Capture: c}
+		db, err := egdb.Build(context.Background(), r, k, egdb.Options{Threads: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		near, far := 0, 0
+		for n := 0; n < 2000 && (near < 6 || far < 6); n++ {
+			p := randomPosition(rng, r, 2+rng.IntN(2), rng.IntN(16))
+			s := p.Board.Seeds()
+			if s <= k || s > 16 || s < tableMinSeeds(k) && near >= 6 || s >= tableMinSeeds(k) && far >= 6 {
+				continue
+			}
+			for _, threads := range []int{1, 2} {
+				sv, err := New(r, Options{TTBytes: 1 << 20, Threads: threads, DB: db})
+				if err != nil {
+					t.Fatal(err)
+				}
+				checkSolve(t, sv, refs.get(r), p)
+				res, err := sv.SolveEveryMove(context.Background(), p)
+				sv.Close()
+				if err != nil {
+					t.Fatal(err)
+				}
+				switch probes := res.Stats.TTProbes; {
+				case s < tableMinSeeds(k) && probes != 0:
+					t.Fatalf("%v, %d seeds, database %d: %d table probes, want none", r, s, k, probes)
+				case s >= tableMinSeeds(k)+4 && probes == 0 && res.Stats.Nodes > 1:
+					t.Fatalf("%v, %d seeds, database %d: no table probe in %d nodes", r, s, k, res.Stats.Nodes)
+				}
+			}
+			if s < tableMinSeeds(k) {
+				near++
+			} else {
+				far++
+			}
+		}
+		if near < 6 || far < 6 {
+			t.Fatalf("%v: %d positions just above the database, %d further", r, near, far)
+		}
+		db.Close()
+	}
+	if tableMinSeeds(-1) != 0 {
+		t.Errorf("without a database every board must use the table, not from %d seeds", tableMinSeeds(-1))
+	}
+}

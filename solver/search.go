@@ -54,7 +54,10 @@ type worker struct {
 	db    Oracle
 	dbPre Prefetcher // db, when it prefetches; else nil
 	dbMax int
-	id    int
+	// tabMin: boards with fewer seeds are neither looked up in the table
+	// nor stored (tableMinSeeds).
+	tabMin int
+	id     int
 
 	cache      Cache // nil for none
 	cacheSeeds int   // ask the store only at boards with this many seeds (never without one)
@@ -151,11 +154,14 @@ func (w *worker) searchBoard(b engine.Board, alpha, beta, depth int) (v int, pro
 			return 2*g - s, true
 		}
 	}
-	n := candidate{child: b, slot: w.tab.SlotOf(b.Key(), s)}
-	w.st.TTProbes++
-	n.entry, n.hit = w.tab.Probe(n.slot)
-	if n.hit {
-		w.st.TTHits++
+	n := candidate{child: b}
+	if s >= w.tabMin {
+		n.slot = w.tab.SlotOf(b.Key(), s)
+		w.st.TTProbes++
+		n.entry, n.hit = w.tab.Probe(n.slot)
+		if n.hit {
+			w.st.TTHits++
+		}
 	}
 	return w.search(&n, alpha, beta, depth, nil)
 }
@@ -314,10 +320,11 @@ func (w *worker) expand(b engine.Board, x *expansion) {
 		}
 		cd.child = c
 		if !res.Over() {
-			if cs := c.Seeds(); cs > w.dbMax {
+			switch cs := c.Seeds(); {
+			case cs >= w.tabMin:
 				cd.slot = w.tab.SlotOf(c.Key(), cs)
 				w.tab.Prefetch(cd.slot)
-			} else if w.dbPre != nil {
+			case cs <= w.dbMax && w.dbPre != nil:
 				w.dbPre.Prefetch(c)
 			}
 		}
@@ -430,7 +437,7 @@ func (w *worker) peek(b engine.Board, cd *candidate, depth, alpha, beta int) (lo
 			clo = 2*g - cs
 			chi = clo
 		}
-	} else {
+	} else if cs >= w.tabMin {
 		w.st.TTProbes++
 		if e, ok := w.tab.Probe(cd.slot); ok {
 			w.st.TTHits++
@@ -478,7 +485,7 @@ func (w *worker) searchMoves(n *candidate, ex *expansion, t tally, alpha, beta, 
 		var cd *candidate
 		if j < k {
 			cd = &ex.list[ex.open[j]]
-			if j > 0 && w.busy != nil && cd.child.Seeds() >= busyMinSeeds && w.busy.isBusy(cd.slot) {
+			if j > 0 && w.busy != nil && cd.child.Seeds() >= max(busyMinSeeds, w.tabMin) && w.busy.isBusy(cd.slot) {
 				deferred[nd] = ex.open[j]
 				nd++
 				continue
@@ -494,7 +501,7 @@ func (w *worker) searchMoves(n *candidate, ex *expansion, t tally, alpha, beta, 
 		// rule (engine/value.go). With several workers the child is marked
 		// busy while it is searched.
 		gain := int(cd.gain)
-		marked := w.busy != nil && cd.child.Seeds() >= busyMinSeeds
+		marked := w.busy != nil && cd.child.Seeds() >= max(busyMinSeeds, w.tabMin)
 		if marked {
 			w.busy.enter(cd.slot)
 		}
@@ -549,6 +556,9 @@ func (w *worker) ageHistory() {
 // a solved entry that cost at least 2^cacheWork nodes also goes to the
 // persistent store.
 func (w *worker) store(n *candidate, t tally, alpha, beta, depth int, nodes int64) {
+	if n.child.Seeds() < w.tabMin {
+		return
+	}
 	lower, upper := t.best, t.best
 	switch {
 	case t.best >= beta:

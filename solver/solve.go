@@ -185,6 +185,7 @@ func New(rules engine.Rules, opts Options) (*Solver, error) {
 	for i := 0; i < opts.Threads; i++ {
 		w := &worker{busy: busy, rules: rules, tab: tab, db: opts.DB, dbMax: dbMax, id: i, shared: &s.nodes, cancel: &s.cancel, cacheSeeds: engine.MaxSeeds + 1}
 		w.dbPre, _ = opts.DB.(Prefetcher)
+		w.tabMin = tableMinSeeds(dbMax)
 		if opts.Cache != nil {
 			// A peek's cut-off costs no node (work 0): never worth storing.
 			w.cache, w.cacheSeeds, w.cacheWork = opts.Cache, opts.Cache.MinSeeds(), max(opts.Cache.MinWork(), 1)
@@ -192,6 +193,26 @@ func New(rules engine.Rules, opts Options) (*Solver, error) {
 		s.workers = append(s.workers, w)
 	}
 	return s, nil
+}
+
+// tableGap: with an endgame database of dbMax seeds, boards of at most
+// dbMax+tableGap seeds skip the table (tableMinSeeds).
+const tableGap = 2
+
+// tableMinSeeds is the fewest seeds a board needs to be looked up in the
+// table and stored there, with an endgame database of dbMax seeds (-1 for
+// none). Just above a deep database a subtree is a handful of nodes, and
+// its entry is rarely found again (with the 28-seed database, 1.6 % of the
+// table's probes in every move's value of Kalah(6,4) found an entry), but
+// every probe costs a cache miss and every store evicts a costlier entry:
+// boards of at most dbMax+2 seeds skip the table (docs/algorithms.md,
+// "The table just above the database"). Without a database every board
+// uses it.
+func tableMinSeeds(dbMax int) int {
+	if dbMax < 0 {
+		return 0
+	}
+	return dbMax + 1 + tableGap
 }
 
 // Close releases the table's memory. The solver must not be used after.

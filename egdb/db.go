@@ -154,7 +154,10 @@ func (db *DB) Close() error {
 // Open loads the slices 0, 1, ... of rules found in dir (the directory
 // that holds one subdirectory per pit count and rule, see RuleDir) up to
 // the first missing one, checking every header and checksum and mapping
-// the payloads. It fails if there is no slice at all or a file is bad.
+// the payloads. It fails if there is no slice at all or a file is bad. A
+// file it checked in full before and that is unchanged since (checked.go:
+// the same inode, size and modification time, recorded in checked.json
+// beside the files) has its header and size checked, not its payload.
 //
 // The handles a process opens on the same files share one set of
 // mappings, loaded and checked once: a campaign's coordinator and its
@@ -183,16 +186,26 @@ func OpenMax(dir string, rules engine.Rules, maxSeeds int) (*DB, error) {
 		return nil, err
 	}
 	db := &DB{rules: rules, x: x, slices: make([]table, n), unmap: make([]func() error, n)}
+	known := readChecked(dir, rules)
+	recs := make([]*checked, n)
 	var g errgroup.Group
 	g.SetLimit(runtime.GOMAXPROCS(0))
 	for s := range n {
+		name := filepath.Base(SlicePath(dir, rules, s))
+		var k *checked
+		if c, ok := known[name]; ok {
+			k = &c
+		}
 		g.Go(func() (err error) {
-			db.slices[s], db.unmap[s], err = loadSlice(SlicePath(dir, rules, s), rules, s, x.Size(s))
+			db.slices[s], db.unmap[s], recs[s], err = openSlice(SlicePath(dir, rules, s), rules, s, x.Size(s), k)
 			return err
 		})
 	}
 	err = g.Wait()
 	db.unmap = compact(db.unmap)
+	if err == nil {
+		rememberChecked(dir, rules, known, recs)
+	}
 	if err != nil {
 		db.Close()
 		if errors.Is(err, fs.ErrNotExist) {
@@ -204,6 +217,28 @@ func OpenMax(dir string, rules engine.Rules, maxSeeds int) (*DB, error) {
 		share(key, stamps, db)
 	}
 	return db, nil
+}
+
+// rememberChecked updates the record of checked files (checked.go) with
+// the files just loaded, when it changes; an error writing it is ignored
+// (the next Open checks the files again).
+func rememberChecked(dir string, rules engine.Rules, known map[string]checked, recs []*checked) {
+	changed := false
+	for s, r := range recs {
+		name := filepath.Base(SlicePath(dir, rules, s))
+		old, had := known[name]
+		switch {
+		case r == nil && had:
+			delete(known, name)
+			changed = true
+		case r != nil && (!had || old != *r):
+			known[name] = *r
+			changed = true
+		}
+	}
+	if changed {
+		writeChecked(dir, rules, known)
+	}
 }
 
 // mapped is a set of slice mappings shared by the handles that Open

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/cespare/xxhash/v2"
 	"github.com/kalah-solver/kalah/engine"
@@ -180,17 +181,28 @@ func ReadHeader(path string) (Header, error) {
 // payload. The returned function unmaps it. A missing file is an
 // fs.ErrNotExist error.
 func loadSlice(path string, rules engine.Rules, s int, entries int64) (table, func() error, error) {
-	fail := func(format string, a ...any) (table, func() error, error) {
-		return table{}, nil, fmt.Errorf("%s: "+format, append([]any{path}, a...)...)
+	t, unmap, _, err := openSlice(path, rules, s, entries, nil)
+	return t, unmap, err
+}
+
+// openSlice is loadSlice for Open: known, when not nil, is what an
+// earlier Open recorded of the file when it checked it in full
+// (checked.go); a file that still matches it keeps its header and size
+// checks but skips the payload's. It returns the file's record to keep:
+// nil when the file is too new to be remembered (racyWindow) or cannot
+// be (no inode numbers), or has nothing to check.
+func openSlice(path string, rules engine.Rules, s int, entries int64, known *checked) (table, func() error, *checked, error) {
+	fail := func(format string, a ...any) (table, func() error, *checked, error) {
+		return table{}, nil, nil, fmt.Errorf("%s: "+format, append([]any{path}, a...)...)
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return table{}, nil, err
+		return table{}, nil, nil, err
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
-		return table{}, nil, err
+		return table{}, nil, nil, err
 	}
 	if st.Size() < HeaderSize {
 		return fail("%w: truncated: %d bytes, shorter than the %d-byte header", ErrCorrupt, st.Size(), HeaderSize)
@@ -227,28 +239,38 @@ func loadSlice(path string, rules engine.Rules, s int, entries int64) (table, fu
 		return fail("%w: %d bytes past the %d the header accounts for", ErrCorrupt, st.Size()-want, want)
 	}
 	if want == HeaderSize {
-		return byteTable([]byte{}), func() error { return nil }, nil
+		return byteTable([]byte{}), func() error { return nil }, nil, nil
 	}
 	data, unmap, err := mapFile(f, st.Size())
 	if err != nil {
 		return fail("mapping: %w", err)
 	}
+	stamp, stamped := stampOf(st, h.Checksum)
+	trusted := stamped && known != nil && *known == stamp
+	var rec *checked
+	if stamped && (trusted || time.Since(st.ModTime()) >= racyWindow) {
+		rec = &stamp
+	}
 	payload := data[HeaderSize:]
-	if got := xxhash.Sum64(payload); got != h.Checksum {
-		unmap()
-		return fail("%w: payload checksum mismatch (%016x, header says %016x)", ErrCorrupt, got, h.Checksum)
+	if !trusted {
+		if got := xxhash.Sum64(payload); got != h.Checksum {
+			unmap()
+			return fail("%w: payload checksum mismatch (%016x, header says %016x)", ErrCorrupt, got, h.Checksum)
+		}
 	}
 	if !t.packed {
-		return byteTable(payload), unmap, nil
+		return byteTable(payload), unmap, rec, nil
 	}
 	t.raw = payload[:lineSize*nl]
 	t.exc = payload[lineSize*nl : lineSize*nl+excSize*h.Exceptions]
 	t.dir = payload[lineSize*nl+excSize*h.Exceptions:]
-	if err := t.checkPacked(s); err != nil {
-		unmap()
-		return fail("%w: %v", ErrCorrupt, err)
+	if !trusted {
+		if err := t.checkPacked(s); err != nil {
+			unmap()
+			return fail("%w: %v", ErrCorrupt, err)
+		}
 	}
-	return t, unmap, nil
+	return t, unmap, rec, nil
 }
 
 // writeSlice writes a slice file atomically (package outfile): to a

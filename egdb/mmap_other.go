@@ -16,3 +16,6 @@ func mapFile(f *os.File, size int64) ([]byte, func() error, error) {
 	}
 	return data, func() error { return nil }, nil
 }
+
+// fileID: no inode numbers here, so no file is taken as checked.
+func fileID(os.FileInfo) (dev, ino uint64, ok bool) { return 0, 0, false }

@@ -17,3 +17,12 @@ func mapFile(f *os.File, size int64) ([]byte, func() error, error) {
 	adviseHuge(data)
 	return data, func() error { return syscall.Munmap(data) }, nil
 }
+
+// fileID returns the device and inode of a file.
+func fileID(fi os.FileInfo) (dev, ino uint64, ok bool) {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return 0, 0, false
+	}
+	return uint64(st.Dev), uint64(st.Ino), true
+}

@@ -41,7 +41,13 @@ recurrence, so a full check proves it correct. --sample F checks a random
 fraction F of the positions of each slice instead of all.
 
 Without --pits and --rule every database in the directory is checked. Exits
-1 if any file is bad or any entry disagrees.`,
+1 if any file is bad or any entry disagrees.
+
+Every file is read and checked every time. Opening a database for a solve
+skips the payload check of a file it has checked in full before and that
+is unchanged since (the same inode, size and modification time, kept in
+checked.json beside the files), so verify is the command for a database on
+a disk you doubt.`,
 		Example: `  kalah egdb verify
   kalah egdb verify --pits 6 --rule empty-capture --sample 0.01`,
 		Args: cmdutil.NoArgs,

@@ -21,6 +21,17 @@ func adviseHuge(data []byte) {
 	}
 }
 
+// populate maps every page of a slice file's mapping at once
+// (MADV_POPULATE_READ, Linux 5.14): reading the pages the page cache
+// holds and the rest from disk, in file order. Without it every first
+// touch of a page by the search is a fault (and, for a file not cached
+// yet, a random read from disk); the payload check used to do this as a
+// side effect, and a file that Open has checked before is not read by it
+// (checked.go). Failure (an older kernel) only costs speed.
+func populate(data []byte) {
+	_ = unix.Madvise(data, unix.MADV_POPULATE_READ)
+}
+
 // dropCache asks the kernel to forget the page-cache pages of the file at
 // path, which writeSlice has just written and synced: pages cached by the
 // write are small, so the first mapping would be one of 4 KiB pages; once

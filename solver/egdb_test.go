@@ -4,10 +4,12 @@ import (
 	"context"
 	"math/rand/v2"
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/kalah-solver/kalah/egdb"
 	"github.com/kalah-solver/kalah/engine"
+	"github.com/kalah-solver/kalah/tt"
 )
 
 // TestSameValuesWithDatabase: with an endgame database the solver gives the
@@ -78,8 +80,26 @@ func TestTableJustAboveDatabase(t *testing.T) {
 			if s <= k || s > 16 || s < tableMinSeeds(k) && near >= 6 || s >= tableMinSeeds(k) && far >= 6 {
 				continue
 			}
+			// A store filled without the database holds entries of the
+			// boards that skip the table: found there, they answer
+			// without going into it (they have no slot).
+			cache := &mapCache{m: map[engine.Key]tt.Entry{}}
+			filler, err := New(r, Options{TTBytes: 1 << 20, Threads: 1, Cache: cache})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := filler.SolveEveryMove(context.Background(), p); err != nil {
+				t.Fatal(err)
+			}
+			filler.Close()
 			for _, threads := range []int{1, 2} {
 				sv, err := New(r, Options{TTBytes: 1 << 20, Threads: threads, DB: db})
+				if err != nil {
+					t.Fatal(err)
+				}
+				checkSolve(t, sv, refs.get(r), p)
+				sv.Close()
+				sv, err = New(r, Options{TTBytes: 1 << 20, Threads: threads, DB: db, Cache: cache})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -111,3 +131,25 @@ func TestTableJustAboveDatabase(t *testing.T) {
 		t.Errorf("without a database every board must use the table, not from %d seeds", tableMinSeeds(-1))
 	}
 }
+
+// mapCache is a persistent store in a map, asked at every board.
+type mapCache struct {
+	mu sync.Mutex
+	m  map[engine.Key]tt.Entry
+}
+
+func (c *mapCache) Get(k engine.Key) (tt.Entry, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.m[k]
+	return e, ok
+}
+
+func (c *mapCache) Put(k engine.Key, e tt.Entry) {
+	c.mu.Lock()
+	c.m[k] = e
+	c.mu.Unlock()
+}
+
+func (c *mapCache) MinSeeds() int { return 1 }
+func (c *mapCache) MinWork() int  { return 1 }

@@ -277,7 +277,7 @@ func (w *worker) fromCache(n *candidate) (tt.Entry, bool) {
 	e, ok := w.cache.Get(n.child.Key())
 	if ok {
 		w.st.CacheHits++
-		w.tab.Put(n.slot, e)
+		w.tab.Put(n.slot, e) // a board that skips the table has no slot: a no-op
 	}
 	return e, ok
 }

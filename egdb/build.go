@@ -32,6 +32,7 @@ import (
 	"unsafe"
 
 	"github.com/kalah-solver/kalah/engine"
+	"github.com/kalah-solver/kalah/internal/prefetch"
 	"golang.org/x/sync/errgroup"
 )
 
@@ -60,25 +61,46 @@ type slicer struct {
 	s     int
 }
 
-// value computes g for the slice-s position (own, opp).
+// value computes g for the slice-s position (own, opp). Every move is sown
+// and its child ranked first, the child's line prefetched, and only then
+// are the children read: their cache misses overlap instead of coming one
+// after the other.
 func (w *slicer) value(own, opp uint64) int {
 	b := engine.Board{Own: own, Opp: opp}
 	s := w.s
-	best := 0
+	var kids [engine.MaxPits]kid
+	n := 0
 	for mv := b.Moves(); mv != 0; mv &= mv - 1 {
 		c, res := w.rules.Sow(b, bits.TrailingZeros8(mv))
-		k := int(c.OwnStore)
-		g := k
+		kd := &kids[n]
+		n++
+		*kd = kid{res: res, k: int(c.OwnStore)}
 		switch {
 		case res&engine.ResOver != 0:
 		case res&engine.ResExtra != 0:
-			r, s2 := w.x.Rank(c.Own, c.Opp)
-			g = engine.MoveGain(res, k, s2, w.lower[s2].at(r))
-		case k == 0:
-			g = engine.MoveGain(res, 0, s, w.same(c.Opp, c.Own))
+			kd.r, kd.s2 = w.x.Rank(c.Own, c.Opp)
+			w.lower[kd.s2].prefetch(kd.r)
+		case kd.k == 0:
+			kd.own, kd.opp = c.Opp, c.Own
+			kd.r, kd.s2 = w.x.Rank(c.Opp, c.Own)
+			prefetch.Line((*byte)(unsafe.Pointer(&w.cur[kd.r>>2])))
 		default:
-			r, s2 := w.x.Rank(c.Opp, c.Own)
-			g = engine.MoveGain(res, k, s2, w.lower[s2].at(r))
+			kd.r, kd.s2 = w.x.Rank(c.Opp, c.Own)
+			w.lower[kd.s2].prefetch(kd.r)
+		}
+	}
+	best := 0
+	for i := range n {
+		kd := &kids[i]
+		g := kd.k
+		switch {
+		case kd.res&engine.ResOver != 0:
+		case kd.res&engine.ResExtra != 0:
+			g = engine.MoveGain(kd.res, kd.k, kd.s2, w.lower[kd.s2].at(kd.r))
+		case kd.k == 0:
+			g = engine.MoveGain(kd.res, 0, s, w.same(kd.r, kd.own, kd.opp))
+		default:
+			g = engine.MoveGain(kd.res, kd.k, kd.s2, w.lower[kd.s2].at(kd.r))
 		}
 		if g > best {
 			best = g
@@ -90,10 +112,19 @@ func (w *slicer) value(own, opp uint64) int {
 	return best
 }
 
-// same returns g of a position of the slice being built, computing it
-// first if no worker has yet.
-func (w *slicer) same(own, opp uint64) int {
-	r, _ := w.x.Rank(own, opp)
+// kid is one move of a position being valued: what the move banked (k),
+// its result, and where its child's entry is (rank r in slice s2; own and
+// opp, the child, when it is in the slice being built).
+type kid struct {
+	res      engine.Result
+	k, s2    int
+	r        int64
+	own, opp uint64
+}
+
+// same returns g of the position (own, opp) of rank r in the slice being
+// built, computing it first if no worker has yet.
+func (w *slicer) same(r int64, own, opp uint64) int {
 	p, sh := &w.cur[r>>2], byteShift[r&3]
 	if v := atomic.LoadUint32(p) >> sh & 0xff; v != unknown {
 		return int(v)

@@ -11,7 +11,6 @@ import (
 	"sync"
 
 	"github.com/kalah-solver/kalah/engine"
-	"github.com/kalah-solver/kalah/internal/prefetch"
 	"golang.org/x/sync/errgroup"
 )
 
@@ -93,16 +92,8 @@ func (db *DB) locate(b engine.Board) (*table, int64) {
 // the sowing of the other children; measured in docs/algorithms.md
 // (step 4 of the search).
 func (db *DB) Prefetch(b engine.Board) {
-	t, r := db.locate(b)
-	if t == nil {
-		return
-	}
-	o := uint64(r)
-	if t.packed {
-		o = o / perLine * lineSize
-	}
-	if o < uint64(len(t.raw)) {
-		prefetch.Line(&t.raw[o])
+	if t, r := db.locate(b); t != nil {
+		t.prefetch(r)
 	}
 }
 

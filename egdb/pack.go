@@ -28,6 +28,7 @@ import (
 	"math/bits"
 	"runtime"
 
+	"github.com/kalah-solver/kalah/internal/prefetch"
 	"golang.org/x/sync/errgroup"
 )
 
@@ -72,6 +73,17 @@ func (t *table) at(r int64) int {
 		return int(t.raw[o]) + int(nib)
 	}
 	return t.exception(u)
+}
+
+// prefetch starts loading the line that at(r) reads (package prefetch).
+func (t *table) prefetch(r int64) {
+	o := uint64(r)
+	if t.packed {
+		o = o / perLine * lineSize
+	}
+	if o < uint64(len(t.raw)) {
+		prefetch.Line(&t.raw[o])
+	}
 }
 
 // exception finds the exception of rank r; -1 if there is none, which

@@ -11,14 +11,16 @@ import (
 )
 
 // autoEGDBPositions caps the database a session builds by itself: about
-// 50 MB on disk (packed) and a few seconds of building on two cores.
-var autoEGDBPositions uint64 = 100_000_000
+// 110 MB on disk (packed) and about 20 s of building on two cores.
+var autoEGDBPositions uint64 = 250_000_000
 
 // AutoEGDBSeeds is the depth of the endgame database that a session with
 // Config.AutoEGDB builds by itself for boards of m pits a side: the
-// largest seed count whose database holds at most 10^8 positions (one byte
-// each). For m = 6 that is 18 seeds: 86.5 M positions, 44 MB packed, about 7 s on
-// two cores, and it halves the nodes of Kalah(6,4) (docs/egdb.md).
+// largest seed count whose database holds at most 2.5*10^8 positions. For
+// m = 6 that is 20 seeds: 225.8 M positions, 110 MB packed, about 18 s on
+// two cores. The first solve of Kalah(6,4) with it took 72-79 s in all,
+// against 93-122 s with the 18-seed database of the earlier cap of 10^8
+// (its build 5-7 s, its solve 80-115 s; docs/egdb.md).
 func AutoEGDBSeeds(m int) int {
 	if m < 1 || m > engine.MaxPits {
 		return 0

@@ -10,8 +10,8 @@ import (
 )
 
 func TestAutoEGDBSeeds(t *testing.T) {
-	// The deepest database of at most 10^8 positions: C(s+2m, 2m) of them.
-	for _, c := range []struct{ m, want int }{{6, 18}, {7, 15}, {8, 13}, {5, 23}} {
+	// The deepest database of at most 2.5*10^8 positions: C(s+2m, 2m) of them.
+	for _, c := range []struct{ m, want int }{{6, 20}, {7, 16}, {8, 14}, {5, 25}} {
 		if got := AutoEGDBSeeds(c.m); got != c.want {
 			t.Errorf("AutoEGDBSeeds(%d) = %d, want %d", c.m, got, c.want)
 		}

@@ -74,10 +74,10 @@ exactly how much a losing move loses is most of a full solve's work).
 The endgame database of the pit count and rule installed in the default
 directory (see 'kalah egdb path') or in --egdb DIR is used when there is
 one. Without --egdb, the first solve of a big board (more than twice the
-seeds of the deepest database of 10^8 positions: 18 seeds for six pits, 15
-for seven, 13 for eight) builds that database in the default directory
-first, once, with a line saying so and a progress bar (Kalah(6,4): 44 MB,
-about 8 s on two cores); --no-egdb solves without. Long solves report progress on standard error every 2 s (not with
+seeds of the deepest database of 2.5*10^8 positions: 20 seeds for six
+pits, 16 for seven, 14 for eight) builds that database in the default
+directory first, once, with a line saying so and a progress bar
+(Kalah(6,4): 110 MB, about 20 s on two cores); --no-egdb solves without. Long solves report progress on standard error every 2 s (not with
 --quiet, nor with --json when standard error is not a terminal). Ctrl-C or
 SIGTERM stops the solve, prints the bounds proven so far and exits 130.
 

@@ -182,9 +182,8 @@ func OpenMax(dir string, rules engine.Rules, maxSeeds int) (*DB, error) {
 	var g errgroup.Group
 	g.SetLimit(runtime.GOMAXPROCS(0))
 	for s := range n {
-		name := filepath.Base(SlicePath(dir, rules, s))
 		var k *checked
-		if c, ok := known[name]; ok {
+		if c, ok := known[sliceName(s)]; ok {
 			k = &c
 		}
 		g.Go(func() (err error) {
@@ -216,7 +215,7 @@ func OpenMax(dir string, rules engine.Rules, maxSeeds int) (*DB, error) {
 func rememberChecked(dir string, rules engine.Rules, known map[string]checked, recs []*checked) {
 	changed := false
 	for s, r := range recs {
-		name := filepath.Base(SlicePath(dir, rules, s))
+		name := sliceName(s)
 		old, had := known[name]
 		switch {
 		case r == nil && had:

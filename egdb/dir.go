@@ -26,8 +26,12 @@ func RuleDir(dir string, rules engine.Rules) string {
 
 // SlicePath is the file of slice s, e.g. dir/kalah-m6-no-empty-capture/s20.egdb.
 func SlicePath(dir string, rules engine.Rules, s int) string {
-	return filepath.Join(RuleDir(dir, rules), fmt.Sprintf("s%d.egdb", s))
+	return filepath.Join(RuleDir(dir, rules), sliceName(s))
 }
+
+// sliceName is the name of slice s's file in its rule's directory, e.g.
+// s20.egdb.
+func sliceName(s int) string { return fmt.Sprintf("s%d.egdb", s) }
 
 func fileExists(path string) bool {
 	_, err := os.Stat(path)

@@ -67,7 +67,7 @@ func Slices(dir string, rules engine.Rules) ([]int, error) {
 		if !strings.HasSuffix(name, ".egdb") {
 			continue
 		}
-		if _, err := fmt.Sscanf(name, "s%d.egdb", &s); err != nil || fmt.Sprintf("s%d.egdb", s) != name {
+		if _, err := fmt.Sscanf(name, "s%d.egdb", &s); err != nil || sliceName(s) != name {
 			continue
 		}
 		out = append(out, s)

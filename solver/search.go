@@ -485,7 +485,7 @@ func (w *worker) searchMoves(n *candidate, ex *expansion, t tally, alpha, beta, 
 		var cd *candidate
 		if j < k {
 			cd = &ex.list[ex.open[j]]
-			if j > 0 && w.busy != nil && cd.child.Seeds() >= max(busyMinSeeds, w.tabMin) && w.busy.isBusy(cd.slot) {
+			if j > 0 && w.marks(cd) && w.busy.isBusy(cd.slot) {
 				deferred[nd] = ex.open[j]
 				nd++
 				continue
@@ -501,7 +501,7 @@ func (w *worker) searchMoves(n *candidate, ex *expansion, t tally, alpha, beta, 
 		// rule (engine/value.go). With several workers the child is marked
 		// busy while it is searched.
 		gain := int(cd.gain)
-		marked := w.busy != nil && cd.child.Seeds() >= max(busyMinSeeds, w.tabMin)
+		marked := w.marks(cd)
 		if marked {
 			w.busy.enter(cd.slot)
 		}
@@ -525,6 +525,13 @@ func (w *worker) searchMoves(n *candidate, ex *expansion, t tally, alpha, beta, 
 		}
 	}
 	return t, true
+}
+
+// marks reports whether a child searched by this worker is marked busy
+// for the other workers: only with several of them, and only a child big
+// enough to be worth it that has a table slot to mark.
+func (w *worker) marks(cd *candidate) bool {
+	return w.busy != nil && cd.child.Seeds() >= max(busyMinSeeds, w.tabMin)
 }
 
 // recordCut credits pit of b with a beta cut-off in the history (by pit

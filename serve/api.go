@@ -254,6 +254,9 @@ func (s *Server) handleSolve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, rep)
+	if rep.Solved {
+		s.lookAhead(g.key, g.rules, g.pos, &rep.Record, "")
+	}
 }
 
 func (s *Server) solveReply(ctx context.Context, g game) (*solveReply, error) {
@@ -326,6 +329,7 @@ func (s *Server) handleChoose(w http.ResponseWriter, r *http.Request) {
 		out.Candidates = []results.MoveValue{}
 	}
 	writeJSON(w, http.StatusOK, out)
+	s.lookAhead(g.key, g.rules, g.pos, &rep.Record, out.Move)
 }
 
 // progressReply is /api/progress's answer.

@@ -11,6 +11,7 @@ import (
 	"os"
 	"slices"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -40,6 +41,9 @@ import (
 //	KALAH_GAMES_CAP      a solve's time limit, e.g. 30s (default none): a longer one
 //	                     stops, answers with its bounds and counts as taking the limit
 //	KALAH_GAMES_NO_WARM  set: do not warm the session before the games (Server.Warm)
+//	KALAH_GAMES_THINK    a pause after each answer, e.g. 2s, as a person reading it
+//	                     (default none): the server's look-ahead runs meanwhile
+//	KALAH_GAMES_NO_PONDER set: the server does not look ahead (Options.NoPonder)
 //	KALAH_GAMES_OUT      a file for one line per position (game, ply, seeds on the
 //	                     board, wall s, CPU s, nodes, from the store, solved, the
 //	                     position and the side to move, for 'kalah solve --position')
@@ -66,6 +70,13 @@ func BenchmarkRandomGames(b *testing.B) {
 	opts := Options{StoreDir: store, EGDBDir: os.Getenv("KALAH_GAMES_EGDB"), Threads: env("KALAH_GAMES_THREADS", 0), MaxQueue: -1}
 	opts.NoEGDB = opts.EGDBDir == ""
 	opts.TableBytes = int64(env("KALAH_GAMES_TT_MIB", 0)) << 20
+	opts.NoPonder = os.Getenv("KALAH_GAMES_NO_PONDER") != ""
+	var think time.Duration
+	if v := os.Getenv("KALAH_GAMES_THINK"); v != "" {
+		if think, err = time.ParseDuration(v); err != nil {
+			b.Fatalf("KALAH_GAMES_THINK: %v", err)
+		}
+	}
 	if c := os.Getenv("KALAH_GAMES_CAP"); c != "" {
 		if opts.SolveTimeout, err = time.ParseDuration(c); err != nil {
 			b.Fatalf("KALAH_GAMES_CAP: %v", err)
@@ -132,6 +143,7 @@ func BenchmarkRandomGames(b *testing.B) {
 				}
 				moves := p.Board.MoveList()
 				p, _ = r.PlayPosition(p, moves[rng.IntN(len(moves))])
+				time.Sleep(think)
 			}
 		}
 		slices.Sort(wall)
@@ -158,4 +170,137 @@ func cpuSeconds(tb testing.TB) float64 {
 		tb.Fatal(err)
 	}
 	return time.Duration(u.Utime.Nano() + u.Stime.Nano()).Seconds()
+}
+
+// BenchmarkLookAhead measures the look-ahead at a person's pace on the
+// slow positions of an earlier BenchmarkRandomGames run: for every
+// position of $KALAH_GAMES_FROM (a KALAH_GAMES_OUT file) whose answer took
+// longer than $KALAH_GAMES_SLOWER (default 1s), it asks the server for the
+// position before it in its game, waits $KALAH_GAMES_THINK (default 2s,
+// the server looking ahead meanwhile unless KALAH_GAMES_NO_PONDER is set),
+// then asks for the slow position and times that answer. It reports the
+// median and largest of those answers and how many took over a second.
+// KALAH_GAMES_STORE, _EGDB, _RULE, _SEEDS, _THREADS, _TT_MIB and _OUT are
+// as for BenchmarkRandomGames; run it on a copy of the store of that run's
+// start (the slow positions must not be in it already).
+func BenchmarkLookAhead(b *testing.B) {
+	from, store := os.Getenv("KALAH_GAMES_FROM"), os.Getenv("KALAH_GAMES_STORE")
+	if from == "" || store == "" {
+		b.Skip("set KALAH_GAMES_FROM (a games file of BenchmarkRandomGames) and KALAH_GAMES_STORE; see serve/measure.sh")
+	}
+	dur := func(name, def string) time.Duration {
+		d, err := time.ParseDuration(get(os.Getenv(name), def))
+		if err != nil {
+			b.Fatalf("%s: %v", name, err)
+		}
+		return d
+	}
+	think, slower := dur("KALAH_GAMES_THINK", "2s"), dur("KALAH_GAMES_SLOWER", "1s")
+	rule, err := engine.ParseCapture(get(os.Getenv("KALAH_GAMES_RULE"), "no-empty-capture"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	seeds, _ := strconv.Atoi(get(os.Getenv("KALAH_GAMES_SEEDS"), "4"))
+	threads, _ := strconv.Atoi(get(os.Getenv("KALAH_GAMES_THREADS"), "0"))
+	mib, _ := strconv.Atoi(get(os.Getenv("KALAH_GAMES_TT_MIB"), "0"))
+	opts := Options{StoreDir: store, EGDBDir: os.Getenv("KALAH_GAMES_EGDB"), Threads: threads, MaxQueue: -1,
+		TableBytes: int64(mib) << 20, NoPonder: os.Getenv("KALAH_GAMES_NO_PONDER") != ""}
+	opts.NoEGDB = opts.EGDBDir == ""
+	pairs := slowPairs(b, from, slower)
+	if len(pairs) == 0 {
+		b.Skipf("no position of %s took over %v", from, slower)
+	}
+	s := New(opts)
+	hs := httptest.NewServer(s)
+	defer func() {
+		hs.Close()
+		if err := s.Close(); err != nil {
+			b.Error(err)
+		}
+	}()
+	if _, err := s.Warm(context.Background(), 6, seeds, rule); err != nil {
+		b.Fatal(err)
+	}
+	var out *bufio.Writer
+	if path := os.Getenv("KALAH_GAMES_OUT"); path != "" {
+		f, err := os.Create(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer f.Close()
+		out = bufio.NewWriter(f)
+		defer out.Flush()
+		fmt.Fprintf(out, "game\tply\tbefore_s\twall_s\tnodes\tfrom_store\tposition\tto_move\n")
+	}
+	ask := func(p [2]string) (float64, solveReply) {
+		var rep solveReply
+		t0 := time.Now()
+		path := fmt.Sprintf("/api/solve?rule=%s&position=%s&to_move=%s", rule, p[0], p[1])
+		if code := fetchJSON(b, hs, path, &rep); code != 200 || !rep.Solved {
+			b.Fatalf("%s: status %d, solved %v", path, code, rep.Solved)
+		}
+		return time.Since(t0).Seconds(), rep
+	}
+	b.ResetTimer()
+	for range b.N {
+		var wall []float64
+		over := 0
+		for _, pr := range pairs {
+			ask(pr.parent)
+			time.Sleep(think)
+			w, rep := ask(pr.slow)
+			wall = append(wall, w)
+			if w > 1 {
+				over++
+			}
+			if out != nil {
+				fmt.Fprintf(out, "%s\t%s\t%s\t%.3f\t%d\t%v\t%s\t%s\n", pr.game, pr.ply, pr.before, w, rep.Nodes, rep.FromStore, pr.slow[0], pr.slow[1])
+				out.Flush()
+			}
+		}
+		slices.Sort(wall)
+		b.ReportMetric(float64(len(wall)), "positions")
+		b.ReportMetric(quantile(wall, 0.5), "median-s")
+		b.ReportMetric(wall[len(wall)-1], "max-s")
+		b.ReportMetric(float64(over), "over-1s")
+	}
+}
+
+// slowPair is a slow position of a games file and the one before it.
+type slowPair struct {
+	game, ply, before string    // where it was, and its answer's time then
+	parent, slow      [2]string // position and side to move
+}
+
+// slowPairs reads a KALAH_GAMES_OUT file and returns its positions that
+// took longer than slower, each with the position before it in its game.
+func slowPairs(b *testing.B, path string, slower time.Duration) []slowPair {
+	f, err := os.Open(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	var pairs []slowPair
+	var prev []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		row := strings.Split(sc.Text(), "\t")
+		if len(row) != 10 || row[0] == "game" {
+			prev = nil
+			continue
+		}
+		w, err := strconv.ParseFloat(row[3], 64)
+		if err != nil {
+			b.Fatalf("%s: %q: %v", path, sc.Text(), err)
+		}
+		if prev != nil && prev[0] == row[0] && w > slower.Seconds() {
+			pairs = append(pairs, slowPair{game: row[0], ply: row[1], before: row[3],
+				parent: [2]string{prev[8], prev[9]}, slow: [2]string{row[8], row[9]}})
+		}
+		prev = row
+	}
+	if err := sc.Err(); err != nil {
+		b.Fatal(err)
+	}
+	return pairs
 }

@@ -13,7 +13,9 @@
 # book's depth, 1; CAP a solve's time limit (Go duration, default none).
 # WORK (default /tmp/kalah-measure), MAX_SEEDS (the databases' largest
 # seed count, 18) and THREADS (default all cores) come from the
-# environment.
+# environment, and so do the benchmark's own variables (serve/games_test.go),
+# such as KALAH_GAMES_THINK=2s (a pause after each answer, during which the
+# server looks ahead) and KALAH_GAMES_NO_PONDER=1.
 set -eu
 rule=${1:-no-empty-capture}
 games=${2:-200}

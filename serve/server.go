@@ -55,16 +55,27 @@ type Options struct {
 	// ProgressEvery is how often the running solve's bounds are updated;
 	// 0 means 250 ms.
 	ProgressEvery time.Duration
+	// NoPonder turns the look-ahead off: by default, once a position is
+	// answered and no request waits, the server solves the positions
+	// after its moves in the background (ponder.go), each for at most
+	// PonderLimit (0 means DefaultPonderLimit).
+	NoPonder    bool
+	PonderLimit time.Duration
 	// Log, if not nil, receives the sessions opened and the solves run.
 	Log *log.Logger
 
 	// beforeSolve, if set, runs while the solve slot is held, before the
 	// session is used: tests hold the slot with it.
 	beforeSolve func()
-	// afterProgress, if set, runs after each progress report has been
-	// recorded, in the solver's goroutine that made it: tests pause the
-	// solve with it, between two passes.
+	// afterProgress, if set, runs after each progress report of a
+	// request's solve has been recorded, in the solver's goroutine that
+	// made it: tests pause the solve with it, between two passes.
 	afterProgress func(solver.Progress)
+	// ponderStarted, if set, runs when a look-ahead solve of q has taken
+	// the slot, before it starts; ponderEnded when a look-ahead ends,
+	// with the number of positions it solved completely (tests).
+	ponderStarted func(q engine.Position)
+	ponderEnded   func(solved int)
 }
 
 // DefaultMaxQueue is the number of requests that may wait for the solve
@@ -79,11 +90,14 @@ type Server struct {
 	opts Options
 	mux  *http.ServeMux
 
-	mu   sync.Mutex // guards busy, line, cur and next
-	busy bool       // a request holds the solve slot
-	line []*waiter  // the requests waiting for the slot, first in line first
-	cur  *running   // the running solve, nil when idle
-	next int64      // the ticket of the next solve
+	mu      sync.Mutex         // guards busy, line, cur, next, pgen, pcancel and closed
+	busy    bool               // a request, or the look-ahead, holds the solve slot
+	line    []*waiter          // the requests waiting for the slot, first in line first
+	cur     *running           // the running solve, nil when idle
+	next    int64              // the ticket of the next solve
+	pgen    int64              // the latest look-ahead (ponder.go)
+	pcancel context.CancelFunc // stops the look-ahead holding the slot, nil when none does
+	closed  bool               // Close was called: no more look-ahead
 
 	// Owned by the holder of the slot.
 	k    *kalah.Session
@@ -219,20 +233,27 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.Serve
 // Close waits for the running solve and closes the open session, so that
 // what it proved is in the store.
 func (s *Server) Close() error {
+	s.mu.Lock()
+	s.closed = true
+	s.mu.Unlock()
 	s.acquire(context.Background(), "", false)
 	defer s.release()
 	return s.closeSession()
 }
 
-// acquire takes the solve slot, waiting in line when it is taken; it
-// fails with ErrBusy when capped and the line is full, and with ctx's
-// error when the request goes away first.
+// acquire takes the solve slot, waiting in line when it is taken (and
+// stopping the look-ahead if that holds it); it fails with ErrBusy when
+// capped and the line is full, and with ctx's error when the request goes
+// away first.
 func (s *Server) acquire(ctx context.Context, id string, capped bool) error {
 	s.mu.Lock()
 	if !s.busy {
 		s.busy = true
 		s.mu.Unlock()
 		return nil
+	}
+	if s.pcancel != nil {
+		s.pcancel()
 	}
 	if capped && (s.opts.MaxQueue < 0 || len(s.line) >= s.opts.MaxQueue) {
 		s.mu.Unlock()
@@ -398,11 +419,12 @@ func (s *Server) solve(ctx context.Context, key gameKey, rules engine.Rules, p e
 // calls it from its own goroutines.
 func (s *Server) progress(p solver.Progress) {
 	s.mu.Lock()
-	if s.cur != nil {
+	req := s.cur != nil // else the look-ahead's
+	if req {
 		s.cur.narrow(p)
 	}
 	s.mu.Unlock()
-	if s.opts.afterProgress != nil {
+	if req && s.opts.afterProgress != nil {
 		s.opts.afterProgress(p)
 	}
 }

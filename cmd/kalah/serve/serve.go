@@ -36,6 +36,8 @@ type Options struct {
 	MaxQueue     int
 	SolveTimeout time.Duration
 	NoWarm       bool
+	NoPonder     bool
+	PonderLimit  time.Duration
 	Verbose      bool
 
 	// Ready, if set, is called with the page's address once the server
@@ -74,7 +76,14 @@ At start the server opens the session of the page's first game, Kalah(6,4)
 under no-empty-capture, in the background: it opens (or builds) the endgame
 database and touches every page of the table, so that the first answer does
 not wait seconds for that. Requests that come meanwhile wait in line;
---no-warm skips it.`,
+--no-warm skips it.
+
+While the page waits for a click, the server looks ahead: once it has
+answered a position and no request waits, it solves the positions after
+each of its moves (the best moves first; in play mode the computer's
+choice first), each for at most --ponder-limit, so that the next click is
+usually answered from the store. A request stops the look-ahead at once.
+--no-ponder turns it off (the machine then idles between requests).`,
 		Example: `  kalah serve
   kalah serve --open
   kalah serve --addr 127.0.0.1:9000 --store /tmp/kalah-store
@@ -102,6 +111,8 @@ not wait seconds for that. Requests that come meanwhile wait in line;
 	f.IntVar(&opts.MaxQueue, "max-queue", serve.DefaultMaxQueue, "requests that may wait for the running solve; more get HTTP 503")
 	f.DurationVar(&opts.SolveTimeout, "solve-timeout", 10*time.Minute, "stop a solve after this long and answer with its bounds (0: no limit)")
 	f.BoolVar(&opts.NoWarm, "no-warm", false, "do not open the first game's session (database and table) at start, only on the first request")
+	f.BoolVar(&opts.NoPonder, "no-ponder", false, "do not look ahead: no solves of the next positions between requests")
+	f.DurationVar(&opts.PonderLimit, "ponder-limit", serve.DefaultPonderLimit, "longest look-ahead solve of one next position")
 	f.BoolVarP(&opts.Verbose, "verbose", "v", false, "log sessions opened and solves run on standard error")
 	return cmd
 }
@@ -113,8 +124,12 @@ func run(ctx context.Context, opts *Options) error {
 	if opts.MaxQueue < 0 {
 		return cmdutil.BadInputf("--max-queue must be at least 0, got %d", opts.MaxQueue)
 	}
+	if opts.PonderLimit < 0 {
+		return cmdutil.BadInputf("--ponder-limit must be positive, got %v (--no-ponder turns the look-ahead off)", opts.PonderLimit)
+	}
 	so := serve.Options{StoreDir: opts.Store, NoStore: opts.NoStore, EGDBDir: opts.EGDB, NoEGDB: opts.NoEGDB,
-		Threads: opts.Threads, MaxQueue: opts.MaxQueue, SolveTimeout: opts.SolveTimeout}
+		Threads: opts.Threads, MaxQueue: opts.MaxQueue, SolveTimeout: opts.SolveTimeout,
+		NoPonder: opts.NoPonder, PonderLimit: opts.PonderLimit}
 	if so.MaxQueue == 0 {
 		so.MaxQueue = -1 // none may wait
 	}

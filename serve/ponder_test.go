@@ -2,6 +2,7 @@ package serve
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"testing"
 	"time"
@@ -94,10 +95,17 @@ func TestLookAheadOrder(t *testing.T) {
 
 // TestLookAheadYields: a request that comes while the look-ahead solves a
 // long position stops it and is answered, without waiting for the
-// look-ahead's limit (three minutes here; the request gives up after two).
+// look-ahead's limit (three minutes here; the request gives up after two),
+// also on a server where no request may wait (MaxQueue < 0).
 func TestLookAheadYields(t *testing.T) {
+	for _, q := range []int{0, -1} {
+		t.Run(fmt.Sprintf("queue %d", q), func(t *testing.T) { lookAheadYields(t, q) })
+	}
+}
+
+func lookAheadYields(t *testing.T, maxQueue int) {
 	started, ended := make(chan engine.Position, 16), make(chan int, 4)
-	s, hs := newTestServer(t, Options{PonderLimit: 3 * time.Minute,
+	s, hs := newTestServer(t, Options{PonderLimit: 3 * time.Minute, MaxQueue: maxQueue,
 		ponderStarted: func(q engine.Position) { started <- q },
 		ponderEnded:   func(n int) { ended <- n }})
 	// Kalah(6,4) one ply in, no database, one thread, a 16 MiB table:

@@ -252,10 +252,16 @@ func (s *Server) acquire(ctx context.Context, id string, capped bool) error {
 		s.mu.Unlock()
 		return nil
 	}
+	// The look-ahead gives the slot up at once, so the first request
+	// that waits for it is as good as running: it does not count
+	// against the cap (with MaxQueue < 0, none may wait, it still gets
+	// in).
+	limit := max(s.opts.MaxQueue, 0)
 	if s.pcancel != nil {
 		s.pcancel()
+		limit++
 	}
-	if capped && (s.opts.MaxQueue < 0 || len(s.line) >= s.opts.MaxQueue) {
+	if capped && len(s.line) >= limit {
 		s.mu.Unlock()
 		return ErrBusy
 	}

@@ -27,12 +27,18 @@ func newTestServer(t *testing.T, opts Options) (*Server, *httptest.Server) {
 	opts.NoEGDB = true
 	opts.TableBytes = 16 << 20
 	opts.Threads = 1
+	return startServer(t, opts)
+}
+
+// startServer starts a server with opts behind an HTTP test server, both
+// closed when the test ends.
+func startServer(tb testing.TB, opts Options) (*Server, *httptest.Server) {
 	s := New(opts)
 	hs := httptest.NewServer(s)
-	t.Cleanup(func() {
+	tb.Cleanup(func() {
 		hs.Close()
 		if err := s.Close(); err != nil {
-			t.Error(err)
+			tb.Error(err)
 		}
 	})
 	return s, hs

@@ -7,7 +7,6 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"net/http/httptest"
 	"os"
 	"slices"
 	"strconv"
@@ -82,17 +81,7 @@ func BenchmarkRandomGames(b *testing.B) {
 			b.Fatalf("KALAH_GAMES_CAP: %v", err)
 		}
 	}
-	var out *bufio.Writer
-	if path := os.Getenv("KALAH_GAMES_OUT"); path != "" {
-		f, err := os.Create(path)
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer f.Close()
-		out = bufio.NewWriter(f)
-		defer out.Flush()
-		fmt.Fprintf(out, "game\tply\tseeds\twall_s\tcpu_s\tnodes\tfrom_store\tsolved\tposition\tto_move\n")
-	}
+	out := gamesOut(b, "game\tply\tseeds\twall_s\tcpu_s\tnodes\tfrom_store\tsolved\tposition\tto_move")
 	r, err := engine.NewRules(env("KALAH_GAMES_PITS", 6), rule)
 	if err != nil {
 		b.Fatal(err)
@@ -101,14 +90,7 @@ func BenchmarkRandomGames(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	s := New(opts)
-	hs := httptest.NewServer(s)
-	defer func() {
-		hs.Close()
-		if err := s.Close(); err != nil {
-			b.Error(err)
-		}
-	}()
+	s, hs := startServer(b, opts)
 	// As 'kalah serve' does at start (KALAH_GAMES_NO_WARM=1 does not).
 	if os.Getenv("KALAH_GAMES_NO_WARM") == "" {
 		w, err := s.Warm(context.Background(), r.Pits, env("KALAH_GAMES_SEEDS", 4), rule)
@@ -155,6 +137,26 @@ func BenchmarkRandomGames(b *testing.B) {
 		b.ReportMetric(wall[len(wall)-1], "max-s")
 		b.ReportMetric(cpu[len(cpu)-1], "max-cpu-s")
 	}
+}
+
+// gamesOut opens the file $KALAH_GAMES_OUT names, with the header line,
+// flushed and closed when the benchmark ends; nil when it names none.
+func gamesOut(b *testing.B, header string) *bufio.Writer {
+	path := os.Getenv("KALAH_GAMES_OUT")
+	if path == "" {
+		return nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	out := bufio.NewWriter(f)
+	b.Cleanup(func() {
+		out.Flush()
+		f.Close()
+	})
+	fmt.Fprintln(out, header)
+	return out
 }
 
 // quantile is the q-quantile of sorted xs (the nearest rank).
@@ -210,28 +212,11 @@ func BenchmarkLookAhead(b *testing.B) {
 	if len(pairs) == 0 {
 		b.Skipf("no position of %s took over %v", from, slower)
 	}
-	s := New(opts)
-	hs := httptest.NewServer(s)
-	defer func() {
-		hs.Close()
-		if err := s.Close(); err != nil {
-			b.Error(err)
-		}
-	}()
+	s, hs := startServer(b, opts)
 	if _, err := s.Warm(context.Background(), 6, seeds, rule); err != nil {
 		b.Fatal(err)
 	}
-	var out *bufio.Writer
-	if path := os.Getenv("KALAH_GAMES_OUT"); path != "" {
-		f, err := os.Create(path)
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer f.Close()
-		out = bufio.NewWriter(f)
-		defer out.Flush()
-		fmt.Fprintf(out, "game\tply\tbefore_s\twall_s\tnodes\tfrom_store\tposition\tto_move\n")
-	}
+	out := gamesOut(b, "game\tply\tbefore_s\twall_s\tnodes\tfrom_store\tposition\tto_move")
 	ask := func(p [2]string) (float64, solveReply) {
 		var rep solveReply
 		t0 := time.Now()

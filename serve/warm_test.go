@@ -21,7 +21,7 @@ func used(t *testing.T, s *Server) int {
 // with the exact values; warming the open session again keeps its table,
 // and warming another game opens a fresh one.
 func TestWarm(t *testing.T) {
-	s, hs := newTestServer(t, Options{NoStore: true})
+	s, hs := newTestServer(t, Options{NoStore: true, NoPonder: true}) // nothing else may touch the table
 	ctx := context.Background()
 	w, err := s.Warm(ctx, 4, 3, engine.EmptyCapture)
 	if err != nil {

@@ -51,49 +51,23 @@ func BenchmarkRandomGames(b *testing.B) {
 	if store == "" {
 		b.Skip("set KALAH_GAMES_STORE (and KALAH_GAMES_EGDB) to run the latency measurement; see serve/measure.sh")
 	}
-	env := func(name string, def int) int {
-		if v := os.Getenv(name); v != "" {
-			n, err := strconv.Atoi(v)
-			if err != nil {
-				b.Fatalf("%s: %v", name, err)
-			}
-			return n
-		}
-		return def
-	}
-	rule, err := engine.ParseCapture(get(os.Getenv("KALAH_GAMES_RULE"), "no-empty-capture"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	games, seed := env("KALAH_GAMES_N", 200), uint64(env("KALAH_GAMES_SEED", 1))
-	opts := Options{StoreDir: store, EGDBDir: os.Getenv("KALAH_GAMES_EGDB"), Threads: env("KALAH_GAMES_THREADS", 0), MaxQueue: -1}
-	opts.NoEGDB = opts.EGDBDir == ""
-	opts.TableBytes = int64(env("KALAH_GAMES_TT_MIB", 0)) << 20
-	opts.NoPonder = os.Getenv("KALAH_GAMES_NO_PONDER") != ""
-	var think time.Duration
-	if v := os.Getenv("KALAH_GAMES_THINK"); v != "" {
-		if think, err = time.ParseDuration(v); err != nil {
-			b.Fatalf("KALAH_GAMES_THINK: %v", err)
-		}
-	}
-	if c := os.Getenv("KALAH_GAMES_CAP"); c != "" {
-		if opts.SolveTimeout, err = time.ParseDuration(c); err != nil {
-			b.Fatalf("KALAH_GAMES_CAP: %v", err)
-		}
-	}
+	opts, rule := gamesOptions(b, store)
+	games, seed := envInt(b, "KALAH_GAMES_N", 200), uint64(envInt(b, "KALAH_GAMES_SEED", 1))
+	think := envDuration(b, "KALAH_GAMES_THINK", "0s")
+	opts.SolveTimeout = envDuration(b, "KALAH_GAMES_CAP", "0s")
 	out := gamesOut(b, "game\tply\tseeds\twall_s\tcpu_s\tnodes\tfrom_store\tsolved\tposition\tto_move")
-	r, err := engine.NewRules(env("KALAH_GAMES_PITS", 6), rule)
+	r, err := engine.NewRules(envInt(b, "KALAH_GAMES_PITS", 6), rule)
 	if err != nil {
 		b.Fatal(err)
 	}
-	start, err := r.StartPosition(env("KALAH_GAMES_SEEDS", 4))
+	start, err := r.StartPosition(envInt(b, "KALAH_GAMES_SEEDS", 4))
 	if err != nil {
 		b.Fatal(err)
 	}
 	s, hs := startServer(b, opts)
 	// As 'kalah serve' does at start (KALAH_GAMES_NO_WARM=1 does not).
 	if os.Getenv("KALAH_GAMES_NO_WARM") == "" {
-		w, err := s.Warm(context.Background(), r.Pits, env("KALAH_GAMES_SEEDS", 4), rule)
+		w, err := s.Warm(context.Background(), r.Pits, envInt(b, "KALAH_GAMES_SEEDS", 4), rule)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -110,7 +84,7 @@ func BenchmarkRandomGames(b *testing.B) {
 			for ply := 0; !p.Board.Over(); ply++ {
 				c0, t0 := cpuSeconds(b), time.Now()
 				var rep solveReply
-				path := fmt.Sprintf("/api/solve?%s&seeds=%d", query(rule, p), env("KALAH_GAMES_SEEDS", 4))
+				path := fmt.Sprintf("/api/solve?%s&seeds=%d", query(rule, p), envInt(b, "KALAH_GAMES_SEEDS", 4))
 				if code := fetchJSON(b, hs, path, &rep); code != 200 {
 					b.Fatalf("%s: status %d", path, code)
 				}
@@ -137,6 +111,43 @@ func BenchmarkRandomGames(b *testing.B) {
 		b.ReportMetric(wall[len(wall)-1], "max-s")
 		b.ReportMetric(cpu[len(cpu)-1], "max-cpu-s")
 	}
+}
+
+// gamesOptions are the benchmarks' server options and rule from the
+// environment (BenchmarkRandomGames lists the variables): the store,
+// database, threads, table and look-ahead; no request waits in line.
+func gamesOptions(b *testing.B, store string) (Options, engine.Capture) {
+	rule, err := engine.ParseCapture(get(os.Getenv("KALAH_GAMES_RULE"), "no-empty-capture"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	opts := Options{StoreDir: store, EGDBDir: os.Getenv("KALAH_GAMES_EGDB"), Threads: envInt(b, "KALAH_GAMES_THREADS", 0),
+		TableBytes: int64(envInt(b, "KALAH_GAMES_TT_MIB", 0)) << 20, MaxQueue: -1,
+		NoPonder: os.Getenv("KALAH_GAMES_NO_PONDER") != ""}
+	opts.NoEGDB = opts.EGDBDir == ""
+	return opts, rule
+}
+
+// envInt is the whole number in $name, def when it is unset.
+func envInt(b *testing.B, name string, def int) int {
+	v := os.Getenv(name)
+	if v == "" {
+		return def
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		b.Fatalf("%s: %v", name, err)
+	}
+	return n
+}
+
+// envDuration is the duration in $name, def when it is unset.
+func envDuration(b *testing.B, name, def string) time.Duration {
+	d, err := time.ParseDuration(get(os.Getenv(name), def))
+	if err != nil {
+		b.Fatalf("%s: %v", name, err)
+	}
+	return d
 }
 
 // gamesOut opens the file $KALAH_GAMES_OUT names, with the header line,
@@ -190,24 +201,9 @@ func BenchmarkLookAhead(b *testing.B) {
 	if from == "" || store == "" {
 		b.Skip("set KALAH_GAMES_FROM (a games file of BenchmarkRandomGames) and KALAH_GAMES_STORE; see serve/measure.sh")
 	}
-	dur := func(name, def string) time.Duration {
-		d, err := time.ParseDuration(get(os.Getenv(name), def))
-		if err != nil {
-			b.Fatalf("%s: %v", name, err)
-		}
-		return d
-	}
-	think, slower := dur("KALAH_GAMES_THINK", "2s"), dur("KALAH_GAMES_SLOWER", "1s")
-	rule, err := engine.ParseCapture(get(os.Getenv("KALAH_GAMES_RULE"), "no-empty-capture"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	seeds, _ := strconv.Atoi(get(os.Getenv("KALAH_GAMES_SEEDS"), "4"))
-	threads, _ := strconv.Atoi(get(os.Getenv("KALAH_GAMES_THREADS"), "0"))
-	mib, _ := strconv.Atoi(get(os.Getenv("KALAH_GAMES_TT_MIB"), "0"))
-	opts := Options{StoreDir: store, EGDBDir: os.Getenv("KALAH_GAMES_EGDB"), Threads: threads, MaxQueue: -1,
-		TableBytes: int64(mib) << 20, NoPonder: os.Getenv("KALAH_GAMES_NO_PONDER") != ""}
-	opts.NoEGDB = opts.EGDBDir == ""
+	think, slower := envDuration(b, "KALAH_GAMES_THINK", "2s"), envDuration(b, "KALAH_GAMES_SLOWER", "1s")
+	opts, rule := gamesOptions(b, store)
+	seeds := envInt(b, "KALAH_GAMES_SEEDS", 4)
 	pairs := slowPairs(b, from, slower)
 	if len(pairs) == 0 {
 		b.Skipf("no position of %s took over %v", from, slower)

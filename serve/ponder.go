@@ -97,10 +97,7 @@ func (s *Server) ponder(gen int64, key gameKey, next []engine.Position) {
 			s.opts.ponderStarted(q)
 		}
 		done, err := s.ponderOne(ctx, key, q)
-		s.mu.Lock()
-		s.pcancel = nil
-		s.handOn()
-		s.mu.Unlock()
+		s.release()
 		stopped := ctx.Err() != nil && !errors.Is(ctx.Err(), context.DeadlineExceeded)
 		cancel()
 		if done {

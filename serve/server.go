@@ -286,10 +286,12 @@ func (s *Server) acquire(ctx context.Context, id string, capped bool) error {
 	return ctx.Err()
 }
 
-// release gives the slot to the first request in line, if any.
+// release gives the slot to the first request in line, if any (a
+// look-ahead that held it can no longer be stopped through pcancel).
 func (s *Server) release() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.pcancel = nil
 	s.handOn()
 }
 

@@ -81,8 +81,9 @@ func TestTableJustAboveDatabase(t *testing.T) {
 				continue
 			}
 			// A store filled without the database holds entries of the
-			// boards that skip the table: found there, they answer
-			// without going into it (they have no slot).
+			// boards that skip the table; with the database the search
+			// must not ask it for them (cacheMinSeeds), and its values
+			// are the reference's.
 			cache := &mapCache{m: map[engine.Key]tt.Entry{}}
 			filler, err := New(r, Options{TTBytes: 1 << 20, Threads: 1, Cache: cache})
 			if err != nil {
@@ -103,11 +104,17 @@ func TestTableJustAboveDatabase(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
+				cache.asked = map[int]int{}
 				checkSolve(t, sv, refs.get(r), p)
 				res, err := sv.SolveEveryMove(context.Background(), p)
 				sv.Close()
 				if err != nil {
 					t.Fatal(err)
+				}
+				for seeds, n := range cache.asked {
+					if seeds < tableMinSeeds(k) {
+						t.Fatalf("%v, %d seeds, database %d: the store asked %d times at %d seeds, below the table's %d", r, s, k, n, seeds, tableMinSeeds(k))
+					}
 				}
 				switch probes := res.Stats.TTProbes; {
 				case s < tableMinSeeds(k) && probes != 0:
@@ -132,15 +139,20 @@ func TestTableJustAboveDatabase(t *testing.T) {
 	}
 }
 
-// mapCache is a persistent store in a map, asked at every board.
+// mapCache is a persistent store in a map, asked at every board; asked,
+// when not nil, counts the look-ups by the board's seeds.
 type mapCache struct {
-	mu sync.Mutex
-	m  map[engine.Key]tt.Entry
+	mu    sync.Mutex
+	m     map[engine.Key]tt.Entry
+	asked map[int]int
 }
 
 func (c *mapCache) Get(k engine.Key) (tt.Entry, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.asked != nil {
+		c.asked[engine.Board{Own: k.Own, Opp: k.Opp}.Seeds()]++
+	}
 	e, ok := c.m[k]
 	return e, ok
 }

@@ -124,7 +124,7 @@ records a start position in DIR/players.jsonl (docs/cli.md).`,
 	f.BoolVar(&opts.ValueOnly, "value-only", false, "compute the value, one best move and a principal variation, not every move's value (faster)")
 	f.BoolVarP(&opts.Quiet, "quiet", "q", false, "no progress reports on standard error")
 	f.BoolVarP(&opts.Verbose, "verbose", "v", false, "log the endgame database and store opened, and the store's options, on standard error")
-	f.IntVar(&opts.StoreMinSeeds, "store-min-seeds", 0, "ask the store only at boards with at least this many seeds (default persist.DefaultMinSeeds)")
+	f.IntVar(&opts.StoreMinSeeds, "store-min-seeds", 0, "ask the store only at boards with at least this many seeds (default persist.DefaultMinSeeds; never below the table's, the database's depth + 3)")
 	f.IntVar(&opts.StoreMinWork, "store-min-work", 0, "store only entries that cost at least 2^this many nodes (default persist.DefaultMinWork)")
 	f.MarkHidden("store-min-seeds")
 	f.MarkHidden("store-min-work")

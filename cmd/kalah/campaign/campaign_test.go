@@ -73,12 +73,12 @@ func TestStartLocalStatusResult(t *testing.T) {
 	if err != nil || !strings.Contains(out, "Kalah(4,3) no-empty-capture open, value = +6; a = -6; b = +6; c = +2; d = -2") {
 		t.Errorf("record: %q %v", out, err)
 	}
-	// Without the guess and the shared table: the cost changes, not the
+	// Without the guess, with the shared table: the cost changes, not the
 	// value (Kalah(4,3) no-empty-capture: +6, moves a -6 b +6 c +2 d -2).
 	out, err = run(t, "start", "k43-plain", "--pits", "4", "--seeds", "3", "--local", "2", "--data", data, "--tt-mem", "16MiB", "--no-egdb",
-		"--guess-depth", "0", "--no-shared-table", "--local-seeds", "4", "-q")
+		"--guess-depth", "0", "--shared-table", "--local-seeds", "4", "-q")
 	if err != nil || !strings.Contains(out, "value +6 W") || !strings.Contains(out, "moves: a -6 b +6 c +2 d -2") {
-		t.Errorf("without guess and shared table: %q %v", out, err)
+		t.Errorf("without guess, with the shared table: %q %v", out, err)
 	}
 	// The same name for another game: refused, exit 2.
 	_, err = run(t, "start", "k43", "--pits", "4", "--seeds", "3", "--rule", "empty-capture", "--local", "1", "--data", data, "-q")
@@ -106,6 +106,8 @@ func TestBadInputAndUnreachable(t *testing.T) {
 		{"start", "x", "--nats", "nats://127.0.0.1:1", "--nats-creds", "/nonexistent/u.creds"},
 		{"start", "x", "--local", "1", "--guess-depth", "-1"},
 		{"start", "x", "--nats", "nats://127.0.0.1:1", "--no-shared-table"},
+		{"start", "x", "--nats", "nats://127.0.0.1:1", "--shared-table"},
+		{"start", "x", "--local", "1", "--shared-table", "--no-shared-table"},
 	} {
 		if _, err := run(t, args...); cmdutil.ExitCode(err) != 2 {
 			t.Errorf("%v: exit %d (%v)", args, cmdutil.ExitCode(err), err)

@@ -30,7 +30,8 @@ type StartOptions struct {
 	TTMem      string
 	EGDB       string
 	NoEGDB     bool
-	NoShared   bool
+	NoShared   bool // the old --no-shared-table: the default now
+	Shared     bool
 	EGDBSeeds  int
 	DepthSet   bool // --egdb-seeds given
 	Split      int
@@ -56,9 +57,12 @@ With --local N the server runs in this process, on loopback only, with
 its streams under --data, and N workers run here too (--threads each,
 default 1). The local workers share one table (--tt-mem) and their
 threads: a thread whose worker has no unit helps one that runs, so the
-campaign's tail, where one unit runs at a time, uses every core. With
---nats URL the coordinator uses an existing server or
-cluster, where workers ('kalah worker --nats URL') serve it.
+campaign's tail, where one unit runs at a time, uses every core. They
+share no entries through the server's shared-table bucket, which their
+one table makes redundant, unless --shared-table (then the entries of
+unfinished units survive a restart, for about a tenth of the speed).
+With --nats URL the coordinator uses an existing server or cluster,
+where workers ('kalah worker --nats URL') serve it.
 
 A name already used for other parameters is refused (exit 2) and nothing
 changes. Starting an existing campaign again goes on from what is proven
@@ -94,8 +98,10 @@ another build is a conflict (exit 2).`,
 				return cmdutil.BadInputf("--egdb and --no-egdb contradict each other")
 			case cmd.Flags().Changed("egdb-seeds") && (opts.Local > 0 || opts.NoEGDB || opts.EGDB != ""):
 				return cmdutil.BadInputf("--egdb-seeds declares the workers' database depth with --nats; with --local, --egdb or --no-egdb it is the database's own")
-			case opts.NoShared && opts.Local <= 0:
-				return cmdutil.BadInputf("--no-shared-table is for the local workers of --local; give it to 'kalah worker' on the machines of --nats")
+			case (opts.Shared || opts.NoShared) && opts.Local <= 0:
+				return cmdutil.BadInputf("--shared-table is for the local workers of --local; the workers of --nats ('kalah worker') share entries unless given --no-shared-table")
+			case opts.Shared && opts.NoShared:
+				return cmdutil.BadInputf("--shared-table and --no-shared-table contradict each other")
 			case cmd.Flags().Changed("egdb-seeds") && opts.EGDBSeeds < -1:
 				return cmdutil.BadInputf("--egdb-seeds must be -1 (no database) or a seed count, got %d", opts.EGDBSeeds)
 			case opts.GuessDepth < 0:
@@ -115,7 +121,9 @@ another build is a conflict (exit 2).`,
 	f.StringVar(&opts.TTMem, "tt-mem", "", "with --local: size of the table the workers share (default: the session's policy)")
 	f.StringVar(&opts.EGDB, "egdb", "", "endgame-database directory of the local workers, whose depth the campaign declares (default: the installed one, if any)")
 	f.BoolVar(&opts.NoEGDB, "no-egdb", false, "no endgame database: the local workers use none and the campaign declares none")
-	f.BoolVar(&opts.NoShared, "no-shared-table", false, "with --local: the workers share no entries through the kalah_table bucket (their one table in memory stays shared)")
+	f.BoolVar(&opts.Shared, "shared-table", false, "with --local: the workers also share entries through the kalah_table bucket, which keeps them across a restart (their one table in memory is shared anyway; the bucket's traffic costs about a tenth of the speed)")
+	f.BoolVar(&opts.NoShared, "no-shared-table", false, "with --local: no shared-table bucket")
+	_ = f.MarkDeprecated("no-shared-table", "the local workers share no bucket entries by default now (--shared-table turns it on)")
 	f.IntVar(&opts.EGDBSeeds, "egdb-seeds", -1, "with --nats: the database depth the workers must have, when this machine has no such database (-1: none)")
 	f.IntVar(&opts.Split, "split", 1, "plies below each root move at which tests are shipped as units")
 	f.IntVar(&opts.LocalSeeds, "local-seeds", 12, "boards with at most this many seeds are tested by the coordinator itself")
@@ -159,7 +167,7 @@ func runStart(ctx context.Context, opts *StartOptions) error {
 				return cmdutil.BadInputf("--tt-mem: %v", err)
 			}
 		}
-		wcfg := campaign.WorkerConfig{Threads: opts.Threads, TableBytes: tb, EGDBDir: opts.EGDB, NoEGDB: opts.NoEGDB, NoShared: opts.NoShared}
+		wcfg := campaign.WorkerConfig{Threads: opts.Threads, TableBytes: tb, EGDBDir: opts.EGDB, NoEGDB: opts.NoEGDB, NoShared: !opts.Shared}
 		l, err := campaign.StartLocal(dir, opts.Port, opts.Local, wcfg, opts.AckWait)
 		if err != nil {
 			return err

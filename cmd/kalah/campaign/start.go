@@ -98,8 +98,10 @@ another build is a conflict (exit 2).`,
 				return cmdutil.BadInputf("--egdb and --no-egdb contradict each other")
 			case cmd.Flags().Changed("egdb-seeds") && (opts.Local > 0 || opts.NoEGDB || opts.EGDB != ""):
 				return cmdutil.BadInputf("--egdb-seeds declares the workers' database depth with --nats; with --local, --egdb or --no-egdb it is the database's own")
-			case (opts.Shared || opts.NoShared) && opts.Local <= 0:
+			case opts.Shared && opts.Local <= 0:
 				return cmdutil.BadInputf("--shared-table is for the local workers of --local; the workers of --nats ('kalah worker') share entries unless given --no-shared-table")
+			case opts.NoShared && opts.Local <= 0:
+				return cmdutil.BadInputf("--no-shared-table is for the local workers of --local (and their default now); give it to 'kalah worker' on the machines of --nats")
 			case opts.Shared && opts.NoShared:
 				return cmdutil.BadInputf("--shared-table and --no-shared-table contradict each other")
 			case cmd.Flags().Changed("egdb-seeds") && opts.EGDBSeeds < -1:

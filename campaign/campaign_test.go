@@ -286,6 +286,44 @@ func TestWorkerVanishesMidUnit(t *testing.T) {
 	}
 }
 
+// TestResultDeliveredTwice: a result message that reaches the coordinator
+// twice (held past the results consumer's ack wait, or around a crash) is
+// taken once: units_done counts distinct answers, results_repeated the
+// rest.
+func TestResultDeliveredTwice(t *testing.T) {
+	e := newEnv(t, 5*time.Second)
+	_, stop := e.workers(1, func(i int, c *WorkerConfig) { c.echo = true })
+	defer stop()
+	p := params(t, "echo", engine.Rules{Pits: 4, Capture: engine.EmptyCapture}, 3, "", engine.South)
+	var mu sync.Mutex
+	taken := map[string]int{}
+	var nodes int64
+	rec, err := e.coordinate(context.Background(), p, CoordinatorConfig{onResult: func(r Result) {
+		mu.Lock()
+		defer mu.Unlock()
+		taken[r.Key]++
+		nodes += r.Nodes
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(t, p, rec)
+	st, _ := Info(context.Background(), e.c, p.Name)
+	mu.Lock()
+	defer mu.Unlock()
+	for k, n := range taken {
+		if n > 1 {
+			t.Errorf("the answer to %s was taken %d times", k, n)
+		}
+	}
+	if st.Done != int64(len(taken)) || st.Nodes != nodes {
+		t.Errorf("units_done %d, nodes %d; distinct answers %d, their nodes %d", st.Done, st.Nodes, len(taken), nodes)
+	}
+	if st.Repeated < 1 || st.Done > st.Issued {
+		t.Errorf("results_repeated %d, units_done %d, units_issued %d", st.Repeated, st.Done, st.Issued)
+	}
+}
+
 func TestCoordinatorRestart(t *testing.T) {
 	e := newEnv(t, 5*time.Second)
 	var smu sync.Mutex

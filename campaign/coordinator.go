@@ -1,6 +1,7 @@
 package campaign
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -444,6 +445,23 @@ func (co *Coordinator) take(ctx context.Context, msg jetstream.Msg) {
 		co.st.Rejected++
 		co.mu.Unlock()
 		msg.Term()
+		return
+	}
+	// The same result message again (the coordinator held it past the
+	// consumer's ack wait, or acked it just before a crash): its answer
+	// is in the bucket byte for byte. It is noted (a no-op unless the
+	// crash came between the bucket and the table) but not counted twice.
+	if e, gerr := co.c.Results.Get(ctx, res.Key); gerr == nil && bytes.Equal(e.Value(), msg.Data()) {
+		co.mu.Lock()
+		co.note(b, gamma, res.Value)
+		co.st.Repeated++
+		if p := co.pending[res.Key]; p != nil && !p.closed {
+			p.v, p.closed = res.Value, true
+			close(p.done)
+			delete(co.pending, res.Key)
+		}
+		co.mu.Unlock()
+		msg.Ack()
 		return
 	}
 	if _, err := co.c.Results.Put(ctx, res.Key, msg.Data()); err != nil {

@@ -27,12 +27,16 @@ type Status struct {
 	Upper int          `json:"upper"`
 	Moves []MoveStatus `json:"moves"`
 
-	Issued      int64 `json:"units_issued"`       // units put on the queue
-	Done        int64 `json:"units_done"`         // answers accepted
-	Cancelled   int64 `json:"units_cancelled"`    // units given up after a brother failed high
-	Redelivered int64 `json:"units_redelivered"`  // answers that needed a second delivery (a worker vanished)
-	Rejected    int64 `json:"results_rejected"`   // result messages not trusted
-	Mismatched  int64 `json:"results_mismatched"` // answers of another build, rule or database depth, rejected
+	Issued      int64 `json:"units_issued"`      // units put on the queue
+	Done        int64 `json:"units_done"`        // answers accepted
+	Cancelled   int64 `json:"units_cancelled"`   // units given up after a brother failed high
+	Redelivered int64 `json:"units_redelivered"` // answers that needed a second delivery (a worker vanished)
+	// Repeated: result messages delivered to the coordinator again (held
+	// past the results consumer's ack wait, or around a crash), taken
+	// once and not counted in Done or Nodes again.
+	Repeated   int64 `json:"results_repeated"`
+	Rejected   int64 `json:"results_rejected"`   // result messages not trusted
+	Mismatched int64 `json:"results_mismatched"` // answers of another build, rule or database depth, rejected
 	// Refused: workers that hand this campaign's units back, and why
 	// (filled in by Info).
 	Refused []Refusal `json:"refused"`

@@ -52,6 +52,9 @@ type WorkerConfig struct {
 	// forge, for tests: changes a result before it is published, as a
 	// worker that does not check its units would.
 	forge func(*Result)
+	// echo, for tests: publishes each result message twice, as a result
+	// delivered to the coordinator again would arrive.
+	echo bool
 	// sharedMinSeeds and sharedMinWork, for tests: the shared table's
 	// thresholds (default the constants of shared.go).
 	sharedMinSeeds, sharedMinWork int
@@ -443,6 +446,9 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) error {
 	if _, err := w.c.JS.Publish(pctx, resultSubject(u.Campaign), data); err != nil {
 		msg.Nak()
 		return fmt.Errorf("publishing the result of %s: %w", u.Key, err)
+	}
+	if w.cfg.echo {
+		w.c.JS.Publish(pctx, resultSubject(u.Campaign), data)
 	}
 	w.Solved.Add(1)
 	w.backoff = 0

@@ -87,8 +87,8 @@ the next ones), so the campaign ends later than that; the ETA is
 				}
 				fmt.Fprintln(w)
 			}
-			fmt.Fprintf(w, "units: %d issued, %d done, %d pending, %d in flight, %d cancelled, %d redelivered; results rejected: %d untrusted, %d of another signature; %d local tests\n",
-				st.Issued, st.Done, st.Pending, st.InFlight, st.Cancelled, st.Redelivered, st.Rejected, st.Mismatched, st.Local)
+			fmt.Fprintf(w, "units: %d issued, %d done, %d pending, %d in flight, %d cancelled, %d redelivered; results rejected: %d untrusted, %d of another signature; %d repeated deliveries; %d local tests\n",
+				st.Issued, st.Done, st.Pending, st.InFlight, st.Cancelled, st.Redelivered, st.Rejected, st.Mismatched, st.Repeated, st.Local)
 			avg := 0.0
 			if st.Seconds > 0 {
 				avg = float64(st.Nodes) / st.Seconds / 1e6

@@ -335,7 +335,14 @@ func (co *Coordinator) ask(ctx context.Context, b engine.Board, gamma int) (int,
 	p.refs++
 	co.mu.Unlock()
 	if first {
-		if err := co.issue(ctx, key, b, gamma, p, false); err != nil {
+		// The unit goes out even when ctx ends meanwhile (a brother
+		// failed high): a publish cut short may still have reached the
+		// stream, and then only release (below) takes it back; before,
+		// such a unit was solved for nothing, and answered uncounted.
+		ictx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		err := co.issue(ictx, key, b, gamma, p, false)
+		cancel()
+		if err != nil {
 			co.mu.Lock()
 			if !p.closed {
 				p.err, p.closed = err, true

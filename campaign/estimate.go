@@ -32,18 +32,34 @@ import (
 //  3. Tests per frontier board (assumed): how many units the coordinator
 //     issues per frontier board over the whole campaign (MTD(f) steps
 //     times the share of brothers the young-brothers wait lets out),
-//     TestsPerBoard, by default the mean ratio measured on the
-//     Kalah(6,3) and (6,4) campaigns of docs/distributed.md (86, 121 and
-//     113 units issued on 35 frontier boards).
+//     by default the ratio measured on the campaigns of
+//     docs/distributed.md at the same split (TestsPerBoard).
 //
 // Then units = frontier boards (not local) x tests per board, and nodes =
 // units x the sampled mean; both are printed with their parts. The sample
 // is small and unit costs are skewed (a few units hold most nodes), so the
 // estimate is an order of magnitude, and says so.
 
-// DefaultTestsPerBoard is units issued per frontier board, the mean of
-// the Kalah(6,3) and (6,4) campaigns of docs/distributed.md (split 1).
-const DefaultTestsPerBoard = 3.1
+// testsPerBoard is units issued per frontier board by split (index),
+// measured on the campaigns of docs/distributed.md: at split 0 the MTD(f)
+// steps of a root move (16-17); at split 1 the mean of six Kalah(6,3),
+// (6,4) and (6,5) campaigns (86, 121, 113, 96, 69 and 105 units on 35
+// boards); at splits 2-4 the mean of the Kalah(6,4) campaigns of both
+// rules with the 28-seed databases (session 15: 150 and 111 units on 185
+// boards, 357 and 266 on 941, 636 and 566 on 4,665 and 4,671). The deeper
+// the split, the more of the frontier the young-brothers wait never
+// reaches.
+var testsPerBoard = [...]float64{16, 2.8, 0.70, 0.33, 0.13}
+
+// TestsPerBoard is the units issued per frontier board that an estimate
+// at split assumes by default (testsPerBoard; 0 past the measured
+// splits).
+func TestsPerBoard(split int) float64 {
+	if split < 0 || split >= len(testsPerBoard) {
+		return 0
+	}
+	return testsPerBoard[split]
+}
 
 // EstimateConfig configures an estimate's local solver and budget.
 type EstimateConfig struct {
@@ -52,7 +68,7 @@ type EstimateConfig struct {
 	TableBytes    int64 // 0: the session's policy for the game
 	EGDBDir       string
 	NoEGDB        bool
-	TestsPerBoard float64 // 0: DefaultTestsPerBoard
+	TestsPerBoard float64 // 0: TestsPerBoard(split)
 	Seed          uint64  // the sample's order
 }
 
@@ -122,7 +138,10 @@ func RunEstimate(ctx context.Context, p Params, cfg EstimateConfig) (*Estimate, 
 		return nil, err
 	}
 	if cfg.TestsPerBoard <= 0 {
-		cfg.TestsPerBoard = DefaultTestsPerBoard
+		cfg.TestsPerBoard = TestsPerBoard(p.Split)
+	}
+	if cfg.TestsPerBoard <= 0 {
+		return nil, fmt.Errorf("estimate: no units per frontier board measured at split %d; give one", p.Split)
 	}
 	if cfg.Budget <= 0 {
 		return nil, errors.New("estimate: the budget must be positive")
@@ -197,7 +216,7 @@ func RunEstimate(ctx context.Context, p Params, cfg EstimateConfig) (*Estimate, 
 		kind = "a lower estimate (the budget stopped a sample test: its nodes count as searched so far)"
 	}
 	e.Basis = fmt.Sprintf("%s: %d frontier boards %d plies below the root (%d more of at most %d seeds are the coordinator's), "+
-		"x %.2g tests per board (assumed: the units issued per frontier board measured on Kalah(6,3) and (6,4) campaigns) = %.0f units; "+
+		"x %.2g tests per board (assumed: the units issued per frontier board measured on Kalah(6,3)-(6,5) campaigns at this split) = %.0f units; "+
 		"x %.3g nodes per unit (mean of %d sample tests, %d finished, median %d, in %.1f s) = %.3g nodes; "+
 		"unit costs are skewed and the sample small, so take it as an order of magnitude",
 		kind, len(boards), p.Split+1, local, p.LocalSeeds, cfg.TestsPerBoard, e.Units, e.MeanNodes, e.Sampled, e.Finished, e.MedianNodes, e.SampleSeconds, e.Nodes)

@@ -89,11 +89,11 @@ func TestEstimate(t *testing.T) {
 		t.Fatalf("frontier %d (want %d), sampled %d, finished %d, lower %v", e.Frontier, len(units)+local, e.Sampled, e.Finished, e.LowerBound)
 	}
 	mean := math.Round(float64(sum) / float64(len(e.SampleNodes)))
-	wantUnits := math.Round(float64(len(units)) * DefaultTestsPerBoard)
+	wantUnits := math.Round(float64(len(units)) * TestsPerBoard(1))
 	if e.MeanNodes != mean || e.Units != wantUnits || e.Nodes != math.Round(wantUnits*mean) {
 		t.Errorf("mean %v units %v nodes %v; want %v %v %v", e.MeanNodes, e.Units, e.Nodes, mean, wantUnits, math.Round(wantUnits*mean))
 	}
-	if e.Basis == "" || e.TestsPerBoard != DefaultTestsPerBoard || e.EGDBSeeds != -1 {
+	if e.Basis == "" || e.TestsPerBoard != TestsPerBoard(1) || e.EGDBSeeds != -1 {
 		t.Errorf("basis %q, tests per board %v, database %d", e.Basis, e.TestsPerBoard, e.EGDBSeeds)
 	}
 
@@ -105,5 +105,21 @@ func TestEstimate(t *testing.T) {
 	}
 	if e.EGDBSeeds != 8 || e.Finished != e.Sampled {
 		t.Errorf("with an 8-seed database: database %d, %d of %d sample tests finished", e.EGDBSeeds, e.Finished, e.Sampled)
+	}
+
+	// A deeper split assumes the units per board measured at that split;
+	// past the measured ones it wants one given.
+	p.Split = 2
+	e, err = RunEstimate(context.Background(), p, EstimateConfig{Budget: time.Millisecond, Threads: 1, TableBytes: 16 << 20, NoEGDB: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if units, _ := frontier(r, root, 2, 6); e.TestsPerBoard != TestsPerBoard(2) || e.TestsPerBoard >= TestsPerBoard(1) ||
+		e.Units != math.Round(float64(len(units))*TestsPerBoard(2)) {
+		t.Errorf("split 2: %v tests per board, %v units of %d boards", e.TestsPerBoard, e.Units, len(units))
+	}
+	p.Split = 9
+	if _, err := RunEstimate(context.Background(), p, EstimateConfig{Budget: time.Millisecond, NoEGDB: true}); err == nil {
+		t.Error("split 9 without --tests-per-board: no error")
 	}
 }

@@ -42,9 +42,11 @@ boards its units would test, run the null-window tests of a random sample
 of them (the first MTD(f) step's, at the depth-limited guess) with a local
 solver for --budget, and extrapolate:
 
-  units = frontier boards x tests per board (--tests-per-board, default
-          3.1, units issued per frontier board measured on Kalah(6,3)
-          and (6,4) campaigns with --split 1)
+  units = frontier boards x tests per board (--tests-per-board; by
+          default the units issued per frontier board measured on
+          Kalah(6,3)-(6,5) campaigns at the same split: 16, 2.8, 0.70,
+          0.33 and 0.13 at splits 0-4; the deeper the split, the more of
+          the frontier the coordinator's pruning never reaches)
   nodes = units x the sample's mean nodes per unit
 
 and CPU-days at the sample's rate per search thread. Everything the
@@ -84,7 +86,7 @@ an order of magnitude.`,
 	f.StringVar(&opts.TTMem, "tt-mem", "", "table size of the local solver (default: the session's policy for the game)")
 	f.StringVar(&opts.EGDB, "egdb", "", "endgame-database directory (default: the installed one, if any)")
 	f.BoolVar(&opts.NoEGDB, "no-egdb", false, "use no endgame database")
-	f.Float64Var(&opts.TestsPerBoard, "tests-per-board", campaign.DefaultTestsPerBoard, "units the coordinator issues per frontier board (assumed)")
+	f.Float64Var(&opts.TestsPerBoard, "tests-per-board", 0, "units the coordinator issues per frontier board (assumed; 0: the one measured at --split)")
 	f.Uint64Var(&opts.Seed, "seed", 1, "seed of the sample's random order")
 	f.BoolVar(&opts.JSON, "json", false, "print one JSON object")
 	return cmd

@@ -451,26 +451,27 @@ func (co *Coordinator) take(ctx context.Context, msg jetstream.Msg) {
 	// consumer's ack wait, or acked it just before a crash): its answer
 	// is in the bucket byte for byte. It is noted (a no-op unless the
 	// crash came between the bucket and the table) but not counted twice.
+	repeated := false
 	if e, gerr := co.c.Results.Get(ctx, res.Key); gerr == nil && bytes.Equal(e.Value(), msg.Data()) {
-		co.mu.Lock()
-		co.note(b, gamma, res.Value)
-		co.st.Repeated++
-		if p := co.pending[res.Key]; p != nil && !p.closed {
-			p.v, p.closed = res.Value, true
-			close(p.done)
-			delete(co.pending, res.Key)
-		}
-		co.mu.Unlock()
-		msg.Ack()
-		return
-	}
-	if _, err := co.c.Results.Put(ctx, res.Key, msg.Data()); err != nil {
+		repeated = true
+	} else if _, err := co.c.Results.Put(ctx, res.Key, msg.Data()); err != nil {
 		co.logf("results bucket: %v (the result stays on the stream)", err)
 		msg.Nak()
 		return
 	}
 	co.mu.Lock()
 	co.note(b, gamma, res.Value)
+	if p := co.pending[res.Key]; p != nil && !p.closed {
+		p.v, p.closed = res.Value, true
+		close(p.done)
+		delete(co.pending, res.Key)
+	}
+	if repeated {
+		co.st.Repeated++
+		co.mu.Unlock()
+		msg.Ack()
+		return
+	}
 	co.st.Done++
 	co.st.Nodes += res.Nodes
 	co.st.SharedHits += res.SharedHits
@@ -482,11 +483,6 @@ func (co *Coordinator) take(ctx context.Context, msg jetstream.Msg) {
 		co.st.Redelivered++
 	}
 	co.st.addWorker(res)
-	if p := co.pending[res.Key]; p != nil && !p.closed {
-		p.v, p.closed = res.Value, true
-		close(p.done)
-		delete(co.pending, res.Key)
-	}
 	co.mu.Unlock()
 	msg.Ack()
 	if co.cfg.onResult != nil {

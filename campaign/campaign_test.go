@@ -210,6 +210,27 @@ func check(t *testing.T, p Params, rec *results.Record) {
 	}
 }
 
+// TestDeeperSplits: units shipped 2 and 3 plies below the root moves give
+// the local solver's values too, with the coordinator's brothers run in
+// parallel and cancelled at every level above them.
+func TestDeeperSplits(t *testing.T) {
+	for _, split := range []int{2, 3} {
+		// A server each: a campaign also takes the answers the bucket
+		// holds from another one of the same position.
+		e := newEnv(t, 5*time.Second)
+		_, stop := e.workers(2, nil)
+		for _, c := range []engine.Capture{engine.NoEmptyCapture, engine.EmptyCapture} {
+			p := params(t, fmt.Sprintf("k44-%s-%d", ruleToken(c), split), engine.Rules{Pits: 4, Capture: c}, 4, "", engine.South)
+			p.Split = split
+			_, st := e.solved(p, CoordinatorConfig{})
+			if st.Done == 0 || st.Done > st.Issued {
+				t.Errorf("split %d: %d units issued, %d answered", split, st.Issued, st.Done)
+			}
+		}
+		stop()
+	}
+}
+
 func TestCampaignMatchesSolve(t *testing.T) {
 	e := newEnv(t, 5*time.Second)
 	_, stop := e.workers(2, nil)

@@ -7,10 +7,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"time"
 
 	"github.com/kalah-solver/kalah/engine"
 	"github.com/kalah-solver/kalah/internal/datadir"
+	"github.com/kalah-solver/kalah/internal/meminfo"
 )
 
 // DefaultDir is the toolkit's endgame-database directory:
@@ -51,6 +53,49 @@ type Options struct {
 	// or EncodingGainByte; 0 means EncodingPacked. Slices loaded from
 	// existing files keep theirs.
 	Encoding int
+	// Available, when set, replaces the reading of the memory available
+	// (meminfo.Available) that is checked before each slice is built
+	// (SliceMemory); ok false skips the check.
+	Available func() (bytes int64, ok bool)
+}
+
+// ErrMemory is the error of a build that stops before a slice because
+// the machine has too little memory available to build it.
+var ErrMemory = errors.New("not enough memory to build the slice")
+
+// SliceMemory is about how much memory building a slice of n positions
+// in encoding enc takes: one byte a position while it is computed, and
+// the packed copy beside it while it is packed. The slices below it take
+// none of it when the build writes to a directory (it maps them from
+// their files, which the kernel can page out and back in); an in-memory
+// Build holds them besides.
+func SliceMemory(n int64, enc int) int64 {
+	if enc == EncodingGainByte {
+		return n
+	}
+	return n + PackedBytes(n)
+}
+
+// checkMemory reports ErrMemory when building slice s (n positions)
+// would take more memory than is available.
+func checkMemory(dir string, rules engine.Rules, s int, n int64, enc int, avail func() (int64, bool)) error {
+	if avail == nil {
+		avail = meminfo.Available
+	}
+	have, ok := avail()
+	need := SliceMemory(n, enc)
+	if !ok || need <= have {
+		return nil
+	}
+	kept := "nothing is kept (an in-memory build)"
+	if dir != "" {
+		kept = "nothing is lost"
+		if s > 0 {
+			kept = fmt.Sprintf("slices 0..%d are kept in %s", s-1, RuleDir(dir, rules))
+		}
+	}
+	return fmt.Errorf("%w: slice %d (%d positions) needs about %.1f GiB while it is built and %.1f GiB is available; %s; free memory or stop at --max-seeds %d",
+		ErrMemory, s, n, float64(need)/(1<<30), float64(have)/(1<<30), kept, s-1)
 }
 
 // SliceReport says what happened to one slice during a build.
@@ -123,13 +168,22 @@ func build(ctx context.Context, dir string, rules engine.Rules, maxSeeds int, op
 				return nil, err
 			}
 		}
+		if err := checkMemory(dir, rules, s, x.Size(s), enc, opts.Available); err != nil {
+			db.Close()
+			return nil, err
+		}
 		data, err := buildSlice(ctx, rules, x, db.slices, s, opts.Threads, opts.Progress)
 		t := byteTable(data)
 		if err == nil && enc == EncodingPacked {
 			t = pack(data)
 		}
 		if err == nil && dir != "" {
-			err = writeSlice(SlicePath(dir, rules, s), rules, s, t)
+			t, err = writeAndMap(dir, rules, s, t, db)
+			if err == nil && t.size() >= remapMin {
+				// The heap copies are garbage now: give them back
+				// to the kernel before the next, larger, slice.
+				debug.FreeOSMemory()
+			}
 		}
 		if err != nil {
 			db.Close()
@@ -140,6 +194,33 @@ func build(ctx context.Context, dir string, rules engine.Rules, maxSeeds int, op
 		report(rep, &t)
 	}
 	return db, nil
+}
+
+// remapMin is the smallest slice (in bytes) that writeAndMap reads back
+// from its file instead of keeping in memory.
+var remapMin int64 = 1 << 20
+
+// writeAndMap writes the slice t to its file in dir and, for a large
+// slice, returns the file's mapping in its place (its unmap added to
+// db's), so that the slices a build has written take no memory of the
+// process's own: the next, larger, slice has it all, and the kernel keeps
+// the written ones in its page cache as far as memory allows. Reading
+// the file back checks what was written (loadSlice's checksum and packed
+// checks).
+func writeAndMap(dir string, rules engine.Rules, s int, t table, db *DB) (table, error) {
+	path := SlicePath(dir, rules, s)
+	if err := writeSlice(path, rules, s, t); err != nil {
+		return t, err
+	}
+	if t.size() < remapMin {
+		return t, nil
+	}
+	m, unmap, err := loadSlice(path, rules, s, t.n)
+	if err != nil {
+		return t, fmt.Errorf("reading back the slice just written: %w", err)
+	}
+	db.unmap = append(db.unmap, unmap)
+	return m, nil
 }
 
 // Save writes every slice of db to dir (see RuleDir), each in its

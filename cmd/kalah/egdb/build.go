@@ -47,10 +47,16 @@ builds read). Existing files keep their format, whatever --format says;
 Deeper databases make the search faster and cost time, disk and memory
 (six pits, two cores, packed): 20 seeds take about 20 s and 110 MB; 28
 seeds about 20 minutes and 2.9 GB a rule; 32 seeds 11.2 GB a rule, slices
-29-32 about 50 minutes on top of 28, and about 20 GB of memory while slice
-32 is built (each slice is held as one byte a position while it is built,
-with the slices below it mapped). With 32 seeds the value of Kalah(6,5)
-takes under two minutes (docs/egdb.md, docs/benchmarks.md).`,
+29-32 about 50 minutes on top of 28. With 32 seeds the value of Kalah(6,5)
+takes under two minutes (docs/egdb.md, docs/benchmarks.md).
+
+Memory: the slice being built takes one byte a position and then its
+packed copy, about 8 GiB for slice 32 of six pits; the slices below it are
+mapped from their files, so the kernel keeps them in its page cache as far
+as memory allows. Before each slice the build compares what the slice
+needs with the memory available (MemAvailable) and, if it would not fit,
+stops with an error that says so, keeping every slice already written; a
+later run with more memory free resumes there.`,
 		Example: `  kalah egdb build --max-seeds 20
   kalah egdb build --pits 6 --rule empty-capture --max-seeds 24 --threads 2
   kalah egdb build --pits 6 --max-seeds 32

@@ -1,0 +1,44 @@
+// Package meminfo reads the machine's memory figures from /proc/meminfo
+// (Linux): how much there is, and how much a new allocation can have
+// without swapping (MemAvailable: free memory plus the page cache and
+// other memory the kernel can reclaim).
+package meminfo
+
+import (
+	"bufio"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// path is the file read; tests point it elsewhere.
+var path = "/proc/meminfo"
+
+// Total is MemTotal in bytes; ok is false when it cannot be read (not
+// Linux, or an unexpected file).
+func Total() (bytes int64, ok bool) { return field("MemTotal:") }
+
+// Available is MemAvailable in bytes; ok is false when it cannot be read.
+func Available() (bytes int64, ok bool) { return field("MemAvailable:") }
+
+// field returns the value of the line starting with name, in bytes.
+func field(name string) (int64, bool) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, false
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		rest, ok := strings.CutPrefix(sc.Text(), name)
+		if !ok {
+			continue
+		}
+		kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
+		if err != nil || kb < 0 {
+			return 0, false
+		}
+		return kb << 10, true
+	}
+	return 0, false
+}

@@ -51,7 +51,8 @@ seeds about 20 minutes and 2.9 GB a rule; 32 seeds 11.2 GB a rule, slices
 takes under two minutes (docs/egdb.md, docs/benchmarks.md).
 
 Memory: the slice being built takes one byte a position and then its
-packed copy, about 8 GiB for slice 32 of six pits; the slices below it are
+packed copy, about 8 GiB for slice 32 of six pits (estimated from its
+size; measured only to 24 seeds); the slices below it are
 mapped from their files, so the kernel keeps them in its page cache as far
 as memory allows. Before each slice the build compares what the slice
 needs with the memory available (MemAvailable) and, if it would not fit,

@@ -12,8 +12,9 @@ func TestFields(t *testing.T) {
 	if err := os.WriteFile(p, []byte("MemTotal:       24563164 kB\nMemFree:         1000 kB\nMemAvailable:   20000000 kB\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	defer func(old string) { path = old }(path)
-	path = p
+	defer func(old, cg string) { meminfoPath, procCgroup = old, cg }(meminfoPath, procCgroup)
+	meminfoPath = p
+	procCgroup = filepath.Join(dir, "no-cgroup") // no group limit
 	if v, ok := Total(); !ok || v != 24563164<<10 {
 		t.Errorf("Total = %d, %v; want %d", v, ok, int64(24563164)<<10)
 	}
@@ -29,7 +30,7 @@ func TestFields(t *testing.T) {
 	if _, ok := Available(); ok {
 		t.Error("Available without its line: ok")
 	}
-	path = filepath.Join(dir, "missing")
+	meminfoPath = filepath.Join(dir, "missing")
 	if _, ok := Total(); ok {
 		t.Error("Total of a missing file: ok")
 	}

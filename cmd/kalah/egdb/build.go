@@ -52,12 +52,13 @@ takes under two minutes (docs/egdb.md, docs/benchmarks.md).
 
 Memory: the slice being built takes one byte a position and then its
 packed copy, about 8 GiB for slice 32 of six pits (estimated from its
-size; measured only to 24 seeds); the slices below it are
-mapped from their files, so the kernel keeps them in its page cache as far
-as memory allows. Before each slice the build compares what the slice
-needs with the memory available (MemAvailable) and, if it would not fit,
-stops with an error that says so, keeping every slice already written; a
-later run with more memory free resumes there.`,
+size; measured only to 24 seeds); the slices below it are mapped from
+their files, so the kernel keeps them in its page cache as far as memory
+allows. Before each slice the build compares what the slice needs with
+the memory available (MemAvailable, or less if the process's control
+group, e.g. a container's --memory, leaves less) and, if it would not
+fit, stops with an error that says so, keeping every slice already
+written; a later run with more memory free resumes there.`,
 		Example: `  kalah egdb build --max-seeds 20
   kalah egdb build --pits 6 --rule empty-capture --max-seeds 24 --threads 2
   kalah egdb build --pits 6 --max-seeds 32

@@ -1,0 +1,121 @@
+package meminfo
+
+import (
+	"bufio"
+	"os"
+	"path"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// The files read for a memory limit of the process's control group
+// (a container's `--memory`, a systemd unit's MemoryMax); tests point
+// them elsewhere.
+var (
+	procCgroup = "/proc/self/cgroup"
+	cgroupRoot = "/sys/fs/cgroup"
+)
+
+// unlimited is the smallest limit taken as none: cgroup v1 reports "no
+// limit" as a page-rounded 2^63-1.
+const unlimited = 1 << 62
+
+// cgroupAvailable is what the process's control group leaves for a new
+// allocation: for the group and each group above it that has a memory
+// limit, the limit less the memory charged to it, with its page cache
+// counted as free (as MemAvailable counts it); the least of them. ok is
+// false when no group sets a limit or none can be read. Both cgroup v2
+// (memory.max, memory.current, memory.stat "file") and the v1 memory
+// controller (memory.limit_in_bytes, memory.usage_in_bytes, memory.stat
+// "total_cache") are read.
+func cgroupAvailable() (bytes int64, ok bool) {
+	f, err := os.Open(procCgroup)
+	if err != nil {
+		return 0, false
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		parts := strings.SplitN(sc.Text(), ":", 3)
+		if len(parts) != 3 {
+			continue
+		}
+		var b int64
+		var found bool
+		switch {
+		case parts[0] == "0" && parts[1] == "":
+			b, found = walk(cgroupRoot, parts[2], "memory.max", "memory.current", "file")
+		case hasController(parts[1], "memory"):
+			b, found = walk(filepath.Join(cgroupRoot, "memory"), parts[2], "memory.limit_in_bytes", "memory.usage_in_bytes", "total_cache")
+		}
+		if found && (!ok || b < bytes) {
+			bytes, ok = b, true
+		}
+	}
+	return bytes, ok
+}
+
+func hasController(list, name string) bool {
+	for _, c := range strings.Split(list, ",") {
+		if c == name {
+			return true
+		}
+	}
+	return false
+}
+
+// walk checks the group at rel under mount and every group above it (in
+// a container the group's own directory may be the mount itself: then
+// only the mount is read).
+func walk(mount, rel, limitFile, usageFile, cacheKey string) (bytes int64, ok bool) {
+	rel = path.Clean("/" + rel)
+	if _, err := os.Stat(filepath.Join(mount, rel)); err != nil {
+		rel = "/"
+	}
+	for {
+		dir := filepath.Join(mount, rel)
+		if limit, lok := readInt(filepath.Join(dir, limitFile)); lok && limit < unlimited {
+			if usage, uok := readInt(filepath.Join(dir, usageFile)); uok {
+				free := limit - usage + statField(filepath.Join(dir, "memory.stat"), cacheKey)
+				free = max(free, 0)
+				if !ok || free < bytes {
+					bytes, ok = free, true
+				}
+			}
+		}
+		if rel == "/" {
+			return bytes, ok
+		}
+		rel = path.Dir(rel)
+	}
+}
+
+// readInt reads a file holding one integer ("max" reads as no number).
+func readInt(p string) (int64, bool) {
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
+	return n, err == nil && n >= 0
+}
+
+// statField is the value of key in a memory.stat file, 0 when absent.
+func statField(p, key string) int64 {
+	f, err := os.Open(p)
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if k, v, ok := strings.Cut(sc.Text(), " "); ok && k == key {
+			if n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64); err == nil && n > 0 {
+				return n
+			}
+			return 0
+		}
+	}
+	return 0
+}

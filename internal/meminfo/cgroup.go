@@ -1,7 +1,6 @@
 package meminfo
 
 import (
-	"bufio"
 	"os"
 	"path"
 	"path/filepath"
@@ -30,16 +29,10 @@ const unlimited = 1 << 62
 // controller (memory.limit_in_bytes, memory.usage_in_bytes, memory.stat
 // "total_cache") are read.
 func cgroupAvailable() (bytes int64, ok bool) {
-	f, err := os.Open(procCgroup)
-	if err != nil {
-		return 0, false
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		parts := strings.SplitN(sc.Text(), ":", 3)
+	scanLines(procCgroup, func(line string) bool {
+		parts := strings.SplitN(line, ":", 3)
 		if len(parts) != 3 {
-			continue
+			return false
 		}
 		var b int64
 		var found bool
@@ -52,7 +45,8 @@ func cgroupAvailable() (bytes int64, ok bool) {
 		if found && (!ok || b < bytes) {
 			bytes, ok = b, true
 		}
-	}
+		return false
+	})
 	return bytes, ok
 }
 
@@ -102,20 +96,16 @@ func readInt(p string) (int64, bool) {
 }
 
 // statField is the value of key in a memory.stat file, 0 when absent.
-func statField(p, key string) int64 {
-	f, err := os.Open(p)
-	if err != nil {
-		return 0
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if k, v, ok := strings.Cut(sc.Text(), " "); ok && k == key {
-			if n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64); err == nil && n > 0 {
-				return n
-			}
-			return 0
+func statField(p, key string) (n int64) {
+	scanLines(p, func(line string) bool {
+		k, v, found := strings.Cut(line, " ")
+		if !found || k != key {
+			return false
 		}
-	}
-	return 0
+		if x, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64); err == nil && x > 0 {
+			n = x
+		}
+		return true
+	})
+	return n
 }

@@ -75,33 +75,38 @@ func TestCgroupV1(t *testing.T) {
 	}
 }
 
-func TestCgroupNoLimit(t *testing.T) {
-	fake(t, map[string]string{
-		"meminfo":                         "MemAvailable: 1048576 kB\n",
-		"proc-cgroup":                     "4:memory:/gone\n0::/\n",
-		"cg/memory/memory.limit_in_bytes": "9223372036854771712\n",
-		"cg/memory/memory.usage_in_bytes": "1\n",
-		"cg/memory.max":                   "max\n",
-		"cg/memory.current":               "1\n",
-	})
-	if got, ok := cgroupAvailable(); ok {
-		t.Errorf("cgroupAvailable = %d with no limit set", got)
-	}
-	if got, ok := Available(); !ok || got != gib {
-		t.Errorf("Available = %d, %v; want MemAvailable, %d", got, ok, gib)
-	}
-}
-
-// A group charged past its limit (usage above limit happens briefly)
-// leaves nothing, not a negative amount.
-func TestCgroupOverLimit(t *testing.T) {
-	fake(t, map[string]string{
-		"meminfo":           "MemAvailable: 1048576 kB\n",
-		"proc-cgroup":       "0::/\n",
-		"cg/memory.max":     "1000\n",
-		"cg/memory.current": "5000\n",
-	})
-	if got, ok := cgroupAvailable(); !ok || got != 0 {
-		t.Errorf("cgroupAvailable = %d, %v; want 0", got, ok)
+// Without a limit the group says nothing; a group charged past its limit
+// (usage above the limit happens briefly) leaves nothing, not a negative
+// amount.
+func TestCgroupNoneAndOver(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		files   map[string]string
+		want    int64
+		limited bool
+	}{
+		{"no limit", map[string]string{
+			"proc-cgroup":                     "4:memory:/gone\n0::/\n",
+			"cg/memory/memory.limit_in_bytes": "9223372036854771712\n",
+			"cg/memory/memory.usage_in_bytes": "1\n",
+			"cg/memory.max":                   "max\n",
+			"cg/memory.current":               "1\n",
+		}, gib, false},
+		{"over the limit", map[string]string{
+			"proc-cgroup":       "0::/\n",
+			"cg/memory.max":     "1000\n",
+			"cg/memory.current": "5000\n",
+		}, 0, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			c.files["meminfo"] = "MemAvailable: 1048576 kB\n"
+			fake(t, c.files)
+			if got, ok := cgroupAvailable(); ok != c.limited || ok && got != 0 {
+				t.Errorf("cgroupAvailable = %d, %v", got, ok)
+			}
+			if got, ok := Available(); !ok || got != c.want {
+				t.Errorf("Available = %d, %v; want %d", got, ok, c.want)
+			}
+		})
 	}
 }

@@ -34,23 +34,31 @@ func Available() (bytes int64, ok bool) {
 }
 
 // field returns the value of the line starting with name, in bytes.
-func field(name string) (int64, bool) {
-	f, err := os.Open(meminfoPath)
+func field(name string) (bytes int64, ok bool) {
+	scanLines(meminfoPath, func(line string) bool {
+		rest, found := strings.CutPrefix(line, name)
+		if !found {
+			return false
+		}
+		kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
+		bytes, ok = kb<<10, err == nil && kb >= 0
+		return true
+	})
+	return bytes, ok
+}
+
+// scanLines calls each with the lines of the file at p until it returns
+// true; a file that cannot be opened has no lines.
+func scanLines(p string, each func(line string) (stop bool)) {
+	f, err := os.Open(p)
 	if err != nil {
-		return 0, false
+		return
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
-		rest, ok := strings.CutPrefix(sc.Text(), name)
-		if !ok {
-			continue
+		if each(sc.Text()) {
+			return
 		}
-		kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
-		if err != nil || kb < 0 {
-			return 0, false
-		}
-		return kb << 10, true
 	}
-	return 0, false
 }

@@ -29,25 +29,48 @@ const unlimited = 1 << 62
 // controller (memory.limit_in_bytes, memory.usage_in_bytes, memory.stat
 // "total_cache") are read.
 func cgroupAvailable() (bytes int64, ok bool) {
+	_, bytes, ok = cgroupMemory()
+	return bytes, ok
+}
+
+// cgroupLimit is the least memory limit of the process's control group
+// and the groups above it; ok is false when none sets one.
+func cgroupLimit() (bytes int64, ok bool) {
+	bytes, _, ok = cgroupMemory()
+	return bytes, ok
+}
+
+// cgroupMemory returns the least limit and the least free memory (see
+// cgroupAvailable) over the groups that set a limit.
+func cgroupMemory() (limit, free int64, ok bool) {
 	scanLines(procCgroup, func(line string) bool {
 		parts := strings.SplitN(line, ":", 3)
 		if len(parts) != 3 {
 			return false
 		}
-		var b int64
-		var found bool
+		var g group
 		switch {
 		case parts[0] == "0" && parts[1] == "":
-			b, found = walk(cgroupRoot, parts[2], "memory.max", "memory.current", "file")
+			g = walk(cgroupRoot, parts[2], "memory.max", "memory.current", "file")
 		case hasController(parts[1], "memory"):
-			b, found = walk(filepath.Join(cgroupRoot, "memory"), parts[2], "memory.limit_in_bytes", "memory.usage_in_bytes", "total_cache")
+			g = walk(filepath.Join(cgroupRoot, "memory"), parts[2], "memory.limit_in_bytes", "memory.usage_in_bytes", "total_cache")
 		}
-		if found && (!ok || b < bytes) {
-			bytes, ok = b, true
+		if g.ok {
+			if !ok {
+				limit, free, ok = g.limit, g.free, true
+			}
+			limit, free = min(limit, g.limit), min(free, g.free)
 		}
 		return false
 	})
-	return bytes, ok
+	return limit, free, ok
+}
+
+// group is what walk found: the least limit and free memory, ok when
+// some group set a limit that could be read with its charge.
+type group struct {
+	limit, free int64
+	ok          bool
 }
 
 func hasController(list, name string) bool {
@@ -62,7 +85,7 @@ func hasController(list, name string) bool {
 // walk checks the group at rel under mount and every group above it (in
 // a container the group's own directory may be the mount itself: then
 // only the mount is read).
-func walk(mount, rel, limitFile, usageFile, cacheKey string) (bytes int64, ok bool) {
+func walk(mount, rel, limitFile, usageFile, cacheKey string) (g group) {
 	rel = path.Clean("/" + rel)
 	if _, err := os.Stat(filepath.Join(mount, rel)); err != nil {
 		rel = "/"
@@ -71,15 +94,15 @@ func walk(mount, rel, limitFile, usageFile, cacheKey string) (bytes int64, ok bo
 		dir := filepath.Join(mount, rel)
 		if limit, lok := readInt(filepath.Join(dir, limitFile)); lok && limit < unlimited {
 			if usage, uok := readInt(filepath.Join(dir, usageFile)); uok {
-				free := limit - usage + statField(filepath.Join(dir, "memory.stat"), cacheKey)
-				free = max(free, 0)
-				if !ok || free < bytes {
-					bytes, ok = free, true
+				free := max(limit-usage+statField(filepath.Join(dir, "memory.stat"), cacheKey), 0)
+				if !g.ok {
+					g = group{limit, free, true}
 				}
+				g.limit, g.free = min(g.limit, limit), min(g.free, free)
 			}
 		}
 		if rel == "/" {
-			return bytes, ok
+			return g
 		}
 		rel = path.Dir(rel)
 	}

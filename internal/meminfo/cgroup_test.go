@@ -53,6 +53,9 @@ func TestCgroupV2(t *testing.T) {
 	if got, ok := Available(); !ok || got != 5*gib {
 		t.Errorf("Available = %d, %v; want %d (the group's, below MemAvailable)", got, ok, 5*gib)
 	}
+	if got, ok := Total(); !ok || got != 8*gib {
+		t.Errorf("Total = %d, %v; want the tightest limit, %d", got, ok, 8*gib)
+	}
 }
 
 func TestCgroupV1(t *testing.T) {
@@ -72,6 +75,9 @@ func TestCgroupV1(t *testing.T) {
 	// MemAvailable (2 GiB) is the smaller here.
 	if got, ok := Available(); !ok || got != 2*gib {
 		t.Errorf("Available = %d, %v; want %d", got, ok, 2*gib)
+	}
+	if got, ok := Total(); !ok || got != 6*gib {
+		t.Errorf("Total = %d, %v; want the group's limit, %d", got, ok, 6*gib)
 	}
 }
 

@@ -15,19 +15,24 @@ import (
 // meminfoPath is the file read; tests point it elsewhere.
 var meminfoPath = "/proc/meminfo"
 
-// Total is MemTotal in bytes; ok is false when it cannot be read (not
-// Linux, or an unexpected file).
-func Total() (bytes int64, ok bool) { return field("MemTotal:") }
+// Total is MemTotal in bytes, or the memory limit of the process's
+// control group (or of a group above it) when that is less; ok is false
+// when MemTotal cannot be read (not Linux, or an unexpected file).
+func Total() (bytes int64, ok bool) { return within("MemTotal:", cgroupLimit) }
 
 // Available is MemAvailable in bytes, or less when the process's control
 // group has a memory limit that leaves less (cgroupAvailable); ok is
 // false when MemAvailable cannot be read.
-func Available() (bytes int64, ok bool) {
-	bytes, ok = field("MemAvailable:")
+func Available() (bytes int64, ok bool) { return within("MemAvailable:", cgroupAvailable) }
+
+// within is the /proc/meminfo field name, or what the control groups say
+// (cg) when that is less.
+func within(name string, cg func() (int64, bool)) (bytes int64, ok bool) {
+	bytes, ok = field(name)
 	if !ok {
 		return 0, false
 	}
-	if c, cok := cgroupAvailable(); cok && c < bytes {
+	if c, cok := cg(); cok && c < bytes {
 		bytes = c
 	}
 	return bytes, true

@@ -179,11 +179,6 @@ func build(ctx context.Context, dir string, rules engine.Rules, maxSeeds int, op
 		}
 		if err == nil && dir != "" {
 			t, err = writeAndMap(dir, rules, s, t, db)
-			if err == nil && t.size() >= remapMin {
-				// The heap copies are garbage now: give them back
-				// to the kernel before the next, larger, slice.
-				debug.FreeOSMemory()
-			}
 		}
 		if err != nil {
 			db.Close()
@@ -202,11 +197,12 @@ var remapMin int64 = 1 << 20
 
 // writeAndMap writes the slice t to its file in dir and, for a large
 // slice, returns the file's mapping in its place (its unmap added to
-// db's), so that the slices a build has written take no memory of the
-// process's own: the next, larger, slice has it all, and the kernel keeps
-// the written ones in its page cache as far as memory allows. Reading
-// the file back checks what was written (loadSlice's checksum and packed
-// checks).
+// db's) and gives the heap copy back to the kernel, so that the slices a
+// build has written take no memory of the process's own: the next,
+// larger, slice has it all, and the kernel keeps the written ones in its
+// page cache as far as memory allows. Reading the file back checks what
+// was written (loadSlice's checksum and packed checks). The caller must
+// hold no other reference to t's memory.
 func writeAndMap(dir string, rules engine.Rules, s int, t table, db *DB) (table, error) {
 	path := SlicePath(dir, rules, s)
 	if err := writeSlice(path, rules, s, t); err != nil {
@@ -220,6 +216,7 @@ func writeAndMap(dir string, rules engine.Rules, s int, t table, db *DB) (table,
 		return t, fmt.Errorf("reading back the slice just written: %w", err)
 	}
 	db.unmap = append(db.unmap, unmap)
+	debug.FreeOSMemory() // t is not used past loadSlice: its heap copy is garbage
 	return m, nil
 }
 

@@ -76,7 +76,10 @@ type worker struct {
 
 	// busy is shared by all workers when there are several (nil for one):
 	// how many workers are searching each position right now, by hash.
-	busy *busyTable
+	// Only children of at least markMin seeds are marked, set from the
+	// board each search starts from (searchBoard).
+	busy    *busyTable
+	markMin int
 }
 
 // Stats counts what a search did.
@@ -148,6 +151,7 @@ type tally struct {
 // table and searched. The contract is search's.
 func (w *worker) searchBoard(b engine.Board, alpha, beta, depth int) (v int, proven bool) {
 	s := b.Seeds()
+	w.markMin = markMin(s, w.tabMin)
 	if s <= w.dbMax {
 		if g, ok := w.db.Probe(b); ok {
 			w.st.DBHits++
@@ -529,9 +533,9 @@ func (w *worker) searchMoves(n *candidate, ex *expansion, t tally, alpha, beta, 
 
 // marks reports whether a child searched by this worker is marked busy
 // for the other workers: only with several of them, and only a child big
-// enough to be worth it that has a table slot to mark.
+// enough to be worth it (markMin) that has a table slot to mark.
 func (w *worker) marks(cd *candidate) bool {
-	return w.busy != nil && cd.child.Seeds() >= max(busyMinSeeds, w.tabMin)
+	return w.busy != nil && cd.child.Seeds() >= w.markMin
 }
 
 // recordCut credits pit of b with a beta cut-off in the history (by pit

@@ -188,3 +188,42 @@ func BenchmarkSolveSmall(b *testing.B) {
 	}
 	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
 }
+
+// TestRunThreadsInterleaved checks the order of RunThreads: each case at
+// every thread count before the next case, the counts reversed on every
+// other case, and a report per count holding every case in suite order,
+// the one-thread report as Run's.
+func TestRunThreadsInterleaved(t *testing.T) {
+	cases := byName(t, []string{"6x4-n-01", "6x4-e-02", "6x5-n-03"})
+	cfg := Config{TTBytes: 16 << 20}
+	var order []string
+	reps, err := RunThreads(context.Background(), cases, cfg, []int{1, 2}, func(i int, r Result) {
+		order = append(order, r.Case+"/"+string(rune('0'+r.Threads)))
+		if want := []int{1, 2}[i]; r.Threads != want {
+			t.Errorf("%s: index %d with %d threads", r.Case, i, r.Threads)
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := strings.Join(order, " "), "6x4-n-01/1 6x4-n-01/2 6x4-e-02/2 6x4-e-02/1 6x5-n-03/1 6x5-n-03/2"; got != want {
+		t.Errorf("order %q, want %q", got, want)
+	}
+	if len(reps) != 2 || reps[0].Threads != 1 || reps[1].Threads != 2 || !reps[0].Deterministic || reps[1].Deterministic {
+		t.Fatalf("reports %+v", reps)
+	}
+	one, err := Run(context.Background(), cases, cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if reps[0].Nodes != one.Nodes {
+		t.Errorf("one thread interleaved: %d nodes, alone %d", reps[0].Nodes, one.Nodes)
+	}
+	for i, c := range cases {
+		for _, rep := range reps {
+			if len(rep.Cases) != len(cases) || rep.Cases[i].Case != c.Name || rep.Cases[i].Value != one.Cases[i].Value {
+				t.Fatalf("%d threads: cases %+v", rep.Threads, rep.Cases)
+			}
+		}
+	}
+}

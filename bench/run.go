@@ -50,6 +50,7 @@ type Result struct {
 	ToMove         string   `json:"to_move"`
 	Value          int      `json:"value"` // final store difference for the side to move
 	Best           []string `json:"best"`  // letters of the best moves
+	Threads        int      `json:"threads"`
 	Nodes          int64    `json:"nodes"`
 	TTProbes       int64    `json:"tt_probes"`
 	TTHits         int64    `json:"tt_hits"`
@@ -102,21 +103,58 @@ func (r *Report) Signature() string {
 // not nil, is called after every case, for progress output. A cancelled
 // ctx stops the run with the cases finished so far and an error.
 func Run(ctx context.Context, cases []Case, cfg Config, each func(Result)) (*Report, error) {
-	rep := &Report{Threads: cfg.threads(), TTBytes: cfg.ttBytes(Case{}), EGDB: cfg.DB != nil}
-	rep.Deterministic = rep.Threads == 1 && !rep.EGDB
-	for _, c := range cases {
-		res, err := RunCase(ctx, c, cfg)
-		if err != nil {
-			rep.total()
-			return rep, err
-		}
-		rep.Cases = append(rep.Cases, res)
-		if each != nil {
-			each(res)
+	var f func(int, Result)
+	if each != nil {
+		f = func(_ int, r Result) { each(r) }
+	}
+	reps, err := RunThreads(ctx, cases, cfg, []int{cfg.threads()}, f)
+	return reps[0], err
+}
+
+// RunThreads is Run once per thread count in threads (cfg.Threads is not
+// used), interleaved: each case is solved at every count before the next
+// case, in the order of threads for the even cases and in reverse for the
+// odd ones (1 2, 2 1, 1 2, ...). A machine whose speed drifts over minutes
+// (a shared or virtual one) then slows each count alike, where whole runs
+// one after the other would put the drift into the speed-up. It returns a
+// report per count, in the order of threads; each is called with the
+// count's index after every solve. A cancelled ctx stops the run: the
+// reports cover the solves finished, so the last case may be in some and
+// not in others.
+func RunThreads(ctx context.Context, cases []Case, cfg Config, threads []int, each func(int, Result)) ([]*Report, error) {
+	reps := make([]*Report, len(threads))
+	for i, th := range threads {
+		c := cfg
+		c.Threads = th
+		reps[i] = &Report{Threads: c.threads(), TTBytes: c.ttBytes(Case{}), EGDB: c.DB != nil}
+		reps[i].Deterministic = reps[i].Threads == 1 && !reps[i].EGDB
+	}
+	total := func() {
+		for _, r := range reps {
+			r.total()
 		}
 	}
-	rep.total()
-	return rep, nil
+	for k, c := range cases {
+		for j := range threads {
+			i := j
+			if k%2 == 1 {
+				i = len(threads) - 1 - j
+			}
+			cc := cfg
+			cc.Threads = threads[i]
+			res, err := RunCase(ctx, c, cc)
+			if err != nil {
+				total()
+				return reps, err
+			}
+			reps[i].Cases = append(reps[i].Cases, res)
+			if each != nil {
+				each(i, res)
+			}
+		}
+	}
+	total()
+	return reps, nil
 }
 
 func (r *Report) total() {
@@ -167,7 +205,7 @@ func RunCase(ctx context.Context, c Case, cfg Config) (Result, error) {
 	res := Result{
 		Case: c.Name, Game: c.Game(), Rule: c.Rules.Capture.String(), Pits: c.Rules.Pits, Seeds: c.Seeds,
 		Moves: c.Moves, Position: p.String(), ToMove: p.ToMove.String(), Value: sol.Value,
-		Best:  []string{},
+		Best: []string{}, Threads: cfg.threads(),
 		Nodes: st.Nodes, TTProbes: st.TTProbes, TTHits: st.TTHits, DBHits: st.DBHits,
 		Seconds: sol.Elapsed.Seconds(), CPUSeconds: cpu.Seconds(), EGDBSeeds: s.EGDBSeeds(), TTBytes: opts.TTBytes,
 	}

@@ -64,8 +64,11 @@ under both rules, which take minutes.
 With one thread and no endgame database the search is deterministic, so
 the total node count is a signature of the search: the last line,
 "Bench: <nodes> nodes <nps> nps", changes only when the search does. With
-more threads the count varies from run to run. --threads 1,2 runs the suite
-once per thread count and reports each run's speed-up over the first.
+more threads the count varies from run to run. --threads 1,2 solves each
+position once per thread count, the counts in turn (1 2, then 2 1 for the
+next position, and so on), so that a machine whose speed drifts slows
+every count alike, and reports each count's total and speed-up over the
+first.
 
 --plot DIR writes PNG plots there: time and nodes per position, the
 speed-up by threads, and how the time and nodes of the start positions of
@@ -80,7 +83,7 @@ longer than --plot-max-time is skipped, and so are the larger ones.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.Suite, "suite", bench.Suites[0], "positions to solve: "+strings.Join(bench.Suites, " or "))
-	f.IntSliceVar(&opts.Threads, "threads", []int{1}, "search threads; a list such as 1,2 runs the suite once per count")
+	f.IntSliceVar(&opts.Threads, "threads", []int{1}, "search threads; a list such as 1,2 solves each position once per count, interleaved")
 	f.StringVar(&opts.TTMem, "tt-mem", "", "transposition table size of every solve, e.g. 64MiB or 1GiB (default 64 MiB, 1 GiB for start positions)")
 	f.StringVar(&opts.EGDB, "egdb", "", "use the endgame databases in this directory (see 'kalah egdb build'); node counts then depend on them")
 	f.BoolVar(&opts.JSON, "json", false, "print one JSON object instead of text")
@@ -138,28 +141,24 @@ func run(opts *Options) error {
 	out := newPrinter(opts, cases, ttBytes)
 	cfg.Progress, cfg.ProgressEvery = out.progress, time.Second
 	out.header()
+	// Several thread counts run interleaved, case by case (bench.RunThreads).
 	// Ctrl-C stops the run; what finished is still reported (exit 130).
+	out.runStart()
+	all, err := bench.RunThreads(ctx, cases, cfg, opts.Threads, out.caseDone)
+	if err != nil && ctx.Err() == nil {
+		return err
+	}
+	stopped := err != nil
 	var reps []*bench.Report
-	stopped := false
-	for _, th := range opts.Threads {
-		cfg.Threads = th
-		out.runStart(th)
-		rep, err := bench.Run(ctx, cases, cfg, out.caseDone)
-		if err != nil && ctx.Err() == nil {
-			return err
-		}
+	for _, rep := range all {
 		if len(rep.Cases) > 0 {
 			reps = append(reps, rep)
 		}
-		if err != nil {
-			stopped = true
-			break
-		}
-		out.runDone(rep, bench.Speedups(reps)[len(reps)-1], opts.Threads[0])
 	}
 	if len(reps) == 0 {
 		return fmt.Errorf("%w: benchmark stopped before a position was solved", cmdutil.ErrInterrupted)
 	}
+	out.runsDone(reps)
 	rec := record{
 		Suite: opts.Suite, Positions: len(cases), Method: method, TTBytes: ttBytes, EGDB: opts.EGDB,
 		Signature: reps[0].Nodes, Bench: reps[0].Signature(), Deterministic: reps[0].Deterministic,

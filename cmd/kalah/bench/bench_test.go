@@ -90,6 +90,29 @@ func TestBenchText(t *testing.T) {
 	}
 }
 
+// TestBenchThreadsText: with several thread counts the rows carry the
+// count, both solves of a position are adjacent (interleaved), and the
+// totals and speed-ups follow.
+func TestBenchThreadsText(t *testing.T) {
+	out, err := execute(t, small(t), "--threads", "1,2", "--tt-mem", "16MiB", "-q")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := regexp.MustCompile(`(?m)^ +([12]) (6x\S+|total) `).FindAllStringSubmatch(out, -1)
+	var got []string
+	for _, r := range rows {
+		got = append(got, r[1]+" "+r[2])
+	}
+	if want := "1 6x4-e-07|2 6x4-e-07|2 6x5-n-08|1 6x5-n-08|1 total|2 total"; strings.Join(got, "|") != want {
+		t.Errorf("rows %q, want %q, in:\n%s", strings.Join(got, "|"), want, out)
+	}
+	for _, want := range []string{"threads 1,2, interleaved", "speed-up: 1 thread ", "(1.00x), 2 threads "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
 func TestBenchThreadsJSON(t *testing.T) {
 	out, err := execute(t, small(t), "--threads", "1,2", "--tt-mem", "16MiB", "--json")
 	if err != nil {

@@ -88,40 +88,70 @@ func (p *printer) header() {
 
 const rowFormat = "%-16s %-11s %-17s %6s %14s %9s %9s %6s\n"
 
-func (p *printer) runStart(threads int) {
-	fmt.Fprintf(p.w, "\n%s\n", plural(threads, "thread"))
-	fmt.Fprintf(p.w, rowFormat, "case", "game", "rule", "value", "nodes", "seconds", "Mnodes/s", "hit %")
+// row writes one row of the table; with several thread counts it starts
+// with the count.
+func (p *printer) row(threads string, cols ...any) {
+	if len(p.opts.Threads) > 1 {
+		fmt.Fprintf(p.w, "%7s ", threads)
+	}
+	fmt.Fprintf(p.w, rowFormat, cols...)
 }
 
-func (p *printer) caseDone(r bench.Result) {
-	fmt.Fprintf(p.w, rowFormat, r.Case, r.Game, r.Rule, results.Signed(r.Value), results.Group(r.Nodes),
+func (p *printer) runStart() {
+	switch th := p.opts.Threads; {
+	case len(th) == 1:
+		fmt.Fprintf(p.w, "\n%s\n", plural(th[0], "thread"))
+	default:
+		fmt.Fprintf(p.w, "\nthreads %s, interleaved: each position at every count in turn, the order reversed every other position\n", joinInts(th))
+	}
+	p.row("threads", "case", "game", "rule", "value", "nodes", "seconds", "Mnodes/s", "hit %")
+}
+
+func (p *printer) caseDone(_ int, r bench.Result) { p.result(r) }
+
+func (p *printer) result(r bench.Result) {
+	p.row(strconv.Itoa(r.Threads), r.Case, r.Game, r.Rule, results.Signed(r.Value), results.Group(r.Nodes),
 		fmt.Sprintf("%.3f", r.Seconds), fmt.Sprintf("%.2f", r.NodesPerSecond/1e6), fmt.Sprintf("%.1f", 100*r.HitRate))
 }
 
-func (p *printer) runDone(r *bench.Report, speedup float64, first int) {
-	fmt.Fprintf(p.w, rowFormat, "total", "", "", "", results.Group(r.Nodes),
-		fmt.Sprintf("%.3f", r.Seconds), fmt.Sprintf("%.2f", r.NodesPerSecond/1e6), fmt.Sprintf("%.1f", 100*r.HitRate))
-	if r.Threads != first {
-		fmt.Fprintf(p.w, "speed-up over %s: %.2fx\n", plural(first, "thread"), speedup)
+// runsDone writes each count's total and a warning for a busy run (the
+// footer gives the speed-ups).
+func (p *printer) runsDone(reps []*bench.Report) {
+	for _, r := range reps {
+		p.row(strconv.Itoa(r.Threads), "total", "", "", "", results.Group(r.Nodes),
+			fmt.Sprintf("%.3f", r.Seconds), fmt.Sprintf("%.2f", r.NodesPerSecond/1e6), fmt.Sprintf("%.1f", 100*r.HitRate))
 	}
-	if r.Busy(runtime.NumCPU()) {
-		fmt.Fprintf(p.w, "busy machine: the process had %.3f s of CPU in %.3f s; other work slowed this run down\n", r.CPUSeconds, r.Seconds)
+	for _, r := range reps {
+		if r.Busy(runtime.NumCPU()) {
+			fmt.Fprintf(p.w, "busy machine: the solves on %s had %.3f s of CPU in %.3f s; other work slowed them down\n", plural(r.Threads, "thread"), r.CPUSeconds, r.Seconds)
+		}
 	}
+}
+
+func joinInts(v []int) string {
+	s := make([]string, len(v))
+	for i, x := range v {
+		s[i] = strconv.Itoa(x)
+	}
+	return strings.Join(s, ",")
 }
 
 func (p *printer) growthStart(seeds int, limit time.Duration, threads int) {
 	fmt.Fprintf(p.w, "\ngrowth series: start positions of Kalah(6,1..%d), %s, at most %s each\n", seeds, plural(threads, "thread"), shortDuration(limit))
-	fmt.Fprintf(p.w, rowFormat, "case", "game", "rule", "value", "nodes", "seconds", "Mnodes/s", "hit %")
+	p.row("threads", "case", "game", "rule", "value", "nodes", "seconds", "Mnodes/s", "hit %")
 }
 
 func (p *printer) cellDone(c bench.Cell) {
 	if c.Result == nil {
+		if len(p.opts.Threads) > 1 {
+			fmt.Fprintf(p.w, "%7d ", p.opts.Threads[0])
+		}
 		fmt.Fprintf(p.w, "%-16s %-11s %-17s skipped: over %s\n", "start", c.Game, c.Rule, shortDuration(p.opts.PlotMaxTime))
 		return
 	}
 	r := *c.Result
 	r.Case = "start"
-	p.caseDone(r)
+	p.result(r)
 }
 
 func (p *printer) footer(rec record, reps []*bench.Report) {

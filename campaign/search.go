@@ -492,14 +492,15 @@ func (co *Coordinator) release(key string, p *pend) {
 }
 
 // pv follows optimal moves from p, whose relative value is v, to the end
-// of the game: solver.FollowPV (the solver's own line, the same move order
-// and window rule) with the campaign's split test in place of the
-// solver's, nearly every step answered by the table and small boards by
-// the coordinator's own solver.
+// of the game: solver.FollowPV (the solver's own line, the same window
+// rule and root order, but without the table's move first: the
+// coordinator's table does not hold the workers' searches) with the
+// campaign's split test in place of the solver's, nearly every step
+// answered by the table and small boards by the coordinator's own solver.
 func (co *Coordinator) pv(ctx context.Context, p engine.Position, v int) ([]engine.Ply, error) {
 	return solver.FollowPV(co.rules, p, v, func(c engine.Board, gamma int) (int, error) {
 		return co.test(ctx, c, gamma, co.p.Split)
-	})
+	}, nil)
 }
 
 func sortByPit(ms []results.MoveValue) {

@@ -339,9 +339,18 @@ func (s *Solver) reporter(stage *atomic.Pointer[Progress], start time.Time, name
 }
 
 // PV follows optimal moves from p, whose board value (relative to its
-// stores) is v, to the end of the game. At each step the first move, in
-// root order, whose value reaches v is played: one null-window test each,
-// nearly all answered by the table.
+// stores) is v, to the end of the game. At each step the first move whose
+// value reaches v is played, the table's move for the board first, then
+// in root order: one null-window test each, nearly all answered by the
+// table.
+//
+// The table's move first: the search that proved v cut, or found its
+// best, with that move, so it nearly always reaches v at once. In root
+// order alone, every move before the first that reaches v must be
+// refuted by a proof of its own, which the table seldom holds: on the
+// value of Kalah(6,5) empty-capture with the 28-seed database the walk
+// refuted three moves at its second board, 44.0 M of the solve's 239.5 M
+// nodes (docs/benchmarks.md, "Session 19").
 func (s *Solver) PV(ctx context.Context, p engine.Position, v int) ([]engine.Ply, error) {
 	return FollowPV(s.rules, p, v, func(c engine.Board, gamma int) (int, error) {
 		t, ok := s.test(c, gamma, tt.DepthSolved)
@@ -349,21 +358,44 @@ func (s *Solver) PV(ctx context.Context, p engine.Position, v int) ([]engine.Ply
 			return 0, ErrInterrupted
 		}
 		return t, nil
-	})
+	}, s.tableMove)
+}
+
+// tableMove is the move the table holds for b (the best or cut-off move
+// of the last search of b), if b has an entry.
+func (s *Solver) tableMove(b engine.Board) (int, bool) {
+	seeds := b.Seeds()
+	if len(s.workers) == 0 || seeds < s.workers[0].tabMin {
+		return 0, false
+	}
+	e, ok := s.tab.Probe(s.tab.SlotOf(b.Key(), seeds))
+	if !ok {
+		return 0, false
+	}
+	return e.Move(), true
 }
 
 // FollowPV is PV with the null-window test given: test(c, gamma) answers
 // "is the value of c (relative, from its mover; c is in play) at least
 // gamma?" with a fail-soft bound, as NullWindow does. A distributed
-// campaign passes its own test, split over its workers. An error of test
-// ends the line there; so does a board where no move reaches v, which
-// only inconsistent answers can make.
-func FollowPV(rules engine.Rules, p engine.Position, v int, test func(c engine.Board, gamma int) (int, error)) ([]engine.Ply, error) {
+// campaign passes its own test, split over its workers. first, if not
+// nil, names a move to try before the root order at a board (PV passes
+// the table's); it changes only which of several optimal moves the line
+// takes and how many tests that costs. An error of test ends the line
+// there; so does a board where no move reaches v, which only inconsistent
+// answers can make.
+func FollowPV(rules engine.Rules, p engine.Position, v int, test func(c engine.Board, gamma int) (int, error), first func(b engine.Board) (int, bool)) ([]engine.Ply, error) {
 	var line []engine.Ply
 	for !p.Board.Over() {
 		b := p.Board
 		found := false
-		for _, i := range RootOrder(rules, b) {
+		order := RootOrder(rules, b)
+		if first != nil {
+			if m, ok := first(b); ok {
+				order = moveToFront(order, m)
+			}
+		}
+		for _, i := range order {
 			c, r := rules.Sow(b, i)
 			gain := int(c.OwnStore - b.OwnStore)
 			var reach bool
@@ -399,6 +431,18 @@ func FollowPV(rules engine.Rules, p engine.Position, v int, test func(c engine.B
 		}
 	}
 	return line, nil
+}
+
+// moveToFront returns order with move m first, the others in their order;
+// order itself when m is not in it.
+func moveToFront(order []int, m int) []int {
+	for k, i := range order {
+		if i == m {
+			out := append([]int{m}, order[:k]...)
+			return append(out, order[k+1:]...)
+		}
+	}
+	return order
 }
 
 // RootOrder lists the legal moves (the order the root and the principal variation try them): extra turns nearest the store first,

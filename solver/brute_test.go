@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"fmt"
 	"context"
 	"errors"
 	"math/rand/v2"
@@ -241,6 +242,26 @@ func TestInterruptedSolveBounds(t *testing.T) {
 					t.Fatalf("threads=%d, interrupted after %v: move %s in [%d, %d] (solved %v), exact %+d", threads, wait, m.Move, m.Lower, m.Upper, m.Solved, v)
 				}
 			}
+		}
+	}
+}
+
+// TestMoveToFront: the principal variation's move order with the table's
+// move first.
+func TestMoveToFront(t *testing.T) {
+	for _, c := range []struct {
+		order []int
+		m     int
+		want  string
+	}{
+		{[]int{5, 2, 4, 0}, 4, "[4 5 2 0]"},
+		{[]int{5, 2, 4, 0}, 5, "[5 2 4 0]"},
+		{[]int{5, 2, 4, 0}, 0, "[0 5 2 4]"},
+		{[]int{5, 2, 4, 0}, 3, "[5 2 4 0]"}, // not a legal move: the order as it was
+	} {
+		in := fmt.Sprint(c.order)
+		if got := fmt.Sprint(moveToFront(c.order, c.m)); got != c.want || fmt.Sprint(c.order) != in {
+			t.Errorf("moveToFront(%s, %d) = %s (order now %v), want %s", in, c.m, got, c.order, c.want)
 		}
 	}
 }

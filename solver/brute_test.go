@@ -1,9 +1,9 @@
 package solver
 
 import (
-	"fmt"
 	"context"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"testing"
 	"time"

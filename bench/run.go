@@ -123,10 +123,11 @@ func Run(ctx context.Context, cases []Case, cfg Config, each func(Result)) (*Rep
 // not in others.
 func RunThreads(ctx context.Context, cases []Case, cfg Config, threads []int, each func(int, Result)) ([]*Report, error) {
 	reps := make([]*Report, len(threads))
+	cfgs := make([]Config, len(threads))
 	for i, th := range threads {
-		c := cfg
-		c.Threads = th
-		reps[i] = &Report{Threads: c.threads(), TTBytes: c.ttBytes(Case{}), EGDB: c.DB != nil}
+		cfgs[i] = cfg
+		cfgs[i].Threads = th
+		reps[i] = &Report{Threads: cfgs[i].threads(), TTBytes: cfgs[i].ttBytes(Case{}), EGDB: cfg.DB != nil}
 		reps[i].Deterministic = reps[i].Threads == 1 && !reps[i].EGDB
 	}
 	total := func() {
@@ -140,9 +141,7 @@ func RunThreads(ctx context.Context, cases []Case, cfg Config, threads []int, ea
 			if k%2 == 1 {
 				i = len(threads) - 1 - j
 			}
-			cc := cfg
-			cc.Threads = threads[i]
-			res, err := RunCase(ctx, c, cc)
+			res, err := RunCase(ctx, c, cfgs[i])
 			if err != nil {
 				total()
 				return reps, err

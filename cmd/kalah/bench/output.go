@@ -88,13 +88,17 @@ func (p *printer) header() {
 
 const rowFormat = "%-16s %-11s %-17s %6s %14s %9s %9s %6s\n"
 
-// row writes one row of the table; with several thread counts it starts
-// with the count.
+// row writes one row of the table, after threadCol.
 func (p *printer) row(threads string, cols ...any) {
+	p.threadCol(threads)
+	fmt.Fprintf(p.w, rowFormat, cols...)
+}
+
+// threadCol starts a row with its thread count when there are several.
+func (p *printer) threadCol(threads string) {
 	if len(p.opts.Threads) > 1 {
 		fmt.Fprintf(p.w, "%7s ", threads)
 	}
-	fmt.Fprintf(p.w, rowFormat, cols...)
 }
 
 func (p *printer) runStart() {
@@ -143,9 +147,7 @@ func (p *printer) growthStart(seeds int, limit time.Duration, threads int) {
 
 func (p *printer) cellDone(c bench.Cell) {
 	if c.Result == nil {
-		if len(p.opts.Threads) > 1 {
-			fmt.Fprintf(p.w, "%7d ", p.opts.Threads[0])
-		}
+		p.threadCol(strconv.Itoa(p.opts.Threads[0]))
 		fmt.Fprintf(p.w, "%-16s %-11s %-17s skipped: over %s\n", "start", c.Game, c.Rule, shortDuration(p.opts.PlotMaxTime))
 		return
 	}

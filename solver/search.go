@@ -315,9 +315,10 @@ func tableMove(e tt.Entry, hit bool) int {
 // the database holds has its database line prefetched instead, unless the
 // seeds left settle its move for b's window (alpha, beta): peek never
 // reads those (the best so far only raises alpha), and a line fetched for
-// nothing costs as much memory traffic as one that is read: 8 % of the
-// lines on the value of Kalah(6,5) with the 28-seed database, 15 % on
-// Kalah(6,4) with the 20-seed one (docs/benchmarks.md, "Session 20").
+// nothing costs as much memory traffic as one that is read. Such lines
+// were 8 % of those prefetched on the value of Kalah(6,5) with the
+// 28-seed database and 15 % on Kalah(6,4) with the 20-seed one
+// (docs/benchmarks.md, "Session 20").
 func (w *worker) expand(b engine.Board, x *expansion, alpha, beta int) {
 	n := 0
 	for mv := b.Moves(); mv != 0; mv &= mv - 1 {

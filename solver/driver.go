@@ -101,60 +101,6 @@ func (s *Solver) statsNow() Stats {
 	return s.stats
 }
 
-// crew hands the solver's workers to tests running at the same time, as
-// SolveEveryMove runs one MTD(f) per root move: a test takes its share of
-// the idle workers (at least one, waiting for it if need be) and gives
-// them back when it ends. The share is the workers divided by the
-// searches still running, so that two moves on two workers get one each,
-// and the last move left gets every worker as its tests come round (lazy
-// SMP among them).
-type crew struct {
-	s       *Solver
-	mu      sync.Mutex
-	cond    *sync.Cond
-	idle    []*worker
-	running int // searches that will still ask for workers
-}
-
-func newCrew(s *Solver) *crew {
-	c := &crew{s: s, idle: append([]*worker(nil), s.workers...)}
-	c.cond = sync.NewCond(&c.mu)
-	return c
-}
-
-// join and leave count a search that will ask for workers.
-func (c *crew) join() {
-	c.mu.Lock()
-	c.running++
-	c.mu.Unlock()
-}
-
-func (c *crew) leave() {
-	c.mu.Lock()
-	c.running--
-	c.mu.Unlock()
-	c.cond.Broadcast()
-}
-
-// test is Solver.test on the crew's share of the workers.
-func (c *crew) test(b engine.Board, gamma, depth int) (int, bool) {
-	c.mu.Lock()
-	for len(c.idle) == 0 {
-		c.cond.Wait()
-	}
-	share := max(1, len(c.s.workers)/max(c.running, 1))
-	share = min(share, len(c.idle))
-	ws := append([]*worker(nil), c.idle[len(c.idle)-share:]...)
-	c.idle = c.idle[:len(c.idle)-share]
-	c.mu.Unlock()
-	v, ok := c.s.testOn(ws, b, gamma, depth)
-	c.mu.Lock()
-	c.idle = append(c.idle, ws...)
-	c.mu.Unlock()
-	c.cond.Broadcast()
-	return v, ok
-}
-
 // publish adds the nodes not yet published to the shared progress count.
 func (w *worker) publish() {
 	w.shared.Add(w.st.Nodes - w.published)
@@ -182,7 +128,7 @@ func (s *Solver) mtdf(ctx context.Context, b engine.Board, guess, depth int, rep
 	return s.mtdfWith(ctx, s.test, b, guess, depth, report)
 }
 
-// testFunc is a null-window test: Solver.test, or a crew's.
+// testFunc is a null-window test: Solver.test, or a Team's (everyMoveShared).
 type testFunc func(b engine.Board, gamma, depth int) (int, bool)
 
 // mtdfWith is mtdf with its tests run by test.

@@ -209,13 +209,20 @@ func (s *Solver) solveMove(ctx context.Context, test testFunc, p engine.Position
 
 // everyMoveShared is SolveEveryMove's loop over the root moves with
 // several workers: the moves are searched at the same time, as many as
-// there are workers, taken in root order, each MTD(f) test on its share
-// of the idle workers (crew). Lazy SMP on one test scales poorly past
-// one worker (1.2-1.8x on two); separate moves share only the table. The
-// last move left gets every worker, lazy SMP again. A move starts from
-// the best value proven so far (the deepening's guess before any).
+// there are workers, taken in root order, each MTD(f) test owning one
+// worker of a Team, and a worker without a test of its own helping a
+// running one (lazy SMP). Lazy SMP on one test scales poorly past one
+// worker (1.2-1.8x on two); separate moves share only the table. When a
+// move ends, its worker joins the test still running at once, not only
+// when that move's next test begins (a test of the last move can run for
+// seconds). A move starts from the best value proven so far (the
+// deepening's guess before any).
 func (s *Solver) everyMoveShared(ctx context.Context, p engine.Position, order []int, guess int, deepened bool, stage *atomic.Pointer[Progress], start time.Time) []MoveValue {
-	cr := newCrew(s)
+	tm := newTeam(s)
+	test := func(b engine.Board, gamma, depth int) (int, bool) {
+		v, _, err := tm.test(ctx, b, gamma, depth)
+		return v, err == nil
+	}
 	var mu sync.Mutex
 	var moves []MoveValue
 	bestLo := -inf
@@ -232,17 +239,15 @@ func (s *Solver) everyMoveShared(ctx context.Context, p engine.Position, order [
 		return k, guess, true
 	}
 	for range min(len(s.workers), len(order)) {
-		cr.join()
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			defer cr.leave()
 			for {
 				k, g, more := take()
 				if !more {
 					return
 				}
-				mv, lo, _ := s.solveMove(ctx, cr.test, p, order[k], k, g, deepened, stage, start)
+				mv, lo, _ := s.solveMove(ctx, test, p, order[k], k, g, deepened, stage, start)
 				mu.Lock()
 				moves = append(moves, mv)
 				if lo > bestLo && mv.Solved {

@@ -50,6 +50,7 @@ func (tm *Team) Counts() TeamCounts {
 type teamTest struct {
 	b       engine.Board
 	gamma   int
+	depth   int            // tt.DepthSolved, or a depth-limited test's
 	workers int            // owner and helpers now on it
 	flags   []*atomic.Bool // of every worker on it: set to stop them
 	done    bool           // answered
@@ -70,6 +71,12 @@ type teamHelper struct {
 // Team returns a team over the solver's workers.
 func (s *Solver) Team() *Team {
 	s.cancel.Store(false) // a team's tests are cancelled one by one, by their contexts
+	return newTeam(s)
+}
+
+// newTeam is Team without clearing the solver's cancel flag: inside a
+// solve (everyMoveShared) the solve's watcher owns it.
+func newTeam(s *Solver) *Team {
 	t := &Team{s: s, free: append([]*worker(nil), s.workers...), helpers: map[*worker]*teamHelper{}}
 	t.cond = sync.NewCond(&t.mu)
 	return t
@@ -81,11 +88,17 @@ func (s *Solver) Team() *Team {
 // waits when every worker owns a test. When ctx ends first it returns an
 // error wrapping ErrInterrupted.
 func (tm *Team) NullWindow(ctx context.Context, b engine.Board, gamma int) (v int, st Stats, err error) {
+	return tm.test(ctx, b, gamma, tt.DepthSolved)
+}
+
+// test is NullWindow at any depth (depth-limited tests are those of every
+// move's first guesses, everyMoveShared).
+func (tm *Team) test(ctx context.Context, b engine.Board, gamma, depth int) (v int, st Stats, err error) {
 	if b.Over() {
 		return 0, Stats{}, nil
 	}
 	w := tm.take()
-	t := &teamTest{b: b, gamma: gamma, workers: 1}
+	t := &teamTest{b: b, gamma: gamma, depth: depth, workers: 1}
 	own := new(atomic.Bool)
 	tm.mu.Lock()
 	t.flags = append(t.flags, own)
@@ -100,7 +113,7 @@ func (tm *Team) NullWindow(ctx context.Context, b engine.Board, gamma int) (v in
 		tm.mu.Unlock()
 	})
 	w.reset(own)
-	r, _ := w.searchBoard(b, gamma-1, gamma, tt.DepthSolved)
+	r, _ := w.searchBoard(b, gamma-1, gamma, depth)
 	stopWatch()
 	tm.s.accountTeam(w, true)
 
@@ -185,7 +198,7 @@ func (tm *Team) spread() {
 // cancelled or the helper is taken back.
 func (tm *Team) help(w *worker, h *teamHelper) {
 	t := h.t
-	r, _ := w.searchBoard(t.b, t.gamma-1, t.gamma, tt.DepthSolved)
+	r, _ := w.searchBoard(t.b, t.gamma-1, t.gamma, t.depth)
 	tm.s.accountTeam(w, false) // while w is still this helper's
 	tm.mu.Lock()
 	if t.answer(w, r) {

@@ -35,11 +35,7 @@ func RoundDown(v, p int) int {
 // "value >= v" and v < gamma meaning "value <= v". ok is false when the
 // solve was cancelled before the test finished. It runs on every worker.
 func (s *Solver) test(b engine.Board, gamma, depth int) (v int, ok bool) {
-	return s.testOn(s.workers, b, gamma, depth)
-}
-
-// testOn runs test on the workers ws, which no other test is using.
-func (s *Solver) testOn(ws []*worker, b engine.Board, gamma, depth int) (v int, ok bool) {
+	ws := s.workers
 	if len(ws) == 1 {
 		w := ws[0]
 		var stop atomic.Bool

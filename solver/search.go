@@ -336,7 +336,7 @@ func (w *worker) expand(b engine.Board, x *expansion, alpha, beta int) {
 				cd.slot = w.tab.SlotOf(c.Key(), cs)
 				w.tab.Prefetch(cd.slot)
 			case cs <= w.dbMax && w.dbPre != nil:
-				if lo, hi := engine.MoveBounds(res, int(cd.gain), -cs, cs); lo < beta && hi > alpha {
+				if _, _, settled := seedSettled(res, int(cd.gain), cs, alpha, beta); !settled {
 					w.dbPre.Prefetch(c)
 				}
 			}
@@ -446,7 +446,7 @@ func (w *worker) peek(b engine.Board, cd *candidate, depth, alpha, beta int) (lo
 		// matter: a move that the seed bound alone puts at or above
 		// beta, or at or below alpha (the best so far), is settled
 		// without the read, which costs a cache miss.
-		if lo, hi = engine.MoveBounds(cd.res, gain, clo, chi); lo >= beta || hi <= alpha {
+		if lo, hi, settled := seedSettled(cd.res, gain, cs, alpha, beta); settled {
 			return lo, hi
 		}
 		if g, ok := w.db.Probe(c); ok {
@@ -467,6 +467,15 @@ func (w *worker) peek(b engine.Board, cd *candidate, depth, alpha, beta int) (lo
 		}
 	}
 	return engine.MoveBounds(cd.res, gain, clo, chi)
+}
+
+// seedSettled bounds a move whose child holds cs seeds by those seeds
+// alone and reports whether that settles the move for the window (alpha,
+// beta): then peek reads no database line for it, and expand prefetches
+// none (one check for both, so that they agree).
+func seedSettled(res engine.Result, gain, cs, alpha, beta int) (lo, hi int, settled bool) {
+	lo, hi = engine.MoveBounds(res, gain, -cs, cs)
+	return lo, hi, lo >= beta || hi <= alpha
 }
 
 // order sorts the open moves by score, highest first (step 5): the table

@@ -2,6 +2,7 @@ package kalah
 
 import (
 	"context"
+	"errors"
 	"testing"
 
 	"github.com/kalah-solver/kalah/engine"
@@ -57,4 +58,64 @@ func TestPublishedValuesSolve(t *testing.T) {
 		}
 	}
 	t.Logf("%d published values reproduced", checked)
+}
+
+// A cell's run that stops after the value is proven but before every
+// move's value keeps the value: the cell is open at stage "openings" with
+// Lower = Upper = the value that the complete solve records, and the
+// bounds it gives each first move hold the complete solve's move values.
+// The interruption is a context cancel when the progress reports show the
+// first move's search begin (after SolveStart's value-only stage, which
+// boards of 40 seeds and more get).
+func TestSolveStartKeepsValue(t *testing.T) {
+	cfg := Config{Pits: 4, Seeds: 5, Rule: NoEmptyCapture, Threads: 1, NoEGDB: true, NoCache: true, TableBytes: 64 << 20}
+	k, err := Open(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, err := k.SolveStart(context.Background())
+	k.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Each first move is worth the best of the opening chains it begins.
+	moveValue := map[string]int{}
+	for _, o := range full.Record.Openings {
+		p, err := results.ChainPits(o.Chain, cfg.Pits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := engine.MoveLetter(engine.South, p[0])
+		if v, ok := moveValue[m]; !ok || o.Value > v {
+			moveValue[m] = o.Value
+		}
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	l := &stageLog{onMove: func(int) { cancel() }}
+	c := cfg
+	c.Progress = l.report
+	k, err = Open(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	part, err := k.SolveStart(ctx)
+	k.Close()
+	if !errors.Is(err, solver.ErrInterrupted) {
+		t.Fatalf("interrupted cell: err %v", err)
+	}
+	if part.Solved || part.Stage != "openings" || part.Lower != full.Record.Value || part.Upper != full.Record.Value {
+		t.Fatalf("interrupted cell: solved %v, stage %q, bounds %+d..%+d; want open at stage openings, value %+d",
+			part.Solved, part.Stage, part.Lower, part.Upper, full.Record.Value)
+	}
+	for _, m := range part.Moves {
+		v, ok := moveValue[m.Move]
+		if !ok || v < m.Lower || v > m.Upper {
+			t.Errorf("move %s: bounds %+d..%+d, complete solve %+d (%v)", m.Move, m.Lower, m.Upper, v, ok)
+		}
+	}
+	if o := part.Open("interrupted", false); o.Lower != part.Lower || len(o.Moves) != len(part.Moves) {
+		t.Errorf("open record %+v does not carry the cell's bounds and moves", o)
+	}
 }

@@ -25,6 +25,9 @@ type Cell struct {
 	Threads   int
 	TTBytes   int64
 	EGDBSeeds int
+	// Moves are the bounds proven on each first move, in pit order, when
+	// the solve stopped while proving every move's value.
+	Moves []MoveBounds
 }
 
 // Open is the record of an unfinished cell: its proven bounds and the run
@@ -33,7 +36,7 @@ type Cell struct {
 func (c *Cell) Open(reason string, store bool) Open {
 	return Open{Rule: c.Rule, Pits: c.Pits, Seeds: c.Seeds, Lower: c.Lower, Upper: c.Upper, Stage: c.Stage,
 		Reason: reason, Runs: 1, Nodes: c.Nodes, Seconds: math.Round(c.Elapsed.Seconds()*1000) / 1000,
-		Threads: c.Threads, TTBytes: c.TTBytes, EGDBSeeds: c.EGDBSeeds, Store: store,
+		Threads: c.Threads, TTBytes: c.TTBytes, EGDBSeeds: c.EGDBSeeds, Store: store, Moves: c.Moves,
 		Date: time.Now().UTC().Format("2006-01-02"), Provenance: Current()}
 }
 

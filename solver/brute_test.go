@@ -80,7 +80,7 @@ func checkSolve(t *testing.T, s *Solver, br *brute, p engine.Position) {
 }
 
 // checkSolveValue checks SolveBestMove's value, best move and PV against the
-// reference.
+// reference, then SolveEveryMoveFrom's from that result.
 func checkSolveValue(t *testing.T, s *Solver, br *brute, p engine.Position) {
 	t.Helper()
 	res, err := s.SolveBestMove(context.Background(), p)
@@ -96,6 +96,20 @@ func checkSolveValue(t *testing.T, s *Solver, br *brute, p engine.Position) {
 		t.Fatalf("%v at %v: SolveBestMove's best move %v is not optimal", s.rules, p, res.Best)
 	}
 	checkPV(t, s, p, res.PV, want)
+	// Every move's value from the value just proven (as kalah table does).
+	all, err := s.SolveEveryMoveFrom(context.Background(), p, res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if all.Value != want || len(all.Moves) != p.Board.NumMoves() {
+		t.Fatalf("%v at %v: SolveEveryMoveFrom %d with %d moves; reference %d", s.rules, p, all.Value, len(all.Moves), want)
+	}
+	for _, mv := range all.Moves {
+		if w := br.move(p.Board, mv.Pit-1); mv.Value != w || !mv.Solved {
+			t.Fatalf("%v at %v move %s: SolveEveryMoveFrom %d (solved %v), reference %d", s.rules, p, mv.Move, mv.Value, mv.Solved, w)
+		}
+	}
+	checkPV(t, s, p, all.PV, want)
 }
 
 // checkPV checks that a principal variation plays out to the value.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/bits"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -112,6 +113,25 @@ func (r *rootRun) account(s *Solver) {
 // so far on others. When ctx ends first, SolveEveryMove returns the
 // bounds proven so far with an error wrapping ErrInterrupted.
 func (s *Solver) SolveEveryMove(ctx context.Context, p engine.Position) (*Result, error) {
+	return s.SolveEveryMoveFrom(ctx, p, nil)
+}
+
+// Deepens reports whether SolveEveryMove deepens on b before the moves'
+// searches: a board of at least solveDeepenSeeds seeds and solveDeepenGap
+// seeds more than the endgame database holds, whose every move's value
+// takes long enough that a depth-limited search first pays.
+func (s *Solver) Deepens(b engine.Board) bool {
+	seeds := b.Seeds()
+	return seeds >= solveDeepenSeeds && seeds-s.EGDBSeeds() >= solveDeepenGap
+}
+
+// SolveEveryMoveFrom is SolveEveryMove for a position whose value is
+// already proven: best is p's result from SolveBestMove on this solver
+// (its table still holding that proof). Its value replaces the
+// deepening's guess, and its best move is searched first, so the first
+// move's MTD(f) is two tests the table mostly answers. A nil or unsolved
+// best is SolveEveryMove.
+func (s *Solver) SolveEveryMoveFrom(ctx context.Context, p engine.Position, best *Result) (*Result, error) {
 	res, run, err := s.begin(ctx, p, "start")
 	if run == nil {
 		return res, err
@@ -119,7 +139,6 @@ func (s *Solver) SolveEveryMove(ctx context.Context, p engine.Position) (*Result
 	defer run.stop()
 	b := p.Board
 	base := b.StoreDiff()
-	seeds := b.Seeds()
 	stage, start := &run.stage, run.start
 	// On a big board, depth-limited deepening on the position itself
 	// first: it fills the table with good moves for every move's search,
@@ -129,12 +148,22 @@ func (s *Solver) SolveEveryMove(ctx context.Context, p engine.Position) (*Result
 	// mid-game positions (13-31 seeds), +21 % and +24 % on the start of
 	// Kalah(6,3) (36 seeds).
 	guess, bestLo := 0, -inf
-	deepened := seeds >= solveDeepenSeeds && seeds-s.EGDBSeeds() >= solveDeepenGap
-	if deepened {
+	deepened := s.Deepens(b)
+	known := best != nil && best.Solved && len(best.Best) > 0 && best.Position == p
+	switch {
+	case known:
+		guess = best.Value - base
+	case deepened:
 		stage.Store(&Progress{Stage: "deepening", Lower: res.Lower, Upper: res.Upper})
 		guess = s.deepen(ctx, b, 0, s.opts.Deepen)
 	}
 	order := RootOrder(s.rules, b)
+	if known {
+		// The best move first, the others in root order.
+		if k := slices.Index(order, best.Best[0]); k > 0 {
+			order = slices.Insert(slices.Delete(order, k, k+1), 0, best.Best[0])
+		}
+	}
 	if len(s.workers) > 1 && len(order) > 1 {
 		res.Moves = s.everyMoveShared(ctx, p, order, guess, deepened, stage, start)
 	} else {

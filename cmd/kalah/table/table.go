@@ -61,10 +61,14 @@ build's provenance. Records are written as each cell finishes, so an
 interrupted run loses nothing already solved. Cells already in the store are
 not solved again unless --force is given.
 
---max-time bounds each cell. A cell that runs out of time (or is
-interrupted) is shown with the bounds proven on its value (">= +4"), never
-a guess, and they are kept as an open cell in <data>/open.jsonl (with the
-run's nodes, time and provenance; reruns add up) until the cell is solved.
+On a big board (40 seeds or more, 22 more than the endgame database holds)
+the value is solved first, then every first move's, then the opening
+chains. --max-time bounds each cell. A cell that runs out of time
+(or is interrupted) is shown with the bounds proven on its value (">= +4",
+or "= +10" when it stopped after the value), never a guess, and they are
+kept as an open cell in <data>/open.jsonl (with the bounds reached on each
+first move, the run's nodes, time and provenance; reruns add up) until the
+cell is solved.
 With --store the proofs are kept too, and the same command resumes it.
 Small cells are solved first. A progress bar over the cells goes to standard
 error (-q turns it off).`,

@@ -137,6 +137,7 @@ func (s Archive) PutOpen(o Open) error {
 		o.Moves = mergeMoves(p.Moves, o.Moves)
 		old = slices.Delete(old, i, i+1)
 	}
+	SortMoves(o.Moves)
 	// The value is the best move's: at least every move's lower bound, and
 	// no move is worth more than its upper bound.
 	for i := range o.Moves {

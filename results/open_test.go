@@ -52,3 +52,34 @@ func TestPutOpenMerges(t *testing.T) {
 		t.Error("bounds 12..72 merged with 0..10: no error")
 	}
 }
+
+// An open cell whose value is proven (a run stopped after the value, in
+// the first moves or the openings) shows its value in the report's
+// summary and in the open cells' table; one only bounded shows neither.
+func TestReportOpenValue(t *testing.T) {
+	s := Archive{Dir: t.TempDir()}
+	for _, o := range []Open{
+		{Rule: "no-empty-capture", Pits: 7, Seeds: 4, Lower: 10, Upper: 10, Stage: "openings", Reason: "time limit 20m0s",
+			Runs: 1, Nodes: 5, Seconds: 1, Threads: 2, Date: "2026-12-03", Moves: []MoveBounds{{"d", 10, 10}, {"a", -56, 4}}},
+		{Rule: "no-empty-capture", Pits: 8, Seeds: 3, Lower: -46, Upper: 48, Stage: "value", Reason: "time limit 10m0s",
+			Runs: 1, Nodes: 5, Seconds: 1, Threads: 2, Date: "2026-12-03"},
+	} {
+		if err := s.PutOpen(o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rep, err := Report(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"(7,3), (7,4) (value +10 proven, openings open), (8,1)",
+		"(8,2), (8,3) (see [Open cells]",
+		"| no-empty-capture | 7,4 | = +10 | the opening chains |",
+		"- Kalah(7,4) no-empty-capture: a <= +4, d = +10.",
+	} {
+		if !strings.Contains(string(rep), want) {
+			t.Errorf("the report lacks %q:\n%s", want, rep)
+		}
+	}
+}

@@ -174,10 +174,16 @@ func (rp *report) disagreements() []string {
 	return out
 }
 
-func cellList(cs [][2]int) string {
+// openList lists cells, "(7,4) (value +10 proven, openings open), (8,3)":
+// an open cell whose value is proven but not its openings or line says so.
+func (rp *report) openList(rule string, cs [][2]int) string {
 	var s []string
 	for _, c := range cs {
-		s = append(s, fmt.Sprintf("(%d,%d)", c[0], c[1]))
+		x := fmt.Sprintf("(%d,%d)", c[0], c[1])
+		if o := rp.findOpen(rule, c[0], c[1]); o != nil && o.Lower == o.Upper {
+			x += " (value " + Signed(o.Lower) + " proven, openings open)"
+		}
+		s = append(s, x)
 	}
 	return strings.Join(s, ", ")
 }
@@ -189,7 +195,7 @@ func (rp *report) summary() {
 		miss := rp.missing(rule)
 		rp.p("- **%s**: %d of the %d cells %s solved", rule, total-len(miss), total, targetText)
 		if len(miss) > 0 {
-			rp.p("; open: %s (see [Open cells](#open-cells))", cellList(miss))
+			rp.p("; open: %s (see [Open cells](#open-cells))", rp.openList(rule, miss))
 		}
 		rp.p(".\n")
 	}

@@ -33,10 +33,7 @@ func (s *cellSolver) solve(ctx context.Context, r engine.Rules, seeds int) (*res
 	cfg := kalah.Config{Pits: r.Pits, Seeds: seeds, Rule: r.Capture, Threads: s.opts.Threads, TableBytes: s.ttBytes,
 		EGDBDir: s.opts.EGDB, NoEGDB: s.opts.NoEGDB, CacheDir: s.opts.Store, NoCache: s.opts.Store == "",
 		ProgressEvery: time.Second}
-	name := fmt.Sprintf("Kalah(%d,%d) %s", r.Pits, seeds, r.Capture)
-	cfg.Progress = func(p solver.Progress) {
-		s.bar.describe(fmt.Sprintf("%s: %s in [%s, %s], %s nodes", name, p.Stage, results.Signed(p.Lower), results.Signed(p.Upper), short(p.Nodes)))
-	}
+	cfg.Progress = func(p solver.Progress) { s.bar.describe(describe(r, seeds, p)) }
 	k, err := kalah.Open(cfg)
 	if err != nil {
 		return nil, err
@@ -49,6 +46,16 @@ func (s *cellSolver) solve(ctx context.Context, r engine.Rules, seeds int) (*res
 		err = cerr
 	}
 	return cell, err
+}
+
+// describe is the progress bar's text for a cell's progress report: the
+// stage and the bounds proven, within the seeds' (a stage's bounds are the
+// solver's infinity until its first test ends).
+func describe(r engine.Rules, seeds int, p solver.Progress) string {
+	total := 2 * r.Pits * seeds
+	lo, hi := max(p.Lower, -total), min(p.Upper, total)
+	return fmt.Sprintf("Kalah(%d,%d) %s: %s in [%s, %s], %s nodes", r.Pits, seeds, r.Capture, p.Stage,
+		results.Signed(lo), results.Signed(hi), short(p.Nodes))
 }
 
 // bar is the progress bar over cells, or nothing with --quiet.

@@ -193,3 +193,21 @@ func solveCell(ctx context.Context, r engine.Rules, seeds int) (*results.Cell, e
 	defer k.Close()
 	return k.SolveStart(ctx)
 }
+
+// The progress bar shows a stage's bounds within the seeds': a stage
+// whose first test has not ended yet reports the solver's infinity.
+func TestDescribeClampsBounds(t *testing.T) {
+	r := engine.Rules{Pits: 7, Capture: engine.EmptyCapture}
+	for _, c := range []struct {
+		p    solver.Progress
+		want string
+	}{
+		{solver.Progress{Stage: "value", Lower: -1000, Upper: 1000, Nodes: 3150000}, "Kalah(7,4) empty-capture: value in [-56, +56], 3.15M nodes"},
+		{solver.Progress{Stage: "move f", Lower: -999, Upper: 1001}, "Kalah(7,4) empty-capture: move f in [-56, +56], 0 nodes"},
+		{solver.Progress{Stage: "move g", Lower: -54, Upper: -2, Nodes: 74350000}, "Kalah(7,4) empty-capture: move g in [-54, -2], 74.35M nodes"},
+	} {
+		if got := describe(r, 4, c.p); got != c.want {
+			t.Errorf("describe(%+v) = %q, want %q", c.p, got, c.want)
+		}
+	}
+}

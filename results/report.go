@@ -257,7 +257,8 @@ func (rp *report) valueTables() {
 	rp.p("## Values\n\n")
 	rp.p("Rows m (pits per side), columns n (seeds per pit); `-` = not solved; a\n")
 	rp.p("bound (`>= +2`, `0..+6`) = open, with the bounds proven so far (see\n")
-	rp.p("[Open cells](#open-cells)); blank = not attempted.\n\n")
+	rp.p("[Open cells](#open-cells)); `= +10` = open with its value proven, not\n")
+	rp.p("every opening's; blank = not attempted.\n\n")
 	for _, rule := range Rules {
 		rp.p("**%s**\n\n", rule)
 		rp.p("| m \\ n | 1 | 2 | 3 | 4 | 5 | 6 |\n|---|---|---|---|---|---|---|\n")

@@ -5,6 +5,10 @@
 
 GO ?= go
 
+# staticcheck for `make lint`, at the release .ci/run installs (2026.2.2 is
+# module version v0.8.2); run with go run, not a dependency in go.mod.
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
+
 # The packages whose tests run goroutines that share memory.
 RACE_PKGS := . ./tt/... ./solver/... ./egdb/... ./persist/... ./results/... ./bench/... ./play/... ./serve/... ./campaign/... ./cmd/...
 
@@ -32,6 +36,7 @@ fuzz:
 lint:
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt -l lists unformatted files:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
+	$(GO) run $(STATICCHECK) ./...
 
 install:
 	$(GO) install -buildvcs=true ./cmd/kalah

@@ -25,28 +25,48 @@ var (
 )
 
 // Current returns the provenance of the running binary. It reads the build
-// information embedded by the Go toolchain (debug.ReadBuildInfo) and the CPU
-// model from /proc/cpuinfo where there is one.
+// information embedded by the Go toolchain (CurrentBuild) and the CPU model
+// from /proc/cpuinfo where there is one.
 func Current() Provenance {
 	provOnce.Do(func() {
-		prov = Provenance{Version: "(unknown)", Go: runtime.Version(), CPU: cpuName()}
-		if bi, ok := debug.ReadBuildInfo(); ok {
-			prov.Version = bi.Main.Version
-			dirty := false
-			for _, s := range bi.Settings {
-				switch s.Key {
-				case "vcs.revision":
-					prov.VCSRevision = s.Value
-				case "vcs.modified":
-					dirty = s.Value == "true"
-				}
-			}
-			if dirty && prov.VCSRevision != "" {
-				prov.VCSRevision += "+dirty"
-			}
+		b := CurrentBuild()
+		prov = Provenance{Version: b.Version, VCSRevision: b.Revision, Go: b.Go, CPU: cpuName()}
+		if b.Modified && prov.VCSRevision != "" {
+			prov.VCSRevision += "+dirty"
 		}
 	})
 	return prov
+}
+
+// Build is the running binary as the Go toolchain stamped it.
+type Build struct {
+	Version  string // module version: "v0.1.0" for one installed with go install ...@v0.1.0, "(devel)" or a pseudo-version (with VCS stamping) for a local build; "(unknown)" without build information
+	Revision string // commit the binary was built from (vcs.revision); "" when built without VCS stamping
+	Time     string // that commit's time (vcs.time, RFC 3339); "" when built without VCS stamping
+	Modified bool   // the work tree had uncommitted changes (vcs.modified)
+	Go       string // Go toolchain version
+}
+
+// CurrentBuild returns the build information of the running binary
+// (debug.ReadBuildInfo).
+func CurrentBuild() Build {
+	b := Build{Version: "(unknown)", Go: runtime.Version()}
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return b
+	}
+	b.Version = bi.Main.Version
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			b.Revision = s.Value
+		case "vcs.time":
+			b.Time = s.Value
+		case "vcs.modified":
+			b.Modified = s.Value == "true"
+		}
+	}
+	return b
 }
 
 func cpuName() string {

@@ -91,7 +91,7 @@ func (k *Session) autoEGDB(ctx context.Context, seeds int) error {
 	var progress chan int64
 	var drained chan struct{}
 	if k.cfg.OnEGDBBuild != nil {
-		// The build's workers report concurrently; one goroutine sums
+		// The build's threads report concurrently; one goroutine sums
 		// their reports and passes them on, in order.
 		progress, drained = make(chan int64, 64), make(chan struct{})
 		go func() {

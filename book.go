@@ -7,16 +7,16 @@ import (
 	"github.com/kalah-solver/kalah/engine"
 )
 
-// An opening book is the persistent store filled with the root records of
+// An opening book is the cache filled with the root records of
 // every position within a few plies of the start, so that the explorer,
 // 'kalah play' and 'kalah solve' answer them at once. It needs no file of
-// its own: the store is the book.
+// its own: the cache is the book.
 
 // BookPositions lists the distinct unfinished positions reachable from the
 // start of the session's game in at most plies sowings (an extra turn is a
 // ply of its own), deepest first: solving them in that order, the
 // shallower positions find their children's proofs in the table and the
-// store.
+// cache.
 func (k *Session) BookPositions(plies int) []engine.Position {
 	seen := map[engine.Position]bool{}
 	level := []engine.Position{k.Start()}
@@ -47,15 +47,15 @@ func (k *Session) BookPositions(plies int) []engine.Position {
 // BookProgress is the state of a book build after one more position.
 type BookProgress struct {
 	Done, Total int
-	Stored      int // answered by a root record already in the store
+	FromCache   int // answered by a root record already in the cache
 	Position    engine.Position
 	Elapsed     time.Duration
 }
 
 // BuildBook solves every position of BookPositions(plies), each with Solve
-// (whose root record then goes into the store), and reports after each.
-// Positions the store already answers cost nothing, so an interrupted
-// build resumes where it stopped. It needs a store (an error otherwise).
+// (whose root record then goes into the cache), and reports after each.
+// Positions the cache already answers cost nothing, so an interrupted
+// build resumes where it stopped. It needs a cache (an error otherwise).
 func (k *Session) BuildBook(ctx context.Context, plies int, progress func(BookProgress)) (BookProgress, error) {
 	var st BookProgress
 	if k.cache == nil {
@@ -74,7 +74,7 @@ func (k *Session) BuildBook(ctx context.Context, plies int, progress func(BookPr
 		}
 		st.Done++
 		if res.FromCache {
-			st.Stored++
+			st.FromCache++
 		}
 		st.Position, st.Elapsed = p, time.Since(t0)
 		if progress != nil {

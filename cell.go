@@ -22,7 +22,7 @@ import (
 // date is today's (UTC).
 func (k *Session) SolveStart(ctx context.Context) (*results.Cell, error) {
 	k.Reset()
-	s, err := k.Solver()
+	s, err := k.build()
 	if err != nil {
 		return nil, err
 	}
@@ -127,6 +127,7 @@ func (k *Session) SolveStart(ctx context.Context) (*results.Cell, error) {
 		TTBytes:    s.Table().Bytes(),
 		EGDBSeeds:  s.EGDBSeeds(),
 		CacheHits:  s.Stats().CacheHits - hits0,
+		StoreHits:  s.Stats().CacheHits - hits0,
 		Date:       time.Now().UTC().Format("2006-01-02"),
 		Provenance: results.Current(),
 	}

@@ -11,8 +11,8 @@ import (
 	"github.com/kalah-solver/kalah/tt"
 )
 
-// Checkpoints. While a solve runs with a store, a goroutine beside the
-// search saves the solver's whole table into the store every
+// Checkpoints. While a solve runs with a cache, a goroutine beside the
+// search saves the solver's whole table into the cache every
 // Config.CheckpointEvery, as the checkpoint of the position being solved
 // (persist/resume.go), and once more when the solve is interrupted after
 // running that long. A solve
@@ -24,7 +24,7 @@ import (
 // record answers the position from then on).
 //
 // The search never waits for a checkpoint: the checkpointer reads the
-// table with atomic loads (tt.Table.WriteImage) while the workers write
+// table with atomic loads (tt.Table.WriteImage) while the threads write
 // it, and writes the file itself.
 
 // DefaultCheckpointEvery is the shortest time between two checkpoints of
@@ -58,9 +58,9 @@ type checkpointer struct {
 	count    int64       // checkpoints written by this run
 }
 
-// resume loads the checkpoint of p, if the store holds one that fits,
+// resume loads the checkpoint of p, if the cache holds one that fits,
 // into the table, and starts the checkpoints of p's solve; nil when the
-// session has no store.
+// session has no cache.
 func (k *Session) resume(p engine.Position, tab *tt.Table) *checkpointer {
 	if k.cache == nil {
 		return nil

@@ -11,8 +11,8 @@ import (
 	"github.com/kalah-solver/kalah/engine"
 )
 
-// TestMain points the data directory (endgame databases, the persistent
-// store) at a fresh temporary one, so that the examples run with every
+// TestMain points the data directory (endgame databases, the cache) at a
+// fresh temporary one, so that the examples run with every
 // default and touch nothing of the user's.
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "kalah-example-")
@@ -27,8 +27,8 @@ func TestMain(m *testing.M) {
 
 // Solve the start of a game: its value, every move's value, the best moves
 // and a perfect game. The session finds the installed endgame database and
-// the persistent store by itself; a second Solve of the same position is
-// answered from the store.
+// the cache by itself; a second Solve of the same position is answered
+// from the cache.
 func Example() {
 	k, err := kalah.Open(kalah.Config{Pits: 4, Seeds: 3, Rule: kalah.EmptyCapture})
 	if err != nil {
@@ -46,14 +46,14 @@ func Example() {
 		fmt.Printf("%s %+d\n", m.Move, m.Value)
 	}
 	again, _ := k.Solve(context.Background(), k.Start())
-	fmt.Println("from the store:", again.FromCache, again.Value)
+	fmt.Println("from the cache:", again.FromCache, again.Value)
 	// Output:
 	// value 8 best [b]
 	// a -8
 	// b +8
 	// c +0
 	// d -4
-	// from the store: true 8
+	// from the cache: true 8
 }
 
 // Solve a position given in the toolkit's notation (South's pits, South's

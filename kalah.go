@@ -12,9 +12,9 @@
 //   - the endgame database of the rule installed in the default directory
 //     (egdb.DefaultDir, see 'kalah egdb path') or in Config.EGDBDir, used
 //     when there is one;
-//   - the persistent store (package persist) in the default directory or
+//   - the cache (package persist) in the default directory or
 //     Config.CacheDir: proven entries survive the process, a position
-//     solved once is answered from the store's root record at once, and a
+//     solved once is answered from the cache's root record at once, and a
 //     solve interrupted or killed resumes from the checkpoint of its table
 //     (checkpoint.go).
 //
@@ -28,7 +28,7 @@
 // Values are final store differences under perfect play for the side to
 // move, counting what the stores already hold. Every result carries a
 // results.Record: the form in which a solved position is printed
-// ('kalah solve --json'), kept in the persistent store and committed in
+// ('kalah solve --json'), kept in the cache and committed in
 // results/data, with how it was computed.
 package kalah
 
@@ -45,8 +45,8 @@ import (
 	"github.com/kalah-solver/kalah/solver"
 )
 
-// errNoCache: an opening book needs the persistent store.
-var errNoCache = errors.New("an opening book lives in the persistent store: open the session with one (not NoCache)")
+// errNoCache: an opening book needs the cache.
+var errNoCache = errors.New("an opening book lives in the cache: open the session with one (not NoCache)")
 
 // Rule is a capture convention.
 type Rule = engine.Capture
@@ -68,7 +68,7 @@ type Config struct {
 	Seeds int  // n, seeds per pit at the start; 0 means 4
 	Rule  Rule // capture convention; the zero value is NoEmptyCapture
 
-	// Threads is the number of search workers; 0 means all cores.
+	// Threads is the number of search threads; 0 means all cores.
 	Threads int
 	// TableBytes is the transposition table's size; 0 means the one
 	// policy, solver.DefaultTTBytesFor(Pits, TableSeeds, the endgame
@@ -87,21 +87,21 @@ type Config struct {
 	EGDBDir string
 	NoEGDB  bool // use no endgame database
 
-	// CacheDir is the persistent store's directory; "" means the default
+	// CacheDir is the cache's directory; "" means the default
 	// (persist.DefaultDir).
 	CacheDir string
-	NoCache  bool // neither read nor write a persistent store
-	// Recompute solves again even when the store holds the answer.
+	NoCache  bool // neither read nor write a cache
+	// Recompute solves again even when the cache holds the answer.
 	Recompute bool
 	// Shared, if not nil, is the table's second level in place of the
-	// persistent store (a campaign worker's shared table, kept in a
+	// cache (a campaign worker's shared table, kept in a
 	// JetStream bucket); it needs NoCache.
 	Shared solver.Cache
-	// CacheMinSeeds and CacheMinWork override the store's thresholds
+	// CacheMinSeeds and CacheMinWork override the cache's thresholds
 	// (persist.Options); 0 keeps the defaults.
 	CacheMinSeeds, CacheMinWork int
 	// CheckpointEvery is the shortest time between two saves of a running
-	// solve's table into the store, for a later solve of the same position
+	// solve's table into the cache, for a later solve of the same position
 	// to resume from (checkpoint.go), and the least time a solve must have
 	// run to be saved when it is interrupted; 0 means
 	// DefaultCheckpointEvery, a negative value never.
@@ -120,7 +120,7 @@ type Config struct {
 	AutoEGDB    bool
 	OnEGDBBuild func(EGDBBuild)
 	// Log, if not nil, receives what the session opened: the database and
-	// its depth, the store and its options.
+	// its depth, the cache and its options.
 	Log *log.Logger
 }
 
@@ -140,9 +140,9 @@ type Session struct {
 	resumed bool         // the last solve started from a checkpoint
 }
 
-// Open opens a session: it checks the game and opens the persistent store
-// (an error names the cause: another process holds it, the directory is
-// not a store, the disk refuses). The table and the endgame database are
+// Open opens a session: it checks the game and opens the cache (an error
+// names the cause: another process holds it, the directory is not a
+// cache, the disk refuses). The table and the endgame database are
 // made ready on the first search.
 func Open(cfg Config) (*Session, error) {
 	if cfg.Pits == 0 {
@@ -162,7 +162,7 @@ func Open(cfg Config) (*Session, error) {
 		return nil, fmt.Errorf("Kalah(%d,%d) does not fit the board: at most %d seeds in all", cfg.Pits, cfg.Seeds, engine.MaxSeeds)
 	}
 	if cfg.Shared != nil && !cfg.NoCache {
-		return nil, errors.New("a session with a shared table has no persistent store: set NoCache")
+		return nil, errors.New("a session with a shared table has no cache: set NoCache")
 	}
 	k := &Session{cfg: cfg, rules: rules, tb: cfg.TableBytes}
 	if !cfg.NoCache {
@@ -183,7 +183,7 @@ func Open(cfg Config) (*Session, error) {
 	return k, nil
 }
 
-// Close releases the table and the database and closes the store, so that
+// Close releases the table and the database and closes the cache, so that
 // everything proven is on disk. The session must not be used after.
 func (k *Session) Close() error {
 	if k.sv != nil {
@@ -217,7 +217,7 @@ func (k *Session) Start() engine.Position {
 	return p
 }
 
-// CacheDir is the persistent store's directory, "" when there is none.
+// CacheDir is the cache's directory, "" when there is none.
 func (k *Session) CacheDir() string {
 	if k.cache == nil {
 		return ""
@@ -226,10 +226,15 @@ func (k *Session) CacheDir() string {
 }
 
 // TableBytes is the transposition table's size, by Config.TableBytes or
-// the session's policy. Before the first search has opened the endgame
+// the session's policy: once the table is built (Ready, or the first
+// search), its size in memory (a power of two of buckets, at most the
+// size asked for). Before the first search has opened the endgame
 // database, the policy's size is the one for no database (an upper
 // bound).
 func (k *Session) TableBytes() int64 {
+	if k.sv != nil {
+		return k.sv.Table().Bytes()
+	}
 	if k.tb != 0 {
 		return k.tb
 	}
@@ -249,10 +254,12 @@ func (k *Session) policyTable(dbSeeds int) int64 {
 	return solver.DefaultTTBytesFor(k.cfg.Pits, seeds, dbSeeds)
 }
 
-// Solver returns the session's solver, building it, with its table and
-// the endgame database, on first use. Benchmarks and the tools that drive
-// the search directly use it; everything else goes through Solve.
-func (k *Session) Solver() (*solver.Solver, error) {
+// build returns the session's solver, building it, with its table and the
+// endgame database, on first use. The solver stays inside the session:
+// the front ends that drive the search a test at a time use the methods
+// of search.go (NullWindow, Guess, Team, Stats, ...), which keep the
+// table, the database and the cache the session's.
+func (k *Session) build() (*solver.Solver, error) {
 	if k.sv != nil {
 		return k.sv, nil
 	}
@@ -296,7 +303,7 @@ func (k *Session) progress(p solver.Progress) {
 
 // Reset drops the table, so that the next search starts from an empty one
 // (a record's node count then does not depend on what was solved before).
-// The database and the store stay open.
+// The database and the cache stay open.
 func (k *Session) Reset() {
 	if k.sv != nil {
 		k.sv.Close()

@@ -55,7 +55,7 @@ func (l *stageLog) cost() map[string]int64 {
 }
 
 // A solve interrupted after some root moves are pinned down leaves a
-// checkpoint in the store; a new session (a cold table) resumes from it:
+// checkpoint in the cache; a new session (a cold table) resumes from it:
 // the finished moves cost it next to nothing, the whole solve fewer nodes
 // than a fresh one, and the answer is a fresh solve's. Once it is
 // finished, the checkpoint is gone. The interruption is a context cancel
@@ -80,7 +80,7 @@ func TestResumeAfterInterrupt(t *testing.T) {
 	}
 	want, wantCost := fresh()
 
-	dir := filepath.Join(t.TempDir(), "store")
+	dir := filepath.Join(t.TempDir(), "cache")
 	cfg.CacheDir = dir
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -169,7 +169,7 @@ func TestResumeAfterInterrupt(t *testing.T) {
 // here) change nothing in the answer, and the race detector sees the
 // table read beside the search; the finished solve leaves none behind.
 func TestCheckpointsWhileSearching(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "store")
+	dir := filepath.Join(t.TempDir(), "cache")
 	var saved sync.Map
 	cfg := Config{Pits: 5, Seeds: 3, Threads: 2, NoEGDB: true, TableBytes: 16 << 20, CacheDir: dir,
 		CheckpointEvery: time.Millisecond, Log: log.New(logFunc(func(s string) { saved.Store(s, true) }), "", 0)}
@@ -182,7 +182,7 @@ func TestCheckpointsWhileSearching(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Value != 6 { // as a fresh solve without a store (TestResumeAfterInterrupt)
+	if res.Value != 6 { // as a fresh solve without a cache (TestResumeAfterInterrupt)
 		t.Errorf("value %+d, want +6", res.Value)
 	}
 	n := 0

@@ -35,12 +35,12 @@ func (c *mapCache) Put(k engine.Key, e tt.Entry) {
 func (c *mapCache) MinSeeds() int { return 0 }
 func (c *mapCache) MinWork() int  { return 0 }
 
-// TestSharedSecondLevel: Config.Shared takes the persistent store's place
+// TestSharedSecondLevel: Config.Shared takes the cache's place
 // under the table (it needs NoCache), and the values stay the reference's.
 func TestSharedSecondLevel(t *testing.T) {
 	c := &mapCache{m: map[engine.Key]tt.Entry{}}
 	if _, err := Open(Config{Pits: 3, Seeds: 3, Shared: c, NoEGDB: true, CacheDir: t.TempDir()}); err == nil {
-		t.Fatal("a shared table beside a persistent store was accepted")
+		t.Fatal("a shared table beside a cache was accepted")
 	}
 	for round := range 2 {
 		k, err := Open(Config{Pits: 3, Seeds: 3, Rule: EmptyCapture, Shared: c, NoCache: true, NoEGDB: true, Threads: 1, TableBytes: 1 << 20})

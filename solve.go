@@ -26,7 +26,7 @@ type Result struct {
 	Moves []solver.MoveValue
 	Best  []int        // 0-based pits of the best moves (one for BestMove)
 	PV    []engine.Ply // a principal variation to the end of the game
-	// FromCache says the answer is the persistent store's root record of
+	// FromCache says the answer is the cache's root record of
 	// an earlier solve: no search ran, and Record's cost fields are those
 	// of the solve that made it.
 	FromCache bool
@@ -41,11 +41,11 @@ type Result struct {
 }
 
 // Solve computes the exact value of p, every legal move's value, the best
-// moves and a principal variation: from the persistent store's root record
+// moves and a principal variation: from the cache's root record
 // when it holds one (unless Config.Recompute), else by a search whose
 // answer is then saved as a root record. When ctx ends first it returns
 // the bounds proven so far with an error wrapping solver.ErrInterrupted;
-// everything proven is kept in the table and, at Close, in the store.
+// everything proven is kept in the table and, at Close, in the cache.
 func (k *Session) Solve(ctx context.Context, p engine.Position) (*Result, error) {
 	return k.solve(ctx, p, false)
 }
@@ -69,7 +69,7 @@ func (k *Session) Value(ctx context.Context, p engine.Position) (int, error) {
 	if rec := k.fromCache(p); rec != nil {
 		return rec.Value, nil
 	}
-	sv, err := k.Solver()
+	sv, err := k.build()
 	if err != nil {
 		return 0, err
 	}
@@ -106,7 +106,7 @@ func (k *Session) solve(ctx context.Context, p engine.Position, valueOnly bool) 
 	if err := k.autoEGDB(ctx, p.Board.Seeds()); err != nil {
 		return nil, err
 	}
-	sv, err := k.Solver()
+	sv, err := k.build()
 	if err != nil {
 		return nil, err
 	}
@@ -115,7 +115,7 @@ func (k *Session) solve(ctx context.Context, p engine.Position, valueOnly bool) 
 		search = sv.SolveBestMove
 	}
 	// The table starts with the checkpoint of an interrupted solve of p,
-	// if the store holds one, and is checkpointed while the search runs.
+	// if the cache holds one, and is checkpointed while the search runs.
 	k.nodes.Store(0)
 	k.resumed = false
 	ck := k.resume(p, sv.Table())
@@ -164,6 +164,7 @@ func (k *Session) record(res *Result) *results.Record {
 		TTBytes:    k.sv.Table().Bytes(),
 		EGDBSeeds:  k.sv.EGDBSeeds(),
 		CacheHits:  res.Stats.CacheHits,
+		StoreHits:  res.Stats.CacheHits,
 		Date:       time.Now().UTC().Format("2006-01-02"),
 		Provenance: results.Current(),
 	}
@@ -192,7 +193,7 @@ func (k *Session) record(res *Result) *results.Record {
 }
 
 // Root records. After a complete solve the whole record is saved in the
-// store under the position, its stores and side to move; a later solve of
+// cache under the position, its stores and side to move; a later solve of
 // the same position and rule answers from it, after checking that it holds
 // up.
 
@@ -204,7 +205,7 @@ func (k *Session) saveRoot(p engine.Position, rec *results.Record) error {
 	return k.cache.PutRoot(p, b)
 }
 
-// fromCache returns the store's record of p, or nil when there is none or
+// fromCache returns the cache's record of p, or nil when there is none or
 // it does not hold up (CheckPosition).
 func (k *Session) fromCache(p engine.Position) *results.Record {
 	if k.cache == nil {
@@ -216,17 +217,18 @@ func (k *Session) fromCache(p engine.Position) *results.Record {
 	}
 	var rec results.Record
 	if err := json.Unmarshal(b, &rec); err != nil {
-		k.logf("ignoring the store's record of %v: %v", p, err)
+		k.logf("ignoring the cache's record of %v: %v", p, err)
 		return nil
 	}
+	rec.SyncDeprecated()
 	if err := rec.CheckPosition(k.rules, p); err != nil {
-		k.logf("ignoring the store's record of %v: %v", p, err)
+		k.logf("ignoring the cache's record of %v: %v", p, err)
 		return nil
 	}
 	return &rec
 }
 
-// fromRecord turns a stored record back into a Result.
+// fromRecord turns a cached record back into a Result.
 func (k *Session) fromRecord(p engine.Position, rec *results.Record) (*Result, error) {
 	res := &Result{Position: p, Rules: k.rules, Value: rec.Value, Lower: rec.Value, Upper: rec.Value, Solved: true, FromCache: true, Record: rec}
 	for _, m := range rec.Moves {

@@ -1,6 +1,7 @@
 package kalah
 
 import (
+	"context"
 	"testing"
 
 	"github.com/kalah-solver/kalah/solver"
@@ -27,7 +28,7 @@ func TestTablePolicy(t *testing.T) {
 			t.Fatal(err)
 		}
 		before := k.TableBytes()
-		sv, err := k.Solver()
+		sv, err := k.build()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -38,5 +39,42 @@ func TestTablePolicy(t *testing.T) {
 	}
 	if solver.DefaultTTBytesFor(6, 44, 0) == solver.DefaultTTBytesForValue(6, 44, 0) {
 		t.Fatal("the cases do not tell the value-only policy apart")
+	}
+}
+
+// TestTableBytesBuilt: a size that is not a power of two of buckets is
+// asked for, and once Ready has built the table the session says the
+// table's real size, the one a record carries; Ready also fixes the
+// threads and the database depth a record names.
+func TestTableBytesBuilt(t *testing.T) {
+	k, err := Open(Config{Pits: 4, Seeds: 3, Threads: 1, NoEGDB: true, NoCache: true, TableBytes: 48 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer k.Close()
+	if got := k.TableBytes(); got != 48<<20 {
+		t.Errorf("before the table is built: %d bytes, want the %d asked for", got, 48<<20)
+	}
+	if err := k.Ready(); err != nil {
+		t.Fatal(err)
+	}
+	if got := k.TableBytes(); got != 32<<20 || got != k.sv.Table().Bytes() {
+		t.Errorf("built: %d bytes, want the table's %d", got, k.sv.Table().Bytes())
+	}
+	if k.Threads() != 1 || k.EGDBSeeds() != -1 || k.TableUsed() != 0 || k.Stats().Nodes != 0 {
+		t.Errorf("threads %d, database %d, table used %d, nodes %d: want 1, -1, 0, 0", k.Threads(), k.EGDBSeeds(), k.TableUsed(), k.Stats().Nodes)
+	}
+	res, err := k.Solve(context.Background(), k.Start())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Record.TTBytes != k.TableBytes() || res.Record.Threads != k.Threads() || res.Record.EGDBSeeds != k.EGDBSeeds() {
+		t.Errorf("record %d bytes, %d threads, database %d; session %d, %d, %d", res.Record.TTBytes, res.Record.Threads, res.Record.EGDBSeeds, k.TableBytes(), k.Threads(), k.EGDBSeeds())
+	}
+	if k.TableUsed() == 0 || k.Stats().Nodes != res.Stats.Nodes {
+		t.Errorf("after a solve: table used %d, nodes %d, want > 0 and the solve's %d", k.TableUsed(), k.Stats().Nodes, res.Stats.Nodes)
+	}
+	if err := k.ClearTable(); err != nil || k.TableUsed() != 0 {
+		t.Errorf("cleared: %v, %d entries used", err, k.TableUsed())
 	}
 }

@@ -5,7 +5,7 @@
 // With one thread and no endgame database the search is deterministic, so
 // the same build gives the same node count on every machine; a change to
 // the search (move ordering, cut-offs, table replacement) shows as a new
-// count. With several threads the workers race over the shared table and
+// count. With several threads they race over the shared table and
 // the count varies from run to run; only the speed is then meaningful.
 //
 // Every position is solved with (*solver.Solver).Solve, which is what the

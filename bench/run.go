@@ -11,14 +11,14 @@ import (
 
 // Config says how to run a suite.
 type Config struct {
-	// Threads is the number of search workers; 0 means 1.
+	// Threads is the number of search threads; 0 means 1.
 	Threads int
 	// TTBytes, if positive, is the table size of every solver; 0 means
 	// each case's own (Case.TTBytes, else DefaultTTBytes).
 	TTBytes int64
 	// DB, if not nil, returns the endgame database to use for a rule set
 	// (nil for none). It is called once per case.
-	DB func(engine.Rules) (solver.Oracle, error)
+	DB func(engine.Rules) (solver.Database, error)
 	// Progress, if not nil, is called every ProgressEvery while a case is
 	// being solved, with the case's name.
 	Progress      func(name string, p solver.Progress)

@@ -156,7 +156,7 @@ func buildDB(t *testing.T, r engine.Rules, seeds int) string {
 }
 
 // reference solves the campaign's root with the local solver (one
-// thread, no database, no store): the value, every root move's and a line.
+// thread, no database, no cache): the value, every root move's and a line.
 func reference(t *testing.T, p Params) *kalah.Result {
 	t.Helper()
 	r, pos, err := p.root()
@@ -733,7 +733,7 @@ func TestLocalWorkersShareOneSearch(t *testing.T) {
 		t.Errorf("record: %d threads, want 2 (one a worker)", rec.Threads)
 	}
 	l.Workers[0].p.mu.Lock()
-	rs := l.Workers[0].p.sessions[r]
+	rs := l.Workers[0].p.solvers[r]
 	l.Workers[0].p.mu.Unlock()
 	if rs == nil {
 		t.Fatal("no session for the campaign's rule")

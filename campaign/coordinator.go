@@ -262,7 +262,7 @@ func (co *Coordinator) logf(format string, a ...any) {
 	}
 }
 
-// Close releases the coordinator's own solver.
+// Close releases the coordinator's own session.
 func (co *Coordinator) Close() { co.local.Close() }
 
 // Run drives the campaign to its end and returns its record, also kept in

@@ -45,8 +45,8 @@ import (
 // steps of a root move (16-17); at split 1 the mean of six Kalah(6,3),
 // (6,4) and (6,5) campaigns (86, 121, 113, 96, 69 and 105 units on 35
 // boards); at splits 2-4 the mean of the Kalah(6,4) campaigns of both
-// rules with the 28-seed databases (session 15: 150 and 111 units on 185
-// boards, 357 and 266 on 941, 636 and 566 on 4,665 and 4,671). The deeper
+// rules with the 28-seed databases (150 and 111 units on 185 boards, 357
+// and 266 on 941, 636 and 566 on 4,665 and 4,671; docs/distributed.md). The deeper
 // the split, the more of the frontier the young-brothers wait never
 // reaches.
 var testsPerBoard = [...]float64{16, 2.8, 0.70, 0.33, 0.13}
@@ -159,11 +159,10 @@ func RunEstimate(ctx context.Context, p Params, cfg EstimateConfig) (*Estimate, 
 		return nil, err
 	}
 	defer k.Close()
-	sv, err := k.Solver()
-	if err != nil {
+	if err := k.Ready(); err != nil {
 		return nil, err
 	}
-	e.EGDBSeeds = sv.EGDBSeeds() // the depth the sample ran with
+	e.EGDBSeeds = k.EGDBSeeds() // the depth the sample ran with
 	rng := rand.New(rand.NewPCG(cfg.Seed, 0x6b616c6168))
 	rng.Shuffle(len(boards), func(i, j int) { boards[i], boards[j] = boards[j], boards[i] })
 	t0 := time.Now()
@@ -173,10 +172,14 @@ func RunEstimate(ctx context.Context, p Params, cfg EstimateConfig) (*Estimate, 
 		if bctx.Err() != nil {
 			break
 		}
-		n0 := sv.Stats().Nodes
-		gamma := solver.RoundUp(sv.Guess(bctx, b, 12), b.Seeds())
-		_, nodes, err := sv.NullWindow(bctx, b, gamma)
-		nodes = sv.Stats().Nodes - n0 // the guess is part of a unit's cost too
+		n0 := k.Stats().Nodes
+		guess, err := k.Guess(bctx, b, 12)
+		if err != nil {
+			return nil, err
+		}
+		gamma := solver.RoundUp(guess, b.Seeds())
+		_, _, err = k.NullWindow(bctx, b, gamma)
+		nodes := k.Stats().Nodes - n0 // the guess is part of a unit's cost too
 		if err != nil && !errors.Is(err, solver.ErrInterrupted) {
 			return nil, err
 		}
@@ -208,7 +211,7 @@ func RunEstimate(ctx context.Context, p Params, cfg EstimateConfig) (*Estimate, 
 	e.Units = math.Round(float64(len(boards)) * cfg.TestsPerBoard)
 	e.Nodes = math.Round(e.Units * e.MeanNodes)
 	if e.NodesPerSec > 0 {
-		threads := float64(max(1, sv.Threads()))
+		threads := float64(max(1, k.Threads()))
 		e.CPUDays = round3(e.Nodes / (e.NodesPerSec / threads) / 86400)
 	}
 	kind := "an estimate"

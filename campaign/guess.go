@@ -3,6 +3,7 @@ package campaign
 import (
 	"context"
 
+	"github.com/kalah-solver/kalah"
 	"github.com/kalah-solver/kalah/engine"
 	"github.com/kalah-solver/kalah/solver"
 )
@@ -17,7 +18,7 @@ import (
 const DefaultGuessDepth = solver.DefaultDeepen
 
 // guess is the first MTD(f) guess of a root move's board b (relative
-// value): a depth-limited deepening by the coordinator's own solver, from
+// value): a depth-limited deepening by the coordinator's own session, from
 // the table its earlier guesses and local tests filled. It is only a
 // guess: every bound the campaign records is proven by full-depth tests.
 func (co *Coordinator) guess(ctx context.Context, b engine.Board) int {
@@ -29,27 +30,27 @@ func (co *Coordinator) guess(ctx context.Context, b engine.Board) int {
 		return 0
 	}
 	g := 0
-	co.withLocal(func(sv *solver.Solver) error {
-		g = sv.Guess(ctx, b, depth)
-		return nil
+	co.withLocal(func(k *kalah.Session) error {
+		var err error
+		g, err = k.Guess(ctx, b, depth)
+		return err
 	})
 	return g
 }
 
-// withLocal runs f on the coordinator's own solver, one search at a time,
+// withLocal runs f on the coordinator's own session, one search at a time,
 // and counts its nodes in the status (coordinator_nodes), so that the
 // campaign's node count is the whole work: the workers' units and the
 // coordinator's guesses, local tests and line.
-func (co *Coordinator) withLocal(f func(sv *solver.Solver) error) error {
+func (co *Coordinator) withLocal(f func(k *kalah.Session) error) error {
 	co.localMu.Lock()
 	defer co.localMu.Unlock()
-	sv, err := co.local.Solver()
-	if err != nil {
+	if err := co.local.Ready(); err != nil {
 		return err
 	}
-	before := sv.Stats().Nodes
-	err = f(sv)
-	n := sv.Stats().Nodes - before
+	before := co.local.Stats().Nodes
+	err := f(co.local)
+	n := co.local.Stats().Nodes - before
 	co.mu.Lock()
 	co.st.CoordinatorNodes += n
 	co.mu.Unlock()

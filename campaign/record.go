@@ -85,7 +85,7 @@ func (st *Status) openRecord() results.Open {
 	// bounds (setMove); the campaign's build, which Record requires, wrote it.
 	o := results.Open{Rule: p.Rule, Pits: p.Pits, Seeds: p.Seeds, Lower: clamp(st.Lower), Upper: clamp(st.Upper),
 		Stage: "value", Reason: "campaign " + st.State, Runs: max(st.Runs, 1), Nodes: st.Nodes + st.CoordinatorNodes,
-		Seconds: st.Seconds, EGDBSeeds: p.EGDBSeeds, Store: true, Date: time.Now().UTC().Format("2006-01-02"),
+		Seconds: st.Seconds, EGDBSeeds: p.EGDBSeeds, Cache: true, Store: true, Date: time.Now().UTC().Format("2006-01-02"),
 		Campaign: p.Name, Provenance: results.Current()}
 	if o.Lower == o.Upper {
 		o.Stage = "openings"

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/kalah-solver/kalah"
 	"github.com/kalah-solver/kalah/engine"
 	"github.com/kalah-solver/kalah/results"
 	"github.com/kalah-solver/kalah/solver"
@@ -301,12 +302,12 @@ func (co *Coordinator) testMove(ctx context.Context, b engine.Board, i, gamma, s
 }
 
 // testLocal runs a test on a small board with the coordinator's own
-// solver.
+// session.
 func (co *Coordinator) testLocal(ctx context.Context, b engine.Board, gamma int) (int, error) {
 	var v int
-	err := co.withLocal(func(sv *solver.Solver) error {
+	err := co.withLocal(func(k *kalah.Session) error {
 		var err error
-		v, _, err = sv.NullWindow(ctx, b, gamma)
+		v, _, err = k.NullWindow(ctx, b, gamma)
 		return err
 	})
 	if err != nil {

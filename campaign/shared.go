@@ -21,8 +21,8 @@ import (
 // Each unit starts in its worker's own table, which has not seen the
 // subtrees its siblings searched on other workers; a transposition between
 // two of them is searched twice. The worker's solver therefore gets a
-// second level under its table (the solver.Cache interface, as the
-// persistent store is for 'kalah solve'): at a table miss on a board of at
+// second level under its table (the solver.Cache interface, as the cache
+// is for 'kalah solve'): at a table miss on a board of at
 // least sharedMinSeeds seeds it looks in the shared table, and every
 // proven entry whose subtree cost at least 2^sharedMinWork nodes goes into
 // it. Neither waits on the network:

@@ -214,7 +214,9 @@ func LoadRecord(ctx context.Context, c *Conn, name string) (*results.Record, err
 		return nil, err
 	}
 	var rec results.Record
-	return &rec, json.Unmarshal(e.Value(), &rec)
+	err = json.Unmarshal(e.Value(), &rec)
+	rec.SyncDeprecated()
+	return &rec, err
 }
 
 // Info returns a campaign's status with the queue's counts: its units

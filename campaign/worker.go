@@ -21,8 +21,8 @@ import (
 )
 
 // WorkerConfig configures a worker: the local session it solves units
-// with (the same kalah.Session as 'kalah solve', without the persistent
-// store: the results bucket is the campaign's store).
+// with (the same kalah.Session as 'kalah solve', without a cache: the
+// results bucket keeps what the campaign proves).
 type WorkerConfig struct {
 	Name    string // shown in results and logs
 	Threads int    // search threads; 0 means all cores
@@ -119,18 +119,18 @@ func NewWorker(c *Conn, cfg WorkerConfig) *Worker {
 // thread whose worker has no unit helps the units that run (lazy SMP),
 // as in a campaign's tail, where one unit runs at a time.
 type pool struct {
-	cfg      WorkerConfig
-	threads  int
-	mu       sync.Mutex
-	sessions map[engine.Rules]*ruleSolver
-	mirrors  map[string]*mirror   // the shared table of each campaign served
-	depths   map[engine.Rules]int // the endgame database depth of each rule
-	dbs      []*egdb.DB           // the databases read for depths, open while the pool is (their sessions share the mappings)
-	users    int                  // workers on it; the last to stop closes it
+	cfg     WorkerConfig
+	threads int
+	mu      sync.Mutex
+	solvers map[engine.Rules]*ruleSolver
+	mirrors map[string]*mirror   // the shared table of each campaign served
+	depths  map[engine.Rules]int // the endgame database depth of each rule
+	dbs     []*egdb.DB           // the databases read for depths, open while the pool is (their sessions share the mappings)
+	users   int                  // workers on it; the last to stop closes it
 }
 
 func newPool(cfg WorkerConfig, threads int) *pool {
-	return &pool{cfg: cfg, threads: threads, sessions: map[engine.Rules]*ruleSolver{},
+	return &pool{cfg: cfg, threads: threads, solvers: map[engine.Rules]*ruleSolver{},
 		mirrors: map[string]*mirror{}, depths: map[engine.Rules]int{}}
 }
 
@@ -222,8 +222,12 @@ func (w *Worker) Run(ctx context.Context) error {
 	}
 	defer sub.Unsubscribe()
 	for ctx.Err() == nil {
-		batch, err := cons.Fetch(1, jetstream.FetchMaxWait(time.Second))
+		// A pull waits for a unit up to a second, and ends at once when
+		// ctx does, so that a worker stops without waiting out the pull.
+		fctx, cancel := context.WithTimeout(ctx, time.Second)
+		batch, err := cons.Fetch(1, jetstream.FetchContext(fctx))
 		if err != nil {
+			cancel()
 			if ctx.Err() != nil {
 				return nil
 			}
@@ -234,11 +238,13 @@ func (w *Worker) Run(ctx context.Context) error {
 		for msg := range batch.Messages() {
 			if err := w.handle(ctx, msg); err != nil {
 				if errors.Is(err, errCrashed) {
+					cancel()
 					return err
 				}
 				w.logf("%v", err)
 			}
 		}
+		cancel()
 	}
 	return nil
 }
@@ -270,10 +276,10 @@ func (p *pool) release() {
 	if p.users--; p.users > 0 {
 		return
 	}
-	for _, rs := range p.sessions {
+	for _, rs := range p.solvers {
 		rs.k.Close()
 	}
-	p.sessions = map[engine.Rules]*ruleSolver{}
+	p.solvers = map[engine.Rules]*ruleSolver{}
 	for _, db := range p.dbs {
 		db.Close()
 	}
@@ -285,27 +291,26 @@ func (p *pool) release() {
 }
 
 // ruleSolver is a pool's search for one rule: the session (its endgame
-// database and table policy, as 'kalah solve' opens them), whose solver
+// database and table policy, as 'kalah solve' opens them), whose table
 // has the shared table as its second level, and the team of its threads.
 type ruleSolver struct {
 	k      *kalah.Session
-	sv     *solver.Solver
 	team   *solver.Team
 	shared *sharedCache // nil with NoShared
 }
 
-// session returns the search of r, opened on first use; with the shared
+// solver returns the search of r, opened on first use; with the shared
 // table, pointed at the campaign's mirror.
-func (p *pool) session(ctx context.Context, c *Conn, r engine.Rules, gameSeeds int, campaign string) (*ruleSolver, error) {
+func (p *pool) solver(ctx context.Context, c *Conn, r engine.Rules, gameSeeds int, campaign string) (*ruleSolver, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	rs := p.sessions[r]
+	rs := p.solvers[r]
 	if rs == nil {
 		cfg := kalah.Config{Pits: r.Pits, Seeds: 1, Rule: r.Capture, Threads: p.threads,
 			TableBytes: p.cfg.TableBytes, TableSeeds: gameSeeds, EGDBDir: p.cfg.EGDBDir, NoEGDB: p.cfg.NoEGDB, NoCache: true, Log: p.cfg.Log}
 		rs = &ruleSolver{}
 		if !p.cfg.NoShared {
-			// The shared table where 'kalah solve' has its persistent store.
+			// The shared table where 'kalah solve' has its cache.
 			rs.shared = &sharedCache{minSeeds: sharedMinSeeds, minWork: sharedMinWork}
 			if p.cfg.sharedMinWork > 0 {
 				rs.shared.minSeeds, rs.shared.minWork = p.cfg.sharedMinSeeds, p.cfg.sharedMinWork
@@ -316,13 +321,13 @@ func (p *pool) session(ctx context.Context, c *Conn, r engine.Rules, gameSeeds i
 		if err != nil {
 			return nil, err
 		}
-		sv, err := k.Solver()
+		team, err := k.Team()
 		if err != nil {
 			k.Close()
 			return nil, err
 		}
-		rs.k, rs.sv, rs.team = k, sv, sv.Team()
-		p.sessions[r] = rs
+		rs.k, rs.team = k, team
+		p.solvers[r] = rs
 	}
 	if rs.shared != nil {
 		m := p.mirrors[campaign]
@@ -371,7 +376,7 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) error {
 		w.c.NC.Close()
 		return errCrashed
 	}
-	rs, err := w.p.session(ctx, w.c, r, max(u.GameSeeds, b.Seeds()), u.Campaign)
+	rs, err := w.p.solver(ctx, w.c, r, max(u.GameSeeds, b.Seeds()), u.Campaign)
 	if err != nil {
 		msg.Nak()
 		return err
@@ -430,11 +435,11 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) error {
 	}
 	threads := w.threads
 	if threads == 0 {
-		threads = rs.sv.Threads()
+		threads = rs.k.Threads()
 	}
 	res := Result{Campaign: u.Campaign, Key: u.Key, Value: v, Nodes: nodes,
 		Seconds: math.Round(time.Since(t0).Seconds()*1000) / 1000, Worker: w.cfg.Name,
-		Threads: threads, TTBytes: rs.sv.Table().Bytes(), Rule: r.Capture.String(), EGDBSeeds: rs.sv.EGDBSeeds(),
+		Threads: threads, TTBytes: rs.k.TableBytes(), Rule: r.Capture.String(), EGDBSeeds: rs.k.EGDBSeeds(),
 		Build: w.cfg.build, Version: results.Current().Version, Revision: results.Current().VCSRevision, Attempt: attempt,
 		SharedHits: st.CacheHits, Stats: &st}
 	if w.cfg.forge != nil {

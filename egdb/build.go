@@ -15,13 +15,13 @@ package egdb
 // and g is the best move's worth. A move that banks nothing only moves
 // seeds forward on the mover's side, so its child is in the same slice with
 // a strictly larger potential (sum over both sides of pit index x seeds):
-// dependencies inside a slice form no cycle. Workers take chunks of ranks
+// dependencies inside a slice form no cycle. Threads take chunks of ranks
 // in order; a position found not yet computed (0xFF) is computed by
 // recursion into its same-slice children, which may belong to another
-// worker's chunk. The slice under construction is therefore shared: every
+// thread's chunk. The slice under construction is therefore shared: every
 // access to it is an atomic operation on the 32-bit word holding the byte,
 // and a value is published with one atomic AND (0xFF & v = v), so two
-// workers that compute the same position store the same byte harmlessly.
+// threads that compute the same position write the same byte harmlessly.
 // Lower slices are complete before the slice starts and only read.
 
 import (
@@ -39,7 +39,7 @@ import (
 // unknown marks an entry not yet computed during a build.
 const unknown = 0xFF
 
-// chunk is the number of ranks a worker takes at a time.
+// chunk is the number of ranks a thread takes at a time.
 const chunk = 1 << 15
 
 // byteShift[i] is the shift of byte i of a uint32 in memory order.
@@ -123,7 +123,7 @@ type kid struct {
 }
 
 // same returns g of the position (own, opp) of rank r in the slice being
-// built, computing it first if no worker has yet.
+// built, computing it first if no thread has yet.
 func (w *slicer) same(r int64, own, opp uint64) int {
 	p, sh := &w.cur[r>>2], byteShift[r&3]
 	if v := atomic.LoadUint32(p) >> sh & 0xff; v != unknown {
@@ -148,8 +148,8 @@ func (w *slicer) run(lo, hi int64) {
 }
 
 // buildSlice computes slice s from the complete slices lower[0..s-1] with
-// the given number of workers. progress, when set, is called (from any
-// worker) with the number of ranks of each finished chunk.
+// the given number of threads. progress, when set, is called (from any
+// thread) with the number of ranks of each finished chunk.
 func buildSlice(ctx context.Context, rules engine.Rules, x *Index, lower []table, s, threads int, progress func(int64)) ([]byte, error) {
 	n := x.Size(s)
 	if n == 0 {

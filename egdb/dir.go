@@ -42,9 +42,9 @@ func fileExists(path string) bool {
 
 // Options tune a build.
 type Options struct {
-	// Threads is the number of workers; 0 means GOMAXPROCS.
+	// Threads is the number of build threads; 0 means GOMAXPROCS.
 	Threads int
-	// Progress, when set, is called from the workers, concurrently, with
+	// Progress, when set, is called from the threads, concurrently, with
 	// the number of positions each finished chunk holds.
 	Progress func(positions int64)
 	// SliceDone, when set, is called after each slice is loaded or built.

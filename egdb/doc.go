@@ -17,7 +17,7 @@
 //     pits, seed count and checksums, and a payload that is memory-mapped;
 //     a bad file is an error (ErrCorrupt, ErrMismatch), never a guess;
 //   - probe (db.go: Open, DB.Probe, DB.MoveGain), safe for any number of
-//     goroutines, which is how the solver uses it (solver.Oracle);
+//     goroutines, which is how the solver uses it (solver.Database);
 //   - verify (verify.go, verifydir.go: DB.Verify, VerifyDir): recompute
 //     entries from the recurrence and check every file's checksums;
 //   - convert (convert.go: Convert): rewrite a database's files from one

@@ -27,7 +27,7 @@ type VerifyOptions struct {
 	Fraction float64
 	// Seed of the random choice.
 	Seed uint64
-	// Threads is the number of workers; 0 means GOMAXPROCS.
+	// Threads is the number of threads; 0 means GOMAXPROCS.
 	Threads int
 	// Progress, when set, is called concurrently with the number of
 	// positions each finished chunk covered (checked or skipped).

@@ -92,22 +92,6 @@ func (r Rules) Name(seeds int) string {
 	return fmt.Sprintf("%d-player Kalah(%d,%d)", r.Players, r.Pits, seeds)
 }
 
-// targets returns the seat offsets (from the mover) that a capture takes
-// from.
-func (r Rules) targets() []int {
-	switch r.Target {
-	case TargetOpposite:
-		return []int{r.Players / 2}
-	case TargetAll:
-		out := make([]int, 0, r.Players-1)
-		for d := 1; d < r.Players; d++ {
-			out = append(out, d)
-		}
-		return out
-	}
-	return []int{1}
-}
-
 // Start returns the start position of Kalah(m,n) for k players, P1 to move.
 // It checks that kmn fits the packed board (at most MaxSeeds seeds).
 func (r Rules) Start(seeds int) (Board, error) {

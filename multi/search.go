@@ -279,7 +279,7 @@ func (s *paranoidSearch) search(b Board, alpha, beta int) int {
 		return lo
 	}
 
-	// 4. Store what the result proves.
+	// 4. Save what the result proves.
 	switch {
 	case best <= alpha:
 		hi = best

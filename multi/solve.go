@@ -115,6 +115,17 @@ type Options struct {
 // DefaultTTBytes is the default size of the paranoid table.
 const DefaultTTBytes = 256 << 20
 
+// DefaultTableBytes is the table-size policy of the k-player game, the one
+// place it is set (kalah.OpenPlayers applies it when no size is given):
+// the paranoid search's table is DefaultTTBytes, and max^n, which keeps
+// every position it meets, may grow its table up to DefaultMaxNBytes.
+func DefaultTableBytes(c Concept) int64 {
+	if c == MaxN {
+		return DefaultMaxNBytes
+	}
+	return DefaultTTBytes
+}
+
 // NewSolver returns a solver for positions with at most seeds seeds in
 // play (the key's width).
 func NewSolver(r Rules, c Concept, seeds int, opts Options) (*Solver, error) {

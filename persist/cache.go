@@ -1,4 +1,4 @@
-// Package persist is the persistent store: the durable second level under
+// Package persist is the cache: the durable second level under
 // the in-memory transposition table (package tt), on BadgerDB, so that
 // proven results survive the process. Interrupted solves resume from it,
 // and a position solved once is answered from its root record.
@@ -6,8 +6,8 @@
 // Keys are a kind byte, the rule and the pit count, then the exact packed
 // board (keys.go), so one rule's entries can be scanned or deleted by
 // prefix; values are small fixed binary records. Open it with Open, which
-// is the one place a store is opened, and inspect it with Stats, Range and
-// GC ('kalah store'). docs/formats.md documents the layout.
+// is the one place a cache is opened, and inspect it with Stats, Range and
+// GC ('kalah cache'). docs/formats.md documents the layout.
 package persist
 
 import (
@@ -38,7 +38,7 @@ import (
 // Writes never wait for the disk: Put queues the entry on a buffered
 // channel, dropping it (and counting the drop) when the queue is full, and
 // one writer goroutine commits the queue in WriteBatch batches, at least
-// once a second. Reads first ask an in-memory Bloom filter of the store's
+// once a second. Reads first ask an in-memory Bloom filter of the cache's
 // keys (filter.go), then go straight to BadgerDB. A process killed outright
 // loses at most the batch not yet flushed; BadgerDB's write-ahead log keeps
 // the directory consistent.
@@ -52,7 +52,7 @@ type Cache struct {
 	opts  Options
 	log   *log.Logger
 
-	filter  *filter // nil for a maintenance store
+	filter  *filter // nil for a maintenance cache
 	entries int64   // entries of the rules found at open
 
 	queue    chan queued
@@ -75,7 +75,7 @@ type queued struct {
 	e tt.Entry
 }
 
-// Options tune a Store; the zero value takes every default.
+// Options tune a Cache; the zero value takes every default.
 type Options struct {
 	// MinSeeds: Get is worth a disk look-up only at boards with at least
 	// this many seeds (0: DefaultMinSeeds).
@@ -95,29 +95,63 @@ type Options struct {
 	Log *log.Logger
 }
 
-// Defaults of Options, measured (docs/benchmarks.md, "Persistent
-// store") so that a first solve with the store costs no measurable time.
+// Defaults of Options, measured (docs/benchmarks.md, on the cache) so
+// that a first solve with the cache costs no measurable time.
 const (
 	DefaultMinSeeds = 30
 	DefaultMinWork  = 12
 )
 
 // ErrInUse is returned (wrapped) by Open when another process
-// holds the store.
+// holds the cache.
 var ErrInUse = errors.New("in use by another kalah process")
 
 // ErrNotCache is returned (wrapped) by Open for a directory that holds
-// something other than a kalah store, or a damaged one.
-var ErrNotCache = errors.New("not a kalah store")
+// something other than a kalah cache, or a damaged one.
+var ErrNotCache = errors.New("not a kalah cache")
 
-// DefaultDir is $XDG_DATA_HOME/kalah/store, or
-// ~/.local/share/kalah/store when XDG_DATA_HOME is unset or not absolute.
-func DefaultDir() (string, error) { return datadir.Dir("store", "--store") }
+// DefaultDir is $XDG_DATA_HOME/kalah/cache, or
+// ~/.local/share/kalah/cache when XDG_DATA_HOME is unset or not absolute.
+func DefaultDir() (string, error) { return datadir.Dir("cache", "--cache") }
 
-// Open opens (creating it when missing) the store in dir for rules:
+// oldDefaultDir is where the default directory was before it was named
+// after the cache: $XDG_DATA_HOME/kalah/store.
+func oldDefaultDir() (string, error) { return datadir.Dir("store", "--cache") }
+
+// MigrateDefault moves the cache from its old default directory
+// ($XDG_DATA_HOME/kalah/store) to the default one when dir is the default
+// directory, it does not exist and the old one does, and logs the move to
+// lg (the standard logger when lg is nil). Open calls it; it fails only
+// when the move does.
+func MigrateDefault(dir string, lg *log.Logger) error {
+	def, err := DefaultDir()
+	if err != nil || filepath.Clean(dir) != def {
+		return nil
+	}
+	if _, err := os.Lstat(def); !errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	old, err := oldDefaultDir()
+	if err != nil {
+		return nil
+	}
+	if fi, err := os.Stat(old); err != nil || !fi.IsDir() {
+		return nil
+	}
+	if err := os.Rename(old, def); err != nil {
+		return fmt.Errorf("cannot move the cache from its old default directory %s to %s: %w (move it yourself, or give --cache %s)", old, def, err, old)
+	}
+	if lg == nil {
+		lg = log.Default()
+	}
+	lg.Printf("cache: moved %s, the old default directory, to %s", old, def)
+	return nil
+}
+
+// Open opens (creating it when missing) the cache in dir for rules:
 // Get and Put then read and write the entries of rules. Rules with Pits 0
-// open the store for maintenance only (Stats, Range, GC); Get and Put are
-// then no-ops. This is the one place a store is opened.
+// open the cache for maintenance only (Stats, Range, GC); Get and Put are
+// then no-ops. This is the one place a cache is opened.
 //
 // Errors are clear about the cause: ErrInUse when another process has
 // the directory, ErrNotCache for a foreign or damaged directory, and the
@@ -143,6 +177,9 @@ func Open(dir string, rules engine.Rules, opts Options) (*Cache, error) {
 	}
 	if opts.FlushEvery == 0 {
 		opts.FlushEvery = time.Second
+	}
+	if err := MigrateDefault(dir, opts.Log); err != nil {
+		return nil, err
 	}
 	lg := opts.Log
 	if lg == nil {
@@ -182,12 +219,12 @@ func Open(dir string, rules engine.Rules, opts Options) (*Cache, error) {
 		t0 := time.Now()
 		if flt, entries, err = loadFilter(db, rules); err != nil {
 			db.Close()
-			return nil, fmt.Errorf("store %s cannot be read, %w or damaged: %v", dir, ErrNotCache, err)
+			return nil, fmt.Errorf("cache %s cannot be read, %w or damaged: %v", dir, ErrNotCache, err)
 		}
-		lg.Printf("store %s: %d entries of %v, filter of %d MiB built in %.2f s", dir, entries, rules, len(flt.words)>>17, time.Since(t0).Seconds())
+		lg.Printf("cache %s: %d entries of %v, filter of %d MiB built in %.2f s", dir, entries, rules, len(flt.words)>>17, time.Since(t0).Seconds())
 	}
-	lg.Printf("store %s: rule %v, format %d; ask at boards with >= %d seeds, keep entries of >= 2^%d nodes; queue %d, batches of <= %d, flushed every %v; badger %d MiB memtables x %d, %d MiB block cache, %d MiB index cache, %v compression, sync writes %v",
-		dir, rulesName(rules), storeFormat, opts.MinSeeds, opts.MinWork, opts.Queue, opts.Batch, opts.FlushEvery,
+	lg.Printf("cache %s: rule %v, format %d; ask at boards with >= %d seeds, keep entries of >= 2^%d nodes; queue %d, batches of <= %d, flushed every %v; badger %d MiB memtables x %d, %d MiB block cache, %d MiB index cache, %v compression, sync writes %v",
+		dir, rulesName(rules), cacheFormat, opts.MinSeeds, opts.MinWork, opts.Queue, opts.Batch, opts.FlushEvery,
 		bo.MemTableSize>>20, bo.NumMemtables, bo.BlockCacheSize>>20, bo.IndexCacheSize>>20, compressionName(bo.Compression), bo.SyncWrites)
 	s := &Cache{
 		db: db, dir: dir, rules: rules, opts: opts, log: lg, filter: flt, entries: entries,
@@ -226,26 +263,26 @@ func checkDir(dir string) error {
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return fmt.Errorf("cannot create store %s: %w", dir, err)
+			return fmt.Errorf("cannot create cache %s: %w", dir, err)
 		}
 		return nil
 	case err != nil:
-		return fmt.Errorf("store %s: %w", dir, err)
+		return fmt.Errorf("cache %s: %w", dir, err)
 	case !fi.IsDir():
-		return fmt.Errorf("store %s is a file, not a directory: %w", dir, ErrNotCache)
+		return fmt.Errorf("cache %s is a file, not a directory: %w", dir, ErrNotCache)
 	}
 	ents, err := os.ReadDir(dir)
 	if err != nil {
-		return fmt.Errorf("store %s: %w", dir, err)
+		return fmt.Errorf("cache %s: %w", dir, err)
 	}
 	if len(ents) > 0 {
 		if _, err := os.Stat(filepath.Join(dir, "MANIFEST")); err != nil {
-			return fmt.Errorf("store %s holds other files (%s, ...) and no store: %w; give an empty or new directory", dir, ents[0].Name(), ErrNotCache)
+			return fmt.Errorf("cache %s holds other files (%s, ...) and no cache: %w; give an empty or new directory", dir, ents[0].Name(), ErrNotCache)
 		}
 	}
 	f, err := os.CreateTemp(dir, ".kalah-write-test-*")
 	if err != nil {
-		return fmt.Errorf("store %s is not writable: %w", dir, err)
+		return fmt.Errorf("cache %s is not writable: %w", dir, err)
 	}
 	name := f.Name()
 	f.Close()
@@ -269,11 +306,11 @@ func mapOpenError(dir string, err error) error {
 	msg := err.Error()
 	switch {
 	case strings.Contains(msg, "Cannot acquire directory lock"):
-		return fmt.Errorf("store %s is %w (or this one opened it twice); wait for it to finish or use another --store", dir, ErrInUse)
+		return fmt.Errorf("cache %s is %w (or this one opened it twice); wait for it to finish or use another --cache", dir, ErrInUse)
 	case errors.Is(err, os.ErrPermission) || strings.Contains(msg, "permission denied") || strings.Contains(msg, "read-only file system"):
-		return fmt.Errorf("store %s is not writable: %v", dir, firstLine(msg))
+		return fmt.Errorf("cache %s is not writable: %v", dir, firstLine(msg))
 	}
-	return fmt.Errorf("store %s cannot be opened, %w or damaged: %v (move it away or delete it; it is only a cache)", dir, ErrNotCache, firstLine(msg))
+	return fmt.Errorf("cache %s cannot be opened, %w or damaged: %v (move it away or delete it; it is only a cache)", dir, ErrNotCache, firstLine(msg))
 }
 
 func firstLine(s string) string {
@@ -284,7 +321,7 @@ func firstLine(s string) string {
 	return s
 }
 
-// badgerLogger passes BadgerDB's warnings and errors to the store's log
+// badgerLogger passes BadgerDB's warnings and errors to the cache's log
 // and drops its chatter.
 type badgerLogger struct{ l *log.Logger }
 
@@ -297,7 +334,7 @@ func (b badgerLogger) Warningf(f string, a ...any) {
 func (b badgerLogger) Infof(string, ...any)  {}
 func (b badgerLogger) Debugf(string, ...any) {}
 
-// Dir is the store's directory.
+// Dir is the cache's directory.
 func (s *Cache) Dir() string { return s.dir }
 
 // MinSeeds is the fewest seeds a board must hold for Get to be asked.
@@ -312,7 +349,7 @@ func (s *Cache) Dropped() int64 { return s.dropped.Load() }
 // Written is the number of entries committed so far.
 func (s *Cache) Written() int64 { return s.written.Load() }
 
-// Entries is the number of entries of the store's rules it held when
+// Entries is the number of entries of the cache's rules it held when
 // opened.
 func (s *Cache) Entries() int64 { return s.entries }
 
@@ -375,7 +412,7 @@ func (s *Cache) writer() {
 		}
 		if err := wb.Flush(); err != nil {
 			s.werr.CompareAndSwap(nil, &err)
-			s.log.Printf("store %s: write failed: %v", s.dir, err)
+			s.log.Printf("cache %s: write failed: %v", s.dir, err)
 		} else {
 			s.written.Add(int64(n))
 		}
@@ -427,7 +464,7 @@ func (s *Cache) writer() {
 
 func (s *Cache) writeErr() error {
 	if p := s.werr.Load(); p != nil {
-		return fmt.Errorf("store %s: %w", s.dir, *p)
+		return fmt.Errorf("cache %s: %w", s.dir, *p)
 	}
 	return nil
 }
@@ -447,7 +484,7 @@ func (s *Cache) Flush() error {
 	}
 }
 
-// Close commits the queue and closes the database; the store must not be
+// Close commits the queue and closes the database; the cache must not be
 // used after. It is safe to call more than once.
 func (s *Cache) Close() error {
 	s.once.Do(func() {
@@ -456,10 +493,10 @@ func (s *Cache) Close() error {
 		<-s.done
 		err := s.writeErr()
 		if cerr := s.db.Close(); err == nil && cerr != nil {
-			err = fmt.Errorf("store %s: closing: %w", s.dir, cerr)
+			err = fmt.Errorf("cache %s: closing: %w", s.dir, cerr)
 		}
 		s.closeErr = err
-		s.log.Printf("store %s: closed; %d look-ups, %d found; %d entries written, %d dropped (queue full)", s.dir, s.gets.Load(), s.found.Load(), s.Written(), s.Dropped())
+		s.log.Printf("cache %s: closed; %d look-ups, %d found; %d entries written, %d dropped (queue full)", s.dir, s.gets.Load(), s.found.Load(), s.Written(), s.Dropped())
 	})
 	return s.closeErr
 }

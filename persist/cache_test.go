@@ -17,7 +17,7 @@ import (
 	"github.com/kalah-solver/kalah/tt"
 )
 
-func openStore(t *testing.T, dir string, r engine.Rules, opts persist.Options) *persist.Cache {
+func openCache(t *testing.T, dir string, r engine.Rules, opts persist.Options) *persist.Cache {
 	t.Helper()
 	s, err := persist.Open(dir, r, opts)
 	if err != nil {
@@ -26,13 +26,13 @@ func openStore(t *testing.T, dir string, r engine.Rules, opts persist.Options) *
 	return s
 }
 
-// sameEntry compares the fields a store keeps.
+// sameEntry compares the fields a cache keeps.
 func sameEntry(a, b tt.Entry) bool {
 	return a.Lower() == b.Lower() && a.Upper() == b.Upper() && a.Move() == b.Move() && a.Work() == b.Work() && a.Solved() && b.Solved()
 }
 
-func TestStoreRoundTrip(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "store")
+func TestCacheRoundTrip(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "cache")
 	r6 := engine.Rules{Pits: 6, Capture: engine.NoEmptyCapture}
 	r6e := engine.Rules{Pits: 6, Capture: engine.EmptyCapture}
 	keys := []engine.Key{{Own: 0x040404040404, Opp: 0x040404040404}, {Own: 1, Opp: 0x0100000000}, {Own: 0x0a0000000000, Opp: 0x30}, {Own: 0x0202, Opp: 0x0101}}
@@ -42,7 +42,7 @@ func TestStoreRoundTrip(t *testing.T) {
 		tt.MakeEntry(tt.NoLower, 255, 3, tt.DepthSolved, 0),
 		tt.MakeEntry(-3, 5, 2, tt.DepthSolved, 7),
 	}
-	s := openStore(t, dir, r6, persist.Options{})
+	s := openCache(t, dir, r6, persist.Options{})
 	for i := range keys {
 		s.Put(keys[i], ents[i])
 	}
@@ -64,7 +64,7 @@ func TestStoreRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	s = openStore(t, dir, r6, persist.Options{})
+	s = openCache(t, dir, r6, persist.Options{})
 	defer s.Close()
 	for i := range keys {
 		if e, ok := s.Get(keys[i]); !ok || !sameEntry(e, ents[i]) {
@@ -104,16 +104,16 @@ func TestStoreRoundTrip(t *testing.T) {
 	s.Close()
 
 	// Another rule shares the directory but not the entries.
-	s = openStore(t, dir, r6e, persist.Options{})
+	s = openCache(t, dir, r6e, persist.Options{})
 	if _, ok := s.Get(keys[0]); ok {
 		t.Error("entry of no-empty-capture found under empty-capture")
 	}
 	s.Close()
 }
 
-func TestStorePutNeverBlocks(t *testing.T) {
+func TestCachePutNeverBlocks(t *testing.T) {
 	r := engine.Rules{Pits: 4, Capture: engine.EmptyCapture}
-	s := openStore(t, t.TempDir(), r, persist.Options{Queue: 4, FlushEvery: time.Hour})
+	s := openCache(t, t.TempDir(), r, persist.Options{Queue: 4, FlushEvery: time.Hour})
 	defer s.Close()
 	t0 := time.Now()
 	for i := 0; i < 100000; i++ {
@@ -130,14 +130,14 @@ func TestStorePutNeverBlocks(t *testing.T) {
 	}
 }
 
-func TestStoreInUse(t *testing.T) {
+func TestCacheInUse(t *testing.T) {
 	dir := t.TempDir()
 	r := engine.Rules{Pits: 6, Capture: engine.NoEmptyCapture}
-	s := openStore(t, dir, r, persist.Options{})
+	s := openCache(t, dir, r, persist.Options{})
 	defer s.Close()
 	t0 := time.Now()
 	_, err := persist.Open(dir, r, persist.Options{})
-	if !errors.Is(err, persist.ErrInUse) || !strings.Contains(err.Error(), "in use by another kalah process") {
+	if !errors.Is(err, persist.ErrInUse) || !strings.Contains(err.Error(), "cache "+dir+" is in use by another kalah process") {
 		t.Fatalf("second open: %v", err)
 	}
 	if d := time.Since(t0); d > 2*time.Second {
@@ -145,7 +145,7 @@ func TestStoreInUse(t *testing.T) {
 	}
 }
 
-func TestStoreForeign(t *testing.T) {
+func TestCacheForeign(t *testing.T) {
 	r := engine.Rules{Pits: 6, Capture: engine.NoEmptyCapture}
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("my files"), 0o644)
@@ -162,14 +162,14 @@ func TestStoreForeign(t *testing.T) {
 	}
 }
 
-// TestStoreCorrupt overwrites every file of a store with garbage, one
+// TestCacheCorrupt overwrites every file of a cache with garbage, one
 // kind at a time: opening fails with an error (or, where BadgerDB can
 // recover, succeeds), never a panic.
-func TestStoreCorrupt(t *testing.T) {
+func TestCacheCorrupt(t *testing.T) {
 	r := engine.Rules{Pits: 6, Capture: engine.NoEmptyCapture}
 	for _, pattern := range []string{"MANIFEST", "*.sst", "*.vlog", "*.mem", "*"} {
 		dir := t.TempDir()
-		s := openStore(t, dir, r, persist.Options{})
+		s := openCache(t, dir, r, persist.Options{})
 		for i := 0; i < 1000; i++ {
 			s.Put(engine.Key{Own: uint64(i), Opp: 7}, tt.MakeEntry(2, 2, 1, tt.DepthSolved, 15))
 		}
@@ -198,10 +198,10 @@ func TestStoreCorrupt(t *testing.T) {
 	}
 }
 
-func TestStoreReadOnly(t *testing.T) {
+func TestCacheReadOnly(t *testing.T) {
 	r := engine.Rules{Pits: 6, Capture: engine.NoEmptyCapture}
 	dir := t.TempDir()
-	openStore(t, dir, r, persist.Options{}).Close()
+	openCache(t, dir, r, persist.Options{}).Close()
 	os.Chmod(dir, 0o555)
 	defer os.Chmod(dir, 0o755)
 	if os.Geteuid() == 0 {
@@ -213,14 +213,14 @@ func TestStoreReadOnly(t *testing.T) {
 	}
 	_, err := persist.Open(dir, r, persist.Options{})
 	if err == nil || !strings.Contains(err.Error(), "not writable") {
-		t.Errorf("read-only store: %v", err)
+		t.Errorf("read-only cache: %v", err)
 	}
 }
 
-// TestStoreResume interrupts a solve part-way, then solves again with a
-// fresh table over the same store: the value is the uninterrupted one and
+// TestCacheResume interrupts a solve part-way, then solves again with a
+// fresh table over the same cache: the value is the uninterrupted one and
 // the second solve needs fewer nodes.
-func TestStoreResume(t *testing.T) {
+func TestCacheResume(t *testing.T) {
 	r := engine.Rules{Pits: 4, Capture: engine.EmptyCapture}
 	p, _ := r.StartPosition(4)
 	newSolver := func(st solver.Cache, progress func(solver.Progress)) *solver.Solver {
@@ -244,7 +244,7 @@ func TestStoreResume(t *testing.T) {
 
 	dir := t.TempDir()
 	opts := persist.Options{MinSeeds: 8, MinWork: 4}
-	st := openStore(t, dir, r, opts)
+	st := openCache(t, dir, r, opts)
 	ctx, cancel := context.WithCancel(context.Background())
 	calls.Store(0)
 	sv = newSolver(st, func(solver.Progress) {
@@ -264,7 +264,7 @@ func TestStoreResume(t *testing.T) {
 		t.Fatal("the interrupted solve stored nothing")
 	}
 
-	st = openStore(t, dir, r, opts)
+	st = openCache(t, dir, r, opts)
 	defer st.Close()
 	sv = newSolver(st, nil)
 	again, err := sv.SolveEveryMove(context.Background(), p)
@@ -276,7 +276,7 @@ func TestStoreResume(t *testing.T) {
 		t.Fatalf("resumed value %d, uninterrupted %d", again.Value, full.Value)
 	}
 	if again.Stats.CacheHits == 0 || again.Stats.Nodes >= full.Stats.Nodes {
-		t.Errorf("resumed solve: %d nodes (%d store hits), uninterrupted %d nodes, interrupted part %d", again.Stats.Nodes, again.Stats.CacheHits, full.Stats.Nodes, part.Stats.Nodes)
+		t.Errorf("resumed solve: %d nodes (%d cache hits), uninterrupted %d nodes, interrupted part %d", again.Stats.Nodes, again.Stats.CacheHits, full.Stats.Nodes, part.Stats.Nodes)
 	}
-	t.Logf("uninterrupted %d nodes; interrupted after %d; resumed %d (%d store hits)", full.Stats.Nodes, part.Stats.Nodes, again.Stats.Nodes, again.Stats.CacheHits)
+	t.Logf("uninterrupted %d nodes; interrupted after %d; resumed %d (%d cache hits)", full.Stats.Nodes, part.Stats.Nodes, again.Stats.Nodes, again.Stats.CacheHits)
 }

@@ -21,7 +21,7 @@ func checkTables(dir string) error {
 	}
 	for _, name := range files {
 		if err := checkTable(name); err != nil {
-			return fmt.Errorf("store %s is %w: damaged table %s: %v (move the directory away or delete it; it is only a cache)", dir, ErrNotCache, filepath.Base(name), err)
+			return fmt.Errorf("cache %s is %w: damaged table %s: %v (move the directory away or delete it; it is only a cache)", dir, ErrNotCache, filepath.Base(name), err)
 		}
 	}
 	return nil

@@ -8,13 +8,13 @@ import (
 	"github.com/kalah-solver/kalah/engine"
 )
 
-// filter is a Bloom filter of the keys the store holds for its rules,
+// filter is a Bloom filter of the keys the cache holds for its rules,
 // kept in memory so that Get asks BadgerDB only about keys that may be
-// there. Most look-ups of a search miss the store (above all in a first
+// there. Most look-ups of a search miss the cache (above all in a first
 // solve, when it is nearly empty), and a BadgerDB miss costs microseconds,
 // a filter miss a few cache misses. Open fills it by a scan of the
 // keys; Put adds each key it queues. Bits are set and read with
-// sync/atomic, so any number of workers may use it at once.
+// sync/atomic, so any number of goroutines may use it at once.
 type filter struct {
 	words []uint64
 	mask  uint64 // bit count - 1, a power of two minus one

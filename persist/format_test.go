@@ -11,11 +11,11 @@ import (
 	"github.com/kalah-solver/kalah/tt"
 )
 
-// A store written by another format (format 1 kept one bound per entry) is
+// A cache written by another format (format 1 kept one bound per entry) is
 // refused with a message naming both formats, and nothing in it is
 // touched.
-func TestStoreOtherFormat(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "store")
+func TestCacheOtherFormat(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "cache")
 	r := engine.Rules{Pits: 6, Capture: engine.EmptyCapture}
 	s, err := Open(dir, r, Options{})
 	if err != nil {
@@ -36,7 +36,7 @@ func TestStoreOtherFormat(t *testing.T) {
 	}
 	_, err = Open(dir, r, Options{})
 	if !errors.Is(err, ErrNotCache) || !strings.Contains(err.Error(), "format [1]") || !strings.Contains(err.Error(), "format 2") {
-		t.Fatalf("opening a format-1 store: %v", err)
+		t.Fatalf("opening a format-1 cache: %v", err)
 	}
 	// The header is as it was: the refusal wrote nothing.
 	db, err = badger.Open(badger.DefaultOptions(dir).WithLogger(nil))
@@ -61,7 +61,7 @@ func TestStoreOtherFormat(t *testing.T) {
 }
 
 // The entry record round-trips every kind of interval, and refuses records
-// no store writes.
+// no cache writes.
 func TestEntryRecord(t *testing.T) {
 	for _, e := range []tt.Entry{
 		tt.MakeEntry(-3, 5, 2, tt.DepthSolved, 7),

@@ -10,12 +10,12 @@ import (
 	"github.com/kalah-solver/kalah/tt"
 )
 
-// The store's key space (docs/formats.md, "Persistent store"). Every key
+// The cache's key space (docs/formats.md, on the cache). Every key
 // starts with a kind byte that is also the record format's version, then
 // the rule and the pit count, so that one rule's records are one prefix to
 // scan or delete:
 //
-//	header  [0x00] "kalah-store"                          value [storeFormat]
+//	header  [0x00] "kalah-store"                          value [cacheFormat]
 //	entry   [0x01][rule][pits][Own, 8 bytes BE][Opp, 8 bytes BE]
 //	        value: [lower int16 BE][upper int16 BE][move][work] (entryLen bytes)
 //	root    [0x02][rule][pits][Own][Opp][OwnStore][OppStore][side to move]
@@ -23,13 +23,14 @@ import (
 //
 // Own and Opp are the board's pit words (engine.Board), the side to move
 // first; an entry's value is relative to the stores, which are not in its
-// key.
+// key. The header's bytes "kalah-store" are the on-disk format's and stay
+// as they are, so that existing caches open.
 const (
 	kindHeader = 0x00
 	kindEntry  = 0x01
 	kindRoot   = 0x02
 
-	storeFormat = 2
+	cacheFormat = 2
 
 	entryKeyLen = 19
 	rootKeyLen  = 22
@@ -68,7 +69,7 @@ func encodeEntry(e tt.Entry) [entryLen]byte {
 	return b
 }
 
-// decodeEntry reads an entry record, refusing one that no store writes.
+// decodeEntry reads an entry record, refusing one that no cache writes.
 func decodeEntry(v []byte, pits int) (tt.Entry, bool) {
 	if len(v) != entryLen {
 		return 0, false
@@ -93,7 +94,7 @@ func rootKey(r engine.Rules, p engine.Position) [rootKeyLen]byte {
 	return b
 }
 
-// checkHeader accepts a store written by this format, writes the header
+// checkHeader accepts a cache written by this format, writes the header
 // into an empty database, and refuses anything else.
 func checkHeader(db *badger.DB, dir string) error {
 	var version []byte
@@ -115,19 +116,19 @@ func checkHeader(db *badger.DB, dir string) error {
 	})
 	switch {
 	case err != nil:
-		return fmt.Errorf("store %s cannot be read, %w or damaged: %v", dir, ErrNotCache, err)
+		return fmt.Errorf("cache %s cannot be read, %w or damaged: %v", dir, ErrNotCache, err)
 	case version != nil:
-		if len(version) != 1 || version[0] != storeFormat {
-			return fmt.Errorf("store %s has format %v; this kalah reads format %d: %w", dir, version, storeFormat, ErrNotCache)
+		if len(version) != 1 || version[0] != cacheFormat {
+			return fmt.Errorf("cache %s has format %v; this kalah reads format %d: %w", dir, version, cacheFormat, ErrNotCache)
 		}
 		return nil
 	case !empty:
-		return fmt.Errorf("store %s is a BadgerDB database without a kalah header: %w", dir, ErrNotCache)
+		return fmt.Errorf("cache %s is a BadgerDB database without a kalah header: %w", dir, ErrNotCache)
 	}
-	return db.Update(func(txn *badger.Txn) error { return txn.Set(headerKey, []byte{storeFormat}) })
+	return db.Update(func(txn *badger.Txn) error { return txn.Set(headerKey, []byte{cacheFormat}) })
 }
 
-// GetRoot returns the root record saved for p under the store's rules:
+// GetRoot returns the root record saved for p under the cache's rules:
 // the whole answer of an earlier solve, as PutRoot saved it.
 func (s *Cache) GetRoot(p engine.Position) ([]byte, bool) {
 	if s.rules.Pits == 0 || p.Pits != s.rules.Pits {
@@ -150,11 +151,11 @@ func (s *Cache) GetRoot(p engine.Position) ([]byte, bool) {
 // written once per solve).
 func (s *Cache) PutRoot(p engine.Position, answer []byte) error {
 	if s.rules.Pits == 0 || p.Pits != s.rules.Pits {
-		return fmt.Errorf("store: root record for %d pits in a store opened for %s", p.Pits, rulesName(s.rules))
+		return fmt.Errorf("cache: root record for %d pits in a cache opened for %s", p.Pits, rulesName(s.rules))
 	}
 	key := rootKey(s.rules, p)
 	if err := s.db.Update(func(txn *badger.Txn) error { return txn.Set(key[:], answer) }); err != nil {
-		return fmt.Errorf("store %s: %w", s.dir, err)
+		return fmt.Errorf("cache %s: %w", s.dir, err)
 	}
 	return nil
 }

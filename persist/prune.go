@@ -16,7 +16,7 @@ import (
 // but a process killed between saving the root record and deleting the
 // checkpoint, a checkpoint written by an older kalah, or a write cut
 // short leaves files no solve will ever load, each as large as its
-// table. PruneCheckpoints ('kalah store gc') deletes exactly those; the
+// table. PruneCheckpoints ('kalah cache gc') deletes exactly those; the
 // checkpoints of unfinished solves stay, however old, since they are the
 // point. It reads each checkpoint's header, not its table: a checkpoint
 // damaged inside its table is found, refused and replaced by the next
@@ -24,7 +24,7 @@ import (
 
 // Pruned counts what PruneCheckpoints did.
 type Pruned struct {
-	Solved     int // checkpoints of positions the store holds a root record of
+	Solved     int // checkpoints of positions the cache holds a root record of
 	Unreadable int // files no solve loads: another format, a header that does not match the name, the wrong size
 	Partial    int // temporary files of checkpoints whose writing was cut short
 	Kept       int // checkpoints of unfinished solves, left in place
@@ -34,9 +34,9 @@ type Pruned struct {
 func (p Pruned) Removed() int { return p.Solved + p.Unreadable + p.Partial }
 
 // PruneCheckpoints deletes the checkpoints that no solve will load: those
-// of a position solved to the end (the store holds its root record),
+// of a position solved to the end (the cache holds its root record),
 // those this kalah cannot read, and the temporary files of checkpoint
-// writes cut short. The store must be the caller's alone, as it is once
+// writes cut short. The cache must be the caller's alone, as it is once
 // opened: no solve is writing a checkpoint meanwhile.
 func (s *Cache) PruneCheckpoints() (Pruned, error) {
 	var pr Pruned
@@ -46,7 +46,7 @@ func (s *Cache) PruneCheckpoints() (Pruned, error) {
 		return pr, nil
 	}
 	if err != nil {
-		return pr, fmt.Errorf("store %s: %w", s.dir, err)
+		return pr, fmt.Errorf("cache %s: %w", s.dir, err)
 	}
 	for _, f := range files {
 		name := f.Name()
@@ -73,7 +73,7 @@ func (s *Cache) PruneCheckpoints() (Pruned, error) {
 			}
 		}
 		if err := os.Remove(filepath.Join(dir, name)); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return pr, fmt.Errorf("store %s: %w", s.dir, err)
+			return pr, fmt.Errorf("cache %s: %w", s.dir, err)
 		}
 		*count++
 	}
@@ -81,7 +81,7 @@ func (s *Cache) PruneCheckpoints() (Pruned, error) {
 }
 
 // checkpointState reports whether the checkpoint file at path is of a
-// position the store holds a root record of, and whether this kalah can
+// position the cache holds a root record of, and whether this kalah can
 // load it: a name that is a checkpoint's, a header that matches it, and
 // the size the header implies.
 func (s *Cache) checkpointState(path string) (solved, readable bool, err error) {
@@ -99,13 +99,13 @@ func (s *Cache) checkpointState(path string) (solved, readable bool, err error) 
 	})
 	switch {
 	case err != nil:
-		return false, false, fmt.Errorf("store %s: %w", s.dir, err)
+		return false, false, fmt.Errorf("cache %s: %w", s.dir, err)
 	case solved:
 		return true, false, nil
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return false, false, fmt.Errorf("store %s: %w", s.dir, err)
+		return false, false, fmt.Errorf("cache %s: %w", s.dir, err)
 	}
 	defer f.Close()
 	h := make([]byte, checkpointHeader)
@@ -114,7 +114,7 @@ func (s *Cache) checkpointState(path string) (solved, readable bool, err error) 
 	}
 	fi, err := f.Stat()
 	if err != nil {
-		return false, false, fmt.Errorf("store %s: %w", s.dir, err)
+		return false, false, fmt.Errorf("cache %s: %w", s.dir, err)
 	}
 	return false, fi.Size() == checkpointHeader+int64(binary.LittleEndian.Uint64(h[48:]))+4, nil
 }

@@ -17,7 +17,7 @@ import (
 // format, truncated) and the leftovers of cut-short writes, and keeps the
 // checkpoints of unfinished solves of every rule, which still load.
 func TestPruneCheckpoints(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "store")
+	dir := filepath.Join(t.TempDir(), "cache")
 	resume := filepath.Join(dir, "resume")
 	r6 := engine.Rules{Pits: 6, Capture: engine.NoEmptyCapture}
 	r4 := engine.Rules{Pits: 4, Capture: engine.EmptyCapture}
@@ -45,7 +45,7 @@ func TestPruneCheckpoints(t *testing.T) {
 		t.Fatalf("no checkpoint file for %v", root)
 		return root, ""
 	}
-	s := openStore(t, dir, r6, persist.Options{})
+	s := openCache(t, dir, r6, persist.Options{})
 	solved, solvedName := save(s, r6, 4)
 	if err := s.PutRoot(solved, []byte(`{}`)); err != nil {
 		t.Fatal(err)
@@ -57,7 +57,7 @@ func TestPruneCheckpoints(t *testing.T) {
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
-	s = openStore(t, dir, r4, persist.Options{})
+	s = openCache(t, dir, r4, persist.Options{})
 	other, otherName := save(s, r4, 3)
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
@@ -71,7 +71,7 @@ func TestPruneCheckpoints(t *testing.T) {
 	os.WriteFile(filepath.Join(resume, openName+".tmp"), []byte("cut short"), 0o644)
 	os.WriteFile(filepath.Join(resume, "notes.txt"), []byte("not a checkpoint"), 0o644)
 
-	s = openStore(t, dir, engine.Rules{}, persist.Options{})
+	s = openCache(t, dir, engine.Rules{}, persist.Options{})
 	pr, err := s.PruneCheckpoints()
 	if err != nil {
 		t.Fatal(err)
@@ -95,7 +95,7 @@ func TestPruneCheckpoints(t *testing.T) {
 		r    engine.Rules
 		root engine.Position
 	}{{r6, open}, {r4, other}} {
-		s := openStore(t, dir, c.r, persist.Options{})
+		s := openCache(t, dir, c.r, persist.Options{})
 		tab, _ := tt.New(c.r.Pits, 1<<20)
 		if info, err := s.LoadCheckpoint(c.root, tab); err != nil || info.Checkpoints != 1 {
 			t.Errorf("%v: the checkpoint kept does not load: %+v, %v", c.root, info, err)

@@ -19,7 +19,7 @@ import (
 
 // Checkpoints: the table of a long solve, saved while it runs, so that a
 // solve killed outright (SIGKILL, a crash, a power cut) resumes with what
-// its table knew, not only with the entries the search hands the store.
+// its table knew, not only with the entries the search hands the cache.
 //
 // Why the whole table: on Kalah(6,4) a root move's search leans on the
 // entries the earlier moves left in the table, most of them cheap (a few
@@ -27,11 +27,11 @@ import (
 // cold table, the rest of the solve cost 1.7 times what it cost in the
 // uninterrupted run; with the entries that cost 2^4 nodes or more (a
 // quarter of the table) 1.4 times; with all of them 1.0
-// (docs/benchmarks.md, "Persistent store"). The table's memory image is
+// (docs/benchmarks.md, on the cache). The table's memory image is
 // also the most compact form of all of them: a position is implied by its
 // slot and tag, so an entry takes its 8 bytes and nothing more.
 //
-// A checkpoint is one file per position being solved, in the store's
+// A checkpoint is one file per position being solved, in the cache's
 // resume/ directory, named by the root position's key (the root record's
 // key with kind 0x03, in hex), written whole to a temporary file and
 // renamed over the previous one, so that a process killed at any moment
@@ -110,22 +110,22 @@ func (s *Cache) header(root engine.Position, bytes int64, info ResumeInfo) []byt
 // the search.
 func (s *Cache) SaveCheckpoint(root engine.Position, tab *tt.Table, info ResumeInfo) (int64, error) {
 	if s.rules.Pits == 0 || root.Pits != s.rules.Pits || tab.Pits() != s.rules.Pits {
-		return 0, fmt.Errorf("store: checkpoint for %d pits in a store opened for %s", root.Pits, rulesName(s.rules))
+		return 0, fmt.Errorf("cache: checkpoint for %d pits in a cache opened for %s", root.Pits, rulesName(s.rules))
 	}
 	if s.closed.Load() {
-		return 0, fmt.Errorf("store %s: closed", s.dir)
+		return 0, fmt.Errorf("cache %s: closed", s.dir)
 	}
 	path := s.checkpointPath(root)
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return 0, fmt.Errorf("store %s: %w", s.dir, err)
+		return 0, fmt.Errorf("cache %s: %w", s.dir, err)
 	}
 	tmp := path + ".tmp"
 	f, err := os.Create(tmp)
 	if err != nil {
-		return 0, fmt.Errorf("store %s: %w", s.dir, err)
+		return 0, fmt.Errorf("cache %s: %w", s.dir, err)
 	}
 	// Not synced: a process killed outright loses nothing the kernel has
-	// (the store's own writes are not synced either), and after a power
+	// (the cache's own writes are not synced either), and after a power
 	// cut the checksum refuses whatever did not reach the disk.
 	n, err := writeCheckpoint(f, s.header(root, tab.Bytes(), info), tab)
 	if cerr := f.Close(); err == nil {
@@ -136,7 +136,7 @@ func (s *Cache) SaveCheckpoint(root engine.Position, tab *tt.Table, info ResumeI
 	}
 	if err != nil {
 		os.Remove(tmp)
-		return 0, fmt.Errorf("store %s: checkpoint: %w", s.dir, err)
+		return 0, fmt.Errorf("cache %s: checkpoint: %w", s.dir, err)
 	}
 	return n, nil
 }
@@ -267,7 +267,7 @@ func (s *Cache) DropCheckpoint(root engine.Position) error {
 	path := s.checkpointPath(root)
 	os.Remove(path + ".tmp")
 	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("store %s: %w", s.dir, err)
+		return fmt.Errorf("cache %s: %w", s.dir, err)
 	}
 	return nil
 }

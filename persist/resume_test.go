@@ -16,10 +16,10 @@ import (
 // A checkpoint survives the process and loads back whole into a table of
 // the same size, for its own root only; a damaged, truncated or foreign
 // one, or one made with another table size, is refused with the reason;
-// a dropped one is gone. Stats counts the checkpoints, and the store's
+// a dropped one is gone. Stats counts the checkpoints, and the cache's
 // entries are untouched by all of it.
 func TestCheckpointRoundTrip(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "store")
+	dir := filepath.Join(t.TempDir(), "cache")
 	r := engine.Rules{Pits: 6, Capture: engine.NoEmptyCapture}
 	root, _ := r.StartPosition(4)
 	other, _ := r.StartPosition(3)
@@ -39,7 +39,7 @@ func TestCheckpointRoundTrip(t *testing.T) {
 	for i, k := range keys {
 		tab.Put(slot(tab, k), ents[i])
 	}
-	s := openStore(t, dir, r, persist.Options{})
+	s := openCache(t, dir, r, persist.Options{})
 	s.Put(engine.Key{Own: 0x0505, Opp: 0x0505}, tt.MakeEntry(0, 0, 0, tt.DepthSolved, 20))
 	when := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 	n, err := s.SaveCheckpoint(root, tab, persist.ResumeInfo{Checkpoints: 3, Nodes: 12345, Seconds: 6.5, Time: when})
@@ -50,7 +50,7 @@ func TestCheckpointRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	s = openStore(t, dir, r, persist.Options{})
+	s = openCache(t, dir, r, persist.Options{})
 	defer s.Close()
 	st, err := s.Stats()
 	if err != nil || len(st.Counts) != 1 || st.Counts[0].Entries != 1 || st.Counts[0].Resume != 1 {
@@ -103,6 +103,6 @@ func TestCheckpointRoundTrip(t *testing.T) {
 		t.Errorf("after the drop: %v", err)
 	}
 	if e, ok := s.Get(engine.Key{Own: 0x0505, Opp: 0x0505}); !ok || e.Lower() != 0 {
-		t.Errorf("the store's entry: %v %v", e, ok)
+		t.Errorf("the cache's entry: %v %v", e, ok)
 	}
 }

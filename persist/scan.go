@@ -13,27 +13,27 @@ import (
 	"github.com/kalah-solver/kalah/tt"
 )
 
-// StoreCount is what the store holds for one rule and pit count.
-type StoreCount struct {
+// CacheCount is what the cache holds for one rule and pit count.
+type CacheCount struct {
 	Rules   engine.Rules
 	Entries int64 // proven entries
 	Roots   int64 // root records (solved positions)
 	Resume  int64 // checkpoints of unfinished solves (resume.go)
 }
 
-// Stats describes a whole store.
+// Stats describes a whole cache.
 type Stats struct {
-	Counts    []StoreCount // by pits, then rule
+	Counts    []CacheCount // by pits, then rule
 	LSMBytes  int64        // BadgerDB's own estimate of its tables
 	VlogBytes int64        // and of its value log
 	DiskBytes int64        // space the directory's files take on disk
 }
 
-// Stats counts the store's records by rule and pit count (a scan of the
+// Stats counts the cache's records by rule and pit count (a scan of the
 // keys) and measures the directory.
 func (s *Cache) Stats() (Stats, error) {
 	var st Stats
-	counts := map[[2]byte]*StoreCount{}
+	counts := map[[2]byte]*CacheCount{}
 	err := s.db.View(func(txn *badger.Txn) error {
 		it := txn.NewIterator(badger.IteratorOptions{PrefetchValues: false})
 		defer it.Close()
@@ -44,7 +44,7 @@ func (s *Cache) Stats() (Stats, error) {
 			}
 			c := counts[[2]byte{k[1], k[2]}]
 			if c == nil {
-				c = &StoreCount{Rules: engine.Rules{Pits: int(k[2]), Capture: engine.Capture(k[1])}}
+				c = &CacheCount{Rules: engine.Rules{Pits: int(k[2]), Capture: engine.Capture(k[1])}}
 				counts[[2]byte{k[1], k[2]}] = c
 			}
 			if k[0] == kindEntry {
@@ -56,7 +56,7 @@ func (s *Cache) Stats() (Stats, error) {
 		return nil
 	})
 	if err != nil {
-		return st, fmt.Errorf("store %s: %w", s.dir, err)
+		return st, fmt.Errorf("cache %s: %w", s.dir, err)
 	}
 	ckpts, _ := os.ReadDir(filepath.Join(s.dir, resumeDir))
 	for _, f := range ckpts {
@@ -66,7 +66,7 @@ func (s *Cache) Stats() (Stats, error) {
 		}
 		c := counts[[2]byte{byte(r.Capture), byte(r.Pits)}]
 		if c == nil {
-			c = &StoreCount{Rules: r}
+			c = &CacheCount{Rules: r}
 			counts[[2]byte{byte(r.Capture), byte(r.Pits)}] = c
 		}
 		c.Resume++
@@ -74,7 +74,7 @@ func (s *Cache) Stats() (Stats, error) {
 	for _, c := range counts {
 		st.Counts = append(st.Counts, *c)
 	}
-	slices.SortFunc(st.Counts, func(a, b StoreCount) int {
+	slices.SortFunc(st.Counts, func(a, b CacheCount) int {
 		if a.Rules.Pits != b.Rules.Pits {
 			return a.Rules.Pits - b.Rules.Pits
 		}
@@ -128,7 +128,7 @@ func (s *Cache) Range(rules *engine.Rules, f func(r engine.Rules, k engine.Key, 
 	})
 }
 
-// GC commits the queue, merges the store's tables into one level
+// GC commits the queue, merges the cache's tables into one level
 // (BadgerDB's Flatten) and rewrites value-log files that are mostly
 // garbage. It returns the number of value-log files rewritten.
 func (s *Cache) GC() (int, error) {
@@ -136,7 +136,7 @@ func (s *Cache) GC() (int, error) {
 		return 0, err
 	}
 	if err := s.db.Flatten(2); err != nil {
-		return 0, fmt.Errorf("store %s: flatten: %w", s.dir, err)
+		return 0, fmt.Errorf("cache %s: flatten: %w", s.dir, err)
 	}
 	n := 0
 	for {
@@ -148,6 +148,6 @@ func (s *Cache) GC() (int, error) {
 		if errors.Is(err, badger.ErrNoRewrite) || errors.Is(err, badger.ErrRejected) {
 			return n, nil
 		}
-		return n, fmt.Errorf("store %s: value-log GC: %w", s.dir, err)
+		return n, fmt.Errorf("cache %s: value-log GC: %w", s.dir, err)
 	}
 }

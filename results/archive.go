@@ -143,6 +143,7 @@ func readLines[T any](path string, data []byte) ([]T, error) {
 		if err := dec.Decode(&v); err != nil {
 			return nil, fmt.Errorf("%s:%d: %w", path, n, err)
 		}
+		syncDeprecated(&v)
 		out = append(out, v)
 	}
 	return out, sc.Err()
@@ -165,12 +166,22 @@ func writeLines[T any](path string, recs []T) error {
 		enc := json.NewEncoder(w)
 		enc.SetEscapeHTML(false)
 		for _, r := range recs {
+			syncDeprecated(&r)
 			if err := enc.Encode(r); err != nil {
 				return err
 			}
 		}
 		return nil
 	})
+}
+
+// syncDeprecated calls v's SyncDeprecated, if it has one: the records
+// whose JSON keeps a deprecated key beside its successor for one release
+// read either and write both.
+func syncDeprecated(v any) {
+	if s, ok := v.(interface{ SyncDeprecated() }); ok {
+		s.SyncDeprecated()
+	}
 }
 
 // loadFile reads the records of a JSON Lines file; a missing file is none.

@@ -12,7 +12,7 @@ func rec(rule string, m, n, v int) Record {
 		Threads: 1, TTBytes: 1 << 20, EGDBSeeds: -1, Date: "2026-01-01"}
 }
 
-func TestStoreRoundTripAndMerge(t *testing.T) {
+func TestArchiveRoundTripAndMerge(t *testing.T) {
 	s := Archive{Dir: filepath.Join(t.TempDir(), "data")}
 	if recs, err := s.Load("empty-capture"); err != nil || recs != nil {
 		t.Fatalf("missing file: %v %v", recs, err)
@@ -52,7 +52,7 @@ func TestStoreRoundTripAndMerge(t *testing.T) {
 	}
 }
 
-func TestStoreRefusesBadFiles(t *testing.T) {
+func TestArchiveRefusesBadFiles(t *testing.T) {
 	dir := t.TempDir()
 	s := Archive{Dir: dir}
 	os.WriteFile(s.Path("empty-capture"), []byte(`{"rule":"empty-capture","pits":1,"seeds":1,"valu":0}`+"\n"), 0o644)

@@ -31,12 +31,12 @@ type Cell struct {
 }
 
 // Open is the record of an unfinished cell: its proven bounds and the run
-// that proved them, which stopped for reason; store says the run kept its
-// proofs in a persistent store, so a rerun resumes.
-func (c *Cell) Open(reason string, store bool) Open {
+// that proved them, which stopped for reason; cache says the run kept its
+// proofs in a cache, so a rerun resumes.
+func (c *Cell) Open(reason string, cache bool) Open {
 	return Open{Rule: c.Rule, Pits: c.Pits, Seeds: c.Seeds, Lower: c.Lower, Upper: c.Upper, Stage: c.Stage,
 		Reason: reason, Runs: 1, Nodes: c.Nodes, Seconds: math.Round(c.Elapsed.Seconds()*1000) / 1000,
-		Threads: c.Threads, TTBytes: c.TTBytes, EGDBSeeds: c.EGDBSeeds, Store: store, Moves: c.Moves,
+		Threads: c.Threads, TTBytes: c.TTBytes, EGDBSeeds: c.EGDBSeeds, Cache: cache, Store: cache, Moves: c.Moves,
 		Date: time.Now().UTC().Format("2006-01-02"), Provenance: Current()}
 }
 

@@ -13,7 +13,7 @@ import (
 // after how much work it stopped. Lower = Upper means the value is proven
 // but the opening chains or the principal variation are not (Stage).
 //
-// A cell may be attempted over several runs (kalah table --store resumes
+// A cell may be attempted over several runs (kalah sweep --cache resumes
 // from the entries the earlier runs proved); Runs, Nodes and Seconds add
 // up over the runs, and the bounds are the intersection of every run's
 // proven bounds. The other fields are those of the last run.
@@ -34,8 +34,11 @@ type Open struct {
 	Threads   int     `json:"threads"`
 	TTBytes   int64   `json:"tt_bytes"`
 	EGDBSeeds int     `json:"egdb_seeds"` // -1 for none
-	Store     bool    `json:"store"`      // the runs kept their proofs in a persistent store
-	Date      string  `json:"date"`       // UTC day of the last run
+	Cache     bool    `json:"cache"`      // the runs kept their proofs in a cache
+	// Store is Cache under its old key, written and read beside it.
+	// Deprecated: use Cache; the key "store" is removed in v0.3.0.
+	Store bool   `json:"store"`
+	Date  string `json:"date"` // UTC day of the last run
 	// Campaign names the distributed campaign (kalah campaign) whose runs
 	// this is; its counts are the campaign's totals over all its runs, so
 	// that recording it again replaces them instead of adding.
@@ -53,6 +56,13 @@ type MoveBounds struct {
 	Move  string `json:"move"`
 	Lower int    `json:"lower"`
 	Upper int    `json:"upper"`
+}
+
+// SyncDeprecated reconciles the deprecated field Store with Cache, its
+// successor, as Record.SyncDeprecated does: either set means both.
+func (o *Open) SyncDeprecated() {
+	o.Cache = o.Cache || o.Store
+	o.Store = o.Cache
 }
 
 // Name is "Kalah(m,n) rule", for messages.

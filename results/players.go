@@ -37,7 +37,7 @@ type PlayersRecord struct {
 	Nodes     uint64  `json:"nodes"`
 	Positions int     `json:"positions"` // table entries at the end
 	Seconds   float64 `json:"seconds"`
-	TTBytes   int64   `json:"tt_bytes"` // the table's size: paranoid's bounds, or max^n's positions (0 in max^n records before session 6)
+	TTBytes   int64   `json:"tt_bytes"` // the table's size: paranoid's bounds, or max^n's positions (0 when the record does not say: the first max^n records)
 	Date      string  `json:"date"`     // UTC day the record was made
 	Provenance
 }

@@ -10,7 +10,7 @@ import (
 
 // Record is one solved position: its exact value and how it was computed.
 // It is the toolkit's one form of an answer: 'kalah solve --json' prints
-// it, the persistent store keeps it as a position's root record, and a
+// it, the cache keeps it as a position's root record, and a
 // start position of Kalah(m,n) with every opening chain's value is one
 // line of a results file (see Archive).
 //
@@ -47,14 +47,18 @@ type Record struct {
 	PV        string `json:"pv"`
 	PVLetters string `json:"pv_letters"`
 
-	Nodes     int64   `json:"nodes"`      // search nodes, over all workers, openings included
+	Nodes     int64   `json:"nodes"`      // search nodes, over all threads, openings included
 	Seconds   float64 `json:"seconds"`    // wall-clock time, to the millisecond
-	Threads   int     `json:"threads"`    // search workers
+	Threads   int     `json:"threads"`    // search threads
 	TTBytes   int64   `json:"tt_bytes"`   // transposition-table size
 	EGDBSeeds int     `json:"egdb_seeds"` // largest seed count the endgame database answered; -1 for none
-	// CacheHits counts the entries a persistent store (persist.Cache, from
-	// earlier solves) answered; absent when none was used or none found.
-	CacheHits int64  `json:"store_hits,omitempty"`
+	// CacheHits counts the entries the cache (persist.Cache, from earlier
+	// solves) answered; absent when none was used or none found.
+	CacheHits int64 `json:"cache_hits,omitempty"`
+	// StoreHits is CacheHits under its old key, written and read beside it
+	// (see SyncDeprecated).
+	// Deprecated: use CacheHits; the key "store_hits" is removed in v0.3.0.
+	StoreHits int64  `json:"store_hits,omitempty"`
 	Date      string `json:"date"` // UTC day the record was made, YYYY-MM-DD
 	Provenance
 }
@@ -69,6 +73,18 @@ type MoveValue struct {
 	// move's value was pinned down (Value is then the lower bound).
 	Lower *int `json:"lower,omitempty"`
 	Upper *int `json:"upper,omitempty"`
+}
+
+// SyncDeprecated reconciles the deprecated field StoreHits with
+// CacheHits, its successor: a count read under the old key alone moves to
+// CacheHits, and StoreHits is set to CacheHits, so that the record is
+// written with both keys (until v0.3.0). The archive's readers and writers
+// call it; so must any other code that decodes or encodes a Record.
+func (r *Record) SyncDeprecated() {
+	if r.CacheHits == 0 {
+		r.CacheHits = r.StoreHits
+	}
+	r.StoreHits = r.CacheHits
 }
 
 // Solved reports whether the record's value is exact.
@@ -238,7 +254,7 @@ func firstTurn(line []engine.Ply) []int {
 }
 
 // CheckPosition verifies a record of position p under rules, as the
-// persistent store's root records are checked before they are trusted:
+// cache's root records are checked before they are trusted:
 // it is p's record, solved, its moves are p's legal moves, the best move's
 // value is the value, and its principal variation replays legally to it.
 func (r *Record) CheckPosition(rules engine.Rules, p engine.Position) error {

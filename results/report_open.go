@@ -25,13 +25,13 @@ func (rp *report) openCells() {
 	rp.p("cell's value is only bounded: each bound is proven by the search, never\n")
 	rp.p("estimated; a single number below is a proven value whose opening chains\n")
 	rp.p("or principal variation are missing. A cell is open because its runs\n")
-	rp.p("(`kalah table --max-time`) reached their time limit, the budget given to\n")
+	rp.p("(`kalah sweep --max-time`) reached their time limit, the budget given to\n")
 	rp.p("a cell on a two-core machine shared with other work, not a limit of the\n")
-	rp.p("method; or because it was not attempted. A run with `--store DIR` keeps\n")
+	rp.p("method; or because it was not attempted. A run with `--cache DIR` keeps\n")
 	rp.p("every proven table entry on disk, so the same command resumes the cell\n")
 	rp.p("where it stopped. Nodes and seconds add up over the runs; the bounds are\n")
 	rp.p("the intersection of every run's.\n\n")
-	rp.p("| rule | m,n | proven | stopped while computing | why | runs | seconds | nodes | threads | table | egdb seeds | store | date | revision |\n")
+	rp.p("| rule | m,n | proven | stopped while computing | why | runs | seconds | nodes | threads | table | egdb seeds | cache | date | revision |\n")
 	rp.p("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for k, c := range miss {
 		o := rp.findOpen(rules[k], c[0], c[1])
@@ -43,13 +43,13 @@ func (rp *report) openCells() {
 		if stage == "" {
 			stage = o.Stage
 		}
-		store := "no"
-		if o.Store {
-			store = "yes"
+		cache := "no"
+		if o.Cache {
+			cache = "yes"
 		}
 		rp.p("| %s | %d,%d | %s | %s | %s | %d | %.0f | %s | %d | %s | %d | %s | %s | %s |\n", o.Rule, o.Pits, o.Seeds,
 			o.Bounds(), stage, o.Reason, o.Runs, o.Seconds, Group(o.Nodes), o.Threads, bytesText(o.TTBytes), o.EGDBSeeds,
-			store, o.Date, shortRevision(o.VCSRevision))
+			cache, o.Date, shortRevision(o.VCSRevision))
 	}
 	rp.p("\n")
 	var moves []string

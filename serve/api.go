@@ -236,10 +236,14 @@ type solveReply struct {
 	Solved      bool         `json:"solved"`
 	Interrupted bool         `json:"interrupted,omitempty"`
 	ValueOnly   bool         `json:"value_only"`
-	FromStore   bool         `json:"from_store"`
+	FromCache   bool         `json:"from_cache"`
 	NPS         float64      `json:"nps"`
-	Store       string       `json:"store,omitempty"`
+	Cache       string       `json:"cache,omitempty"`
 	Stats       solver.Stats `json:"stats"`
+	// FromStore and Store are FromCache and Cache under their old keys.
+	// Deprecated: use from_cache and cache; removed in v0.3.0.
+	FromStore bool   `json:"from_store"`
+	Store     string `json:"store,omitempty"`
 }
 
 func (s *Server) handleSolve(w http.ResponseWriter, r *http.Request) {
@@ -260,14 +264,14 @@ func (s *Server) handleSolve(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) solveReply(ctx context.Context, g game) (*solveReply, error) {
-	res, store, err := s.solve(ctx, g.key, g.rules, g.pos, g.id)
+	res, cache, err := s.solve(ctx, g.key, g.rules, g.pos, g.id)
 	if res == nil {
 		return nil, err
 	}
 	if err != nil && !errors.Is(err, solver.ErrInterrupted) {
 		return nil, err
 	}
-	rep := &solveReply{Record: *res.Record, Solved: res.Solved, Interrupted: err != nil, FromStore: res.FromCache, Stats: res.Stats}
+	rep := &solveReply{Record: *res.Record, Solved: res.Solved, Interrupted: err != nil, FromCache: res.FromCache, Stats: res.Stats}
 	if g.start {
 		rep.Seeds = g.key.seeds
 	}
@@ -277,10 +281,12 @@ func (s *Server) solveReply(ctx context.Context, g game) (*solveReply, error) {
 	if rep.Best == nil {
 		rep.Best = []string{}
 	}
-	if rep.Seconds > 0 && !rep.FromStore {
+	if rep.Seconds > 0 && !rep.FromCache {
 		rep.NPS = float64(rep.Nodes) / rep.Seconds
 	}
-	rep.Store = store
+	rep.Cache = cache
+	rep.Record.SyncDeprecated()
+	rep.FromStore, rep.Store = rep.FromCache, rep.Cache
 	return rep, nil
 }
 

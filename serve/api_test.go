@@ -17,12 +17,12 @@ import (
 	"github.com/kalah-solver/kalah/solver"
 )
 
-// newTestServer starts a server on small sessions: a store in a temporary
+// newTestServer starts a server on small sessions: a cache in a temporary
 // directory, no endgame database, a 16 MiB table, one thread.
 func newTestServer(t *testing.T, opts Options) (*Server, *httptest.Server) {
 	t.Helper()
-	if opts.StoreDir == "" {
-		opts.StoreDir = t.TempDir()
+	if opts.CacheDir == "" {
+		opts.CacheDir = t.TempDir()
 	}
 	opts.NoEGDB = true
 	opts.TableBytes = 16 << 20
@@ -62,7 +62,7 @@ func fetchJSON(t testing.TB, hs *httptest.Server, path string, v any) int {
 	return r.StatusCode
 }
 
-// reference solves p in a session of its own, without any store.
+// reference solves p in a session of its own, without any cache.
 func reference(t *testing.T, c engine.Capture, p engine.Position) *kalah.Result {
 	t.Helper()
 	k, err := kalah.Open(kalah.Config{Pits: p.Pits, Seeds: 1, Rule: c, NoEGDB: true, NoCache: true, Threads: 1, TableBytes: 16 << 20})
@@ -93,7 +93,7 @@ func checkSolve(t *testing.T, rep *solveReply, want *kalah.Result) {
 	}
 }
 
-func TestSolveAndStore(t *testing.T) {
+func TestSolveAndCache(t *testing.T) {
 	_, hs := newTestServer(t, Options{})
 	r, _ := engine.NewRules(4, engine.EmptyCapture)
 	start, _ := r.StartPosition(3)
@@ -107,8 +107,13 @@ func TestSolveAndStore(t *testing.T) {
 		if rep.Seeds != 3 || rep.Rule != "empty-capture" || rep.PVLetters == "" || len(rep.Best) == 0 {
 			t.Errorf("record %+v", rep.Record)
 		}
-		if rep.FromStore != (round == 1) {
-			t.Errorf("round %d: from_store %v", round, rep.FromStore)
+		if rep.FromCache != (round == 1) {
+			t.Errorf("round %d: from_cache %v", round, rep.FromCache)
+		}
+		// The deprecated keys say the same, until v0.3.0.
+		if rep.FromStore != rep.FromCache || rep.Store != rep.Cache || rep.Cache == "" || rep.StoreHits != rep.CacheHits {
+			t.Errorf("round %d: from_store %v, store %q, store_hits %d; from_cache %v, cache %q, cache_hits %d",
+				round, rep.FromStore, rep.Store, rep.StoreHits, rep.FromCache, rep.Cache, rep.CacheHits)
 		}
 	}
 }
@@ -394,7 +399,7 @@ func TestLiveBounds(t *testing.T) {
 			break
 		}
 	}
-	// The second request is answered from the store: no more passes.
+	// The second request is answered from the cache: no more passes.
 	for i := 0; i < 2; i++ {
 		if c := <-codes; c != 200 {
 			t.Errorf("status %d", c)

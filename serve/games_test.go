@@ -25,11 +25,11 @@ import (
 // them, as a page that follows the games would. It reports the median,
 // 99th percentile and largest wall time of an answer, and the largest
 // CPU time (the process's, so the solve's over all its threads). It is a
-// measurement, not a test: it runs only when $KALAH_GAMES_STORE names the
-// store to use (which a 'kalah book build' has filled beforehand), once
+// measurement, not a test: it runs only when $KALAH_GAMES_CACHE names the
+// cache to use (which a 'kalah book build' has filled beforehand), once
 // (-benchtime 1x); serve/measure.sh sets it up. The variables:
 //
-//	KALAH_GAMES_STORE    the persistent store (required); the answers found are added to it
+//	KALAH_GAMES_CACHE    the cache (required); the answers found are added to it
 //	KALAH_GAMES_EGDB     the endgame databases ("" for none)
 //	KALAH_GAMES_RULE     no-empty-capture (default) or empty-capture
 //	KALAH_GAMES_PITS     pits a side (default 6), and KALAH_GAMES_SEEDS seeds a pit (default 4)
@@ -44,18 +44,18 @@ import (
 //	                     (default none): the server's look-ahead runs meanwhile
 //	KALAH_GAMES_NO_PONDER set: the server does not look ahead (Options.NoPonder)
 //	KALAH_GAMES_OUT      a file for one line per position (game, ply, seeds on the
-//	                     board, wall s, CPU s, nodes, from the store, solved, the
+//	                     board, wall s, CPU s, nodes, from the cache, solved, the
 //	                     position and the side to move, for 'kalah solve --position')
 func BenchmarkRandomGames(b *testing.B) {
-	store := os.Getenv("KALAH_GAMES_STORE")
-	if store == "" {
-		b.Skip("set KALAH_GAMES_STORE (and KALAH_GAMES_EGDB) to run the latency measurement; see serve/measure.sh")
+	cache := os.Getenv("KALAH_GAMES_CACHE")
+	if cache == "" {
+		b.Skip("set KALAH_GAMES_CACHE (and KALAH_GAMES_EGDB) to run the latency measurement; see serve/measure.sh")
 	}
-	opts, rule := gamesOptions(b, store)
+	opts, rule := gamesOptions(b, cache)
 	games, seed := envInt(b, "KALAH_GAMES_N", 200), uint64(envInt(b, "KALAH_GAMES_SEED", 1))
 	think := envDuration(b, "KALAH_GAMES_THINK", "0s")
 	opts.SolveTimeout = envDuration(b, "KALAH_GAMES_CAP", "0s")
-	out := gamesOut(b, "game\tply\tseeds\twall_s\tcpu_s\tnodes\tfrom_store\tsolved\tposition\tto_move")
+	out := gamesOut(b, "game\tply\tseeds\twall_s\tcpu_s\tnodes\tfrom_cache\tsolved\tposition\tto_move")
 	r, err := engine.NewRules(envInt(b, "KALAH_GAMES_PITS", 6), rule)
 	if err != nil {
 		b.Fatal(err)
@@ -94,7 +94,7 @@ func BenchmarkRandomGames(b *testing.B) {
 					capped++
 				}
 				if out != nil {
-					fmt.Fprintf(out, "%d\t%d\t%d\t%.3f\t%.3f\t%d\t%v\t%v\t%s\t%s\n", g, ply, p.Board.Seeds(), w, c, rep.Nodes, rep.FromStore, rep.Solved, p, p.ToMove)
+					fmt.Fprintf(out, "%d\t%d\t%d\t%.3f\t%.3f\t%d\t%v\t%v\t%s\t%s\n", g, ply, p.Board.Seeds(), w, c, rep.Nodes, rep.FromCache, rep.Solved, p, p.ToMove)
 					out.Flush()
 				}
 				moves := p.Board.MoveList()
@@ -114,14 +114,14 @@ func BenchmarkRandomGames(b *testing.B) {
 }
 
 // gamesOptions are the benchmarks' server options and rule from the
-// environment (BenchmarkRandomGames lists the variables): the store,
+// environment (BenchmarkRandomGames lists the variables): the cache,
 // database, threads, table and look-ahead; no request waits in line.
-func gamesOptions(b *testing.B, store string) (Options, engine.Capture) {
+func gamesOptions(b *testing.B, cache string) (Options, engine.Capture) {
 	rule, err := engine.ParseCapture(get(os.Getenv("KALAH_GAMES_RULE"), "no-empty-capture"))
 	if err != nil {
 		b.Fatal(err)
 	}
-	opts := Options{StoreDir: store, EGDBDir: os.Getenv("KALAH_GAMES_EGDB"), Threads: envInt(b, "KALAH_GAMES_THREADS", 0),
+	opts := Options{CacheDir: cache, EGDBDir: os.Getenv("KALAH_GAMES_EGDB"), Threads: envInt(b, "KALAH_GAMES_THREADS", 0),
 		TableBytes: int64(envInt(b, "KALAH_GAMES_TT_MIB", 0)) << 20, MaxQueue: -1,
 		NoPonder: os.Getenv("KALAH_GAMES_NO_PONDER") != ""}
 	opts.NoEGDB = opts.EGDBDir == ""
@@ -193,16 +193,16 @@ func cpuSeconds(tb testing.TB) float64 {
 // the server looking ahead meanwhile unless KALAH_GAMES_NO_PONDER is set),
 // then asks for the slow position and times that answer. It reports the
 // median and largest of those answers and how many took over a second.
-// KALAH_GAMES_STORE, _EGDB, _RULE, _SEEDS, _THREADS, _TT_MIB and _OUT are
-// as for BenchmarkRandomGames; run it on a copy of the store of that run's
+// KALAH_GAMES_CACHE, _EGDB, _RULE, _SEEDS, _THREADS, _TT_MIB and _OUT are
+// as for BenchmarkRandomGames; run it on a copy of the cache of that run's
 // start (the slow positions must not be in it already).
 func BenchmarkLookAhead(b *testing.B) {
-	from, store := os.Getenv("KALAH_GAMES_FROM"), os.Getenv("KALAH_GAMES_STORE")
-	if from == "" || store == "" {
-		b.Skip("set KALAH_GAMES_FROM (a games file of BenchmarkRandomGames) and KALAH_GAMES_STORE; see serve/measure.sh")
+	from, cache := os.Getenv("KALAH_GAMES_FROM"), os.Getenv("KALAH_GAMES_CACHE")
+	if from == "" || cache == "" {
+		b.Skip("set KALAH_GAMES_FROM (a games file of BenchmarkRandomGames) and KALAH_GAMES_CACHE; see serve/measure.sh")
 	}
 	think, slower := envDuration(b, "KALAH_GAMES_THINK", "2s"), envDuration(b, "KALAH_GAMES_SLOWER", "1s")
-	opts, rule := gamesOptions(b, store)
+	opts, rule := gamesOptions(b, cache)
 	seeds := envInt(b, "KALAH_GAMES_SEEDS", 4)
 	pairs := slowPairs(b, from, slower)
 	if len(pairs) == 0 {
@@ -212,7 +212,7 @@ func BenchmarkLookAhead(b *testing.B) {
 	if _, err := s.Warm(context.Background(), 6, seeds, rule); err != nil {
 		b.Fatal(err)
 	}
-	out := gamesOut(b, "game\tply\tbefore_s\twall_s\tnodes\tfrom_store\tposition\tto_move")
+	out := gamesOut(b, "game\tply\tbefore_s\twall_s\tnodes\tfrom_cache\tposition\tto_move")
 	ask := func(p [2]string) (float64, solveReply) {
 		var rep solveReply
 		t0 := time.Now()
@@ -235,7 +235,7 @@ func BenchmarkLookAhead(b *testing.B) {
 				over++
 			}
 			if out != nil {
-				fmt.Fprintf(out, "%s\t%s\t%s\t%.3f\t%d\t%v\t%s\t%s\n", pr.game, pr.ply, pr.before, w, rep.Nodes, rep.FromStore, pr.slow[0], pr.slow[1])
+				fmt.Fprintf(out, "%s\t%s\t%s\t%.3f\t%d\t%v\t%s\t%s\n", pr.game, pr.ply, pr.before, w, rep.Nodes, rep.FromCache, pr.slow[0], pr.slow[1])
 				out.Flush()
 			}
 		}

@@ -33,11 +33,11 @@ tflag=
 [ "$threads" -gt 0 ] && tflag="--threads $threads"
 echo "== databases: $work/egdb-$rule (up to $maxseeds seeds)"
 "$work/kalah" egdb build --pits 6 --rule "$rule" --max-seeds "$maxseeds" --egdb "$work/egdb-$rule" -q $tflag
-echo "== book: $work/store-$rule (Kalah(6,4) within $plies plies)"
-"$work/kalah" book build --pits 6 --seeds 4 --rule "$rule" --plies "$plies" --egdb "$work/egdb-$rule" --store "$work/store-$rule" -q $tflag
+echo "== book: $work/cache-$rule (Kalah(6,4) within $plies plies)"
+"$work/kalah" book build --pits 6 --seeds 4 --rule "$rule" --plies "$plies" --egdb "$work/egdb-$rule" --cache "$work/cache-$rule" -q $tflag
 echo "== $games random games (load before: $(uptime))"
 cd "$work"
-KALAH_GAMES_STORE="$work/store-$rule" KALAH_GAMES_EGDB="$work/egdb-$rule" KALAH_GAMES_RULE="$rule" \
+KALAH_GAMES_CACHE="$work/cache-$rule" KALAH_GAMES_EGDB="$work/egdb-$rule" KALAH_GAMES_RULE="$rule" \
 	KALAH_GAMES_N="$games" KALAH_GAMES_CAP="$cap" KALAH_GAMES_THREADS="$threads" \
 	KALAH_GAMES_OUT="$work/games-$rule.tsv" \
 	./serve.test -test.run '^$' -test.bench RandomGames -test.benchtime 1x

@@ -16,8 +16,8 @@ import (
 // each legal move. So once the server has answered a position and the
 // slot is free, it solves those positions itself, one at a time, each for
 // at most Options.PonderLimit: a solve that finishes leaves its answer in
-// the store (and its proofs in the table), so the request for it, when it
-// comes, is answered from the store. A request that comes in meanwhile
+// the cache (and its proofs in the table), so the request for it, when it
+// comes, is answered from the cache. A request that comes in meanwhile
 // stops the look-ahead at once: its solve is interrupted (what it proved
 // stays in the table) and the request takes the slot; its own answer then
 // starts a new look-ahead, from its position. The look-ahead never holds

@@ -11,8 +11,8 @@ import (
 )
 
 // TestLookAhead answers a position and checks that the look-ahead then
-// solves the position after each of its moves into the store: each is
-// then answered from the store, with the values of an independent solve.
+// solves the position after each of its moves into the cache: each is
+// then answered from the cache, with the values of an independent solve.
 // With NoPonder nothing is looked ahead.
 func TestLookAhead(t *testing.T) {
 	r, _ := engine.NewRules(4, engine.NoEmptyCapture)
@@ -44,8 +44,8 @@ func TestLookAhead(t *testing.T) {
 				t.Fatalf("status %d", code)
 			}
 			checkSolve(t, &rep, reference(t, r.Capture, q))
-			if rep.FromStore == off {
-				t.Errorf("look-ahead off %v: %s %s from the store %v", off, q, q.ToMove, rep.FromStore)
+			if rep.FromCache == off {
+				t.Errorf("look-ahead off %v: %s %s from the cache %v", off, q, q.ToMove, rep.FromCache)
 			}
 		}
 		if off && len(ended) > 0 {

@@ -3,11 +3,11 @@
 // against the computer, and the JSON API the page (or a bot) calls.
 //
 // Every value comes from a library session (kalah.Open), the same one
-// 'kalah solve' opens, with the persistent store as its cache. The server
-// keeps one session open at a time, for the game of the last request: the
-// store's directory can be held by one session only, so a request for
-// another game (pits, seeds or rule) closes the open session and opens
-// the new one, which costs a store open and a fresh table.
+// 'kalah solve' opens, with its cache. The server keeps one session open
+// at a time, for the game of the last request: the cache's directory can
+// be held by one session only, so a request for another game (pits, seeds
+// or rule) closes the open session and opens the new one, which costs a
+// cache open and a fresh table.
 //
 // Heavy work is serialised: at most one solve runs at a time (a solve
 // already uses every core the session has), the others wait in line, first
@@ -34,15 +34,15 @@ import (
 
 // Options configure a server.
 type Options struct {
-	// StoreDir is the persistent store's directory; "" means the default
-	// (persist.DefaultDir). NoStore uses none.
-	StoreDir string
-	NoStore  bool
+	// CacheDir is the cache's directory; "" means the default
+	// (persist.DefaultDir). NoCache uses none.
+	CacheDir string
+	NoCache  bool
 	// EGDBDir is the endgame-database directory ("" means the default,
 	// used when it holds a database); NoEGDB uses none.
 	EGDBDir string
 	NoEGDB  bool
-	// Threads and TableBytes are the sessions' search workers and table
+	// Threads and TableBytes are the sessions' search threads and table
 	// size; 0 means the session's defaults.
 	Threads    int
 	TableBytes int64
@@ -231,7 +231,7 @@ func New(opts Options) *Server {
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
 
 // Close waits for the running solve and closes the open session, so that
-// what it proved is in the store.
+// what it proved is in the cache.
 func (s *Server) Close() error {
 	s.mu.Lock()
 	s.closed = true
@@ -326,12 +326,12 @@ func (s *Server) session(key gameKey) (*kalah.Session, error) {
 	k, err := kalah.Open(kalah.Config{Pits: key.pits, Seeds: key.seeds, Rule: key.rule,
 		Threads: s.opts.Threads, TableBytes: s.opts.TableBytes,
 		EGDBDir: s.opts.EGDBDir, NoEGDB: s.opts.NoEGDB,
-		CacheDir: s.opts.StoreDir, NoCache: s.opts.NoStore,
+		CacheDir: s.opts.CacheDir, NoCache: s.opts.NoCache,
 		Progress: s.progress, ProgressEvery: s.opts.ProgressEvery, Log: s.opts.Log})
 	if err != nil {
 		return nil, err
 	}
-	s.logf("session opened: Kalah(%d,%d) %v, store %q", key.pits, key.seeds, key.rule, k.CacheDir())
+	s.logf("session opened: Kalah(%d,%d) %v, cache %q", key.pits, key.seeds, key.rule, k.CacheDir())
 	s.k, s.kkey = k, key
 	return k, nil
 }
@@ -362,14 +362,15 @@ func (s *Server) Warm(ctx context.Context, pits, seeds int, rule engine.Capture)
 	if err != nil {
 		return Warmed{}, err
 	}
-	sv, err := k.Solver()
-	if err != nil {
+	if err := k.Ready(); err != nil {
 		return Warmed{}, err
 	}
 	if fresh { // an open session's table holds answers: keep them
-		sv.Table().Clear()
+		if err := k.ClearTable(); err != nil {
+			return Warmed{}, err
+		}
 	}
-	w := Warmed{TableBytes: k.TableBytes(), EGDBSeeds: sv.EGDBSeeds(), Took: time.Since(t0)}
+	w := Warmed{TableBytes: k.TableBytes(), EGDBSeeds: k.EGDBSeeds(), Took: time.Since(t0)}
 	s.logf("warmed Kalah(%d,%d) %v: %d-byte table touched, endgame database %d seeds, %v", pits, seeds, rule, w.TableBytes, w.EGDBSeeds, w.Took.Round(time.Millisecond))
 	return w, nil
 }
@@ -385,7 +386,7 @@ func (s *Server) closeSession() error {
 
 // solve runs a full solve (every move's value) of p under rules in the
 // session of key, waiting for the slot; id names the request in
-// /api/progress. It returns the session's store directory too.
+// /api/progress. It returns the session's cache directory too.
 func (s *Server) solve(ctx context.Context, key gameKey, rules engine.Rules, p engine.Position, id string) (*kalah.Result, string, error) {
 	if err := s.acquire(ctx, id, true); err != nil {
 		return nil, "", err
@@ -418,7 +419,7 @@ func (s *Server) solve(ctx context.Context, key gameKey, rules engine.Rules, p e
 	t0 := time.Now()
 	res, err := k.Solve(ctx, p)
 	if res != nil {
-		s.logf("solved %v %s %s in %.3f s (from store %v)", key.rule, p, p.ToMove, time.Since(t0).Seconds(), res.FromCache)
+		s.logf("solved %v %s %s in %.3f s (from cache %v)", key.rule, p, p.ToMove, time.Since(t0).Seconds(), res.FromCache)
 	}
 	return res, k.CacheDir(), err
 }

@@ -10,18 +10,17 @@ import (
 // used is how full the open session's table is (a sample's estimate).
 func used(t *testing.T, s *Server) int {
 	t.Helper()
-	sv, err := s.k.Solver()
-	if err != nil {
+	if err := s.k.Ready(); err != nil {
 		t.Fatal(err)
 	}
-	return sv.Table().Used()
+	return s.k.TableUsed()
 }
 
 // TestWarm: Warm opens the game's session, which the next request uses
 // with the exact values; warming the open session again keeps its table,
 // and warming another game opens a fresh one.
 func TestWarm(t *testing.T) {
-	s, hs := newTestServer(t, Options{NoStore: true, NoPonder: true}) // nothing else may touch the table
+	s, hs := newTestServer(t, Options{NoCache: true, NoPonder: true}) // nothing else may touch the table
 	ctx := context.Background()
 	w, err := s.Warm(ctx, 4, 3, engine.EmptyCapture)
 	if err != nil {

@@ -96,7 +96,7 @@ func checkSolveValue(t *testing.T, s *Solver, br *brute, p engine.Position) {
 		t.Fatalf("%v at %v: SolveBestMove's best move %v is not optimal", s.rules, p, res.Best)
 	}
 	checkPV(t, s, p, res.PV, want)
-	// Every move's value from the value just proven (as kalah table does).
+	// Every move's value from the value just proven (as kalah sweep does).
 	all, err := s.SolveEveryMoveFrom(context.Background(), p, res)
 	if err != nil {
 		t.Fatal(err)
@@ -220,7 +220,7 @@ func TestDefaultTTBytesFor(t *testing.T) {
 
 // TestInterruptedSolveBounds: a solve cancelled part-way returns bounds that
 // hold the true value, never a guessed value, for the root and for every
-// move it reports, with one worker and with several searching moves at
+// move it reports, with one thread and with several searching moves at
 // once.
 func TestInterruptedSolveBounds(t *testing.T) {
 	r := engine.Rules{Pits: 6, Capture: engine.EmptyCapture}

@@ -14,20 +14,20 @@ const busyMinSeeds = 12
 // from a root of rootSeeds seeds: busyMinSeeds, the table's threshold (a
 // mark needs a slot), and half the root's seeds. A mark costs two atomic
 // read-modify-writes on a counter that is rarely in the cache and that the
-// other worker may hold: two cache misses a node that the processor cannot
+// other thread may hold: two cache misses a node that the processor cannot
 // overlap. Marking every child of 12 seeds or more made a node of the
 // value of Kalah(6,4) empty-capture without a database cost 0.87-1.14 CPU
 // µs on two threads against 0.66-0.73 µs on one; marking only children of
 // at least half the root's seeds (where the subtrees that are worth
 // spreading are) brought it to 0.75-0.90 µs with as many nodes
-// (docs/benchmarks.md, "Session 18"). With an endgame database the table's
+// (docs/benchmarks.md, on parallel search). With an endgame database the table's
 // threshold is usually the larger.
 func markMin(rootSeeds, tabMin int) int {
 	return max(busyMinSeeds, tabMin, rootSeeds/2)
 }
 
-// busyTable counts, per position hash, the workers searching it right now
-// (a hash collision only makes a worker put a move off needlessly; it never
+// busyTable counts, per position hash, the threads searching it right now
+// (a hash collision only makes a thread put a move off needlessly; it never
 // changes a value).
 type busyTable struct {
 	n []atomic.Int32

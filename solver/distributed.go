@@ -11,7 +11,7 @@ import (
 )
 
 // This file holds the hooks a distributed campaign (package campaign) uses
-// to run one piece of a search on a worker: a single full-depth
+// to run one piece of a search on a campaign worker: a single full-depth
 // null-window test on a board, the unit of work that the coordinator ships
 // with its window.
 
@@ -19,7 +19,7 @@ import (
 // its mover) is at least gamma, at full depth: it returns a fail-soft
 // bound v, v >= gamma meaning "value >= v" and v < gamma meaning
 // "value <= v". Both are proven bounds, within the seeds on the board. The
-// test runs on all of the solver's workers over its table, which keeps
+// test runs on all of the solver's threads over its table, which keeps
 // what it learns for later tests. When ctx ends first it returns an error
 // wrapping ErrInterrupted. nodes is what this test searched.
 func (s *Solver) NullWindow(ctx context.Context, b engine.Board, gamma int) (v int, nodes int64, err error) {

@@ -10,7 +10,7 @@ import (
 )
 
 // This file holds the drivers: the MTD(f) loop that pins a value down with
-// null-window tests, and the test itself, run by one worker or raced by
+// null-window tests, and the test itself, run by one thread or raced by
 // several over the shared table (lazy SMP).
 
 // RoundUp and RoundDown move v to the parity p (values of a board with s
@@ -33,9 +33,9 @@ func RoundDown(v, p int) int {
 // test decides whether the value of b (relative, from its mover) is at
 // least gamma: it returns a fail-soft bound v with v >= gamma meaning
 // "value >= v" and v < gamma meaning "value <= v". ok is false when the
-// solve was cancelled before the test finished. It runs on every worker.
+// solve was cancelled before the test finished. It runs on every thread.
 func (s *Solver) test(b engine.Board, gamma, depth int) (v int, ok bool) {
-	ws := s.workers
+	ws := s.threads
 	if len(ws) == 1 {
 		w := ws[0]
 		var stop atomic.Bool
@@ -44,7 +44,7 @@ func (s *Solver) test(b engine.Board, gamma, depth int) (v int, ok bool) {
 		s.account(ws)
 		return v, !w.aborted
 	}
-	// Lazy SMP: every worker searches the same test over the shared
+	// Lazy SMP: every thread searches the same test over the shared
 	// table, each with its own move order near the root; the first to
 	// finish answers (all answers are proven bounds, so any one will do)
 	// and the others are stopped.
@@ -55,7 +55,7 @@ func (s *Solver) test(b engine.Board, gamma, depth int) (v int, ok bool) {
 	for _, w := range ws {
 		w.reset(&stop)
 		wg.Add(1)
-		go func(w *worker) {
+		go func(w *thread) {
 			defer wg.Done()
 			r, _ := w.searchBoard(b, gamma-1, gamma, depth)
 			if !w.aborted {
@@ -71,20 +71,20 @@ func (s *Solver) test(b engine.Board, gamma, depth int) (v int, ok bool) {
 	return v, done
 }
 
-// account adds the counters of the workers' last test to the solver's
+// account adds the counters of the threads' last test to the solver's
 // (one more pass), under the lock that concurrent tests share.
-func (s *Solver) account(ws []*worker) {
+func (s *Solver) account(ws []*thread) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.stats.Passes++
 	for _, w := range ws {
-		s.addWorker(w)
+		s.addThread(w)
 	}
 }
 
-// addWorker adds w's counters of its last search to the solver's and
+// addThread adds w's counters of its last search to the solver's and
 // publishes its nodes. Called with s.mu held.
-func (s *Solver) addWorker(w *worker) {
+func (s *Solver) addThread(w *thread) {
 	w.publish()
 	s.stats.Add(w.st)
 	w.total += w.st.Nodes
@@ -98,13 +98,13 @@ func (s *Solver) statsNow() Stats {
 }
 
 // publish adds the nodes not yet published to the shared progress count.
-func (w *worker) publish() {
+func (w *thread) publish() {
 	w.shared.Add(w.st.Nodes - w.published)
 	w.published = w.st.Nodes
 }
 
-// reset prepares a worker for a new test.
-func (w *worker) reset(stop *atomic.Bool) {
+// reset prepares a thread for a new test.
+func (w *thread) reset(stop *atomic.Bool) {
 	w.stop = stop
 	w.aborted = false
 	w.st = Stats{}

@@ -80,7 +80,7 @@ func TestTableJustAboveDatabase(t *testing.T) {
 			if s <= k || s > 16 || s < tableMinSeeds(k) && near >= 6 || s >= tableMinSeeds(k) && far >= 6 {
 				continue
 			}
-			// A store filled without the database holds entries of the
+			// A cache filled without the database holds entries of the
 			// boards that skip the table; with the database the search
 			// must not ask it for them (cacheMinSeeds), and its values
 			// are the reference's.
@@ -113,7 +113,7 @@ func TestTableJustAboveDatabase(t *testing.T) {
 				}
 				for seeds, n := range cache.asked {
 					if seeds < tableMinSeeds(k) {
-						t.Fatalf("%v, %d seeds, database %d: the store asked %d times at %d seeds, below the table's %d", r, s, k, n, seeds, tableMinSeeds(k))
+						t.Fatalf("%v, %d seeds, database %d: the cache was asked %d times at %d seeds, below the table's %d", r, s, k, n, seeds, tableMinSeeds(k))
 					}
 				}
 				switch probes := res.Stats.TTProbes; {
@@ -139,7 +139,7 @@ func TestTableJustAboveDatabase(t *testing.T) {
 	}
 }
 
-// mapCache is a persistent store in a map, asked at every board; asked,
+// mapCache is a cache in a map, asked at every board; asked,
 // when not nil, counts the look-ups by the board's seeds.
 type mapCache struct {
 	mu    sync.Mutex

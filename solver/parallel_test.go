@@ -9,7 +9,7 @@ import (
 	"github.com/kalah-solver/kalah/engine"
 )
 
-// TestThreadsAgree: 1, 2 and 4 workers give identical values and per-move
+// TestThreadsAgree: 1, 2 and 4 threads give identical values and per-move
 // values, on random positions and start positions, checked against the
 // brute-force reference too.
 func TestThreadsAgree(t *testing.T) {

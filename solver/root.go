@@ -54,8 +54,7 @@ const (
 
 // moveGuessDepth is the depth of the depth-limited MTD(f) that guesses
 // the value of each move after the first, on boards that SolveEveryMove
-// deepens. 21 since session 21 (18 before): with the default 20-seed
-// database it took every move's value of the Kalah(6,4) start from 178.8
+// deepens. 21 rather than 18: with the default 20-seed database it took every move's value of the Kalah(6,4) start from 178.8
 // M to 156.7 M nodes under no-empty-capture and 109.3 M to 104.5 M under
 // empty-capture, and of six random positions of 42-46 seeds from 139.0 M
 // to 106.8 M and 47.7 M to 46.1 M; without a database it is level on
@@ -164,7 +163,7 @@ func (s *Solver) SolveEveryMoveFrom(ctx context.Context, p engine.Position, best
 			order = slices.Insert(slices.Delete(order, k, k+1), 0, best.Best[0])
 		}
 	}
-	if len(s.workers) > 1 && len(order) > 1 {
+	if len(s.threads) > 1 && len(order) > 1 {
 		res.Moves = s.everyMoveShared(ctx, p, order, guess, deepened, stage, start)
 	} else {
 		for k, i := range order {
@@ -243,12 +242,12 @@ func (s *Solver) solveMove(ctx context.Context, test testFunc, p engine.Position
 }
 
 // everyMoveShared is SolveEveryMove's loop over the root moves with
-// several workers: the moves are searched at the same time, as many as
-// there are workers, taken in root order, each MTD(f) test owning one
-// worker of a Team, and a worker without a test of its own helping a
+// several threads: the moves are searched at the same time, as many as
+// there are threads, taken in root order, each MTD(f) test owning one
+// thread of a Team, and a thread without a test of its own helping a
 // running one (lazy SMP). Lazy SMP on one test scales poorly past one
-// worker (1.2-1.8x on two); separate moves share only the table. When a
-// move ends, its worker joins the test still running at once, not only
+// thread (1.2-1.8x on two); separate moves share only the table. When a
+// move ends, its thread joins the test still running at once, not only
 // when that move's next test begins (a test of the last move can run for
 // seconds). A move starts from the best value proven so far (the
 // deepening's guess before any).
@@ -273,7 +272,7 @@ func (s *Solver) everyMoveShared(ctx context.Context, p engine.Position, order [
 		k, next = next, next+1
 		return k, guess, true
 	}
-	for range min(len(s.workers), len(order)) {
+	for range min(len(s.threads), len(order)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -390,7 +389,7 @@ func (s *Solver) reporter(stage *atomic.Pointer[Progress], start time.Time, name
 // refuted by a proof of its own, which the table seldom holds: on the
 // value of Kalah(6,5) empty-capture with the 28-seed database the walk
 // refuted three moves at its second board, 44.0 M of the solve's 239.5 M
-// nodes (docs/benchmarks.md, "Session 19").
+// nodes (docs/benchmarks.md, on the principal variation).
 func (s *Solver) PV(ctx context.Context, p engine.Position, v int) ([]engine.Ply, error) {
 	return FollowPV(s.rules, p, v, func(c engine.Board, gamma int) (int, error) {
 		t, ok := s.test(c, gamma, tt.DepthSolved)
@@ -405,7 +404,7 @@ func (s *Solver) PV(ctx context.Context, p engine.Position, v int) ([]engine.Ply
 // of the last search of b), if b has an entry.
 func (s *Solver) tableMove(b engine.Board) (int, bool) {
 	seeds := b.Seeds()
-	if len(s.workers) == 0 || seeds < s.workers[0].tabMin {
+	if len(s.threads) == 0 || seeds < s.threads[0].tabMin {
 		return 0, false
 	}
 	e, ok := s.tab.Probe(s.tab.SlotOf(b.Key(), seeds))

@@ -1,10 +1,11 @@
 // Package solver computes exact perfect-play values of Kalah positions: a
 // fail-soft negamax over the packed board with enhanced transposition
 // cut-offs, endgame-database probes and seed-count bounds, driven by MTD(f)
-// null-window tests, on one or more workers sharing one table.
+// null-window tests, on one or more threads sharing one table.
 package solver
 
 import (
+	"encoding/json"
 	"math/bits"
 	"sync/atomic"
 
@@ -12,26 +13,27 @@ import (
 	"github.com/kalah-solver/kalah/tt"
 )
 
-// Oracle answers positions with few seeds exactly: an endgame database.
+// Database answers positions with few seeds exactly: an endgame database.
 // Probe returns the number of the board's seeds the side to move banks
 // under perfect play; ok is false when the board is not covered.
-type Oracle interface {
+type Database interface {
 	MaxSeeds() int
 	Probe(b engine.Board) (gain int, ok bool)
 }
 
-// Prefetcher is an Oracle that can start loading what Probe(b) will read
+// Prefetcher is a Database that can start loading what Probe(b) will read
 // and return at once (egdb.DB does); the search then asks it for each
 // child it sows within the database, before it probes any.
 type Prefetcher interface {
 	Prefetch(b engine.Board)
 }
 
-// Store is a persistent second level under the table, holding proven
-// entries only (persist.Cache implements it with BadgerDB). The search asks it
-// only where the table misses at a board with at least MinSeeds seeds, and
-// hands it entries whose subtree cost at least 2^MinWork nodes. Put must
-// not block: the store queues writes for its own writer goroutine.
+// Cache is a persistent second level under the table, holding proven
+// entries only: the cache (persist.Cache, on BadgerDB), or a campaign's
+// shared table. The search asks it only where the
+// table misses at a board with at least MinSeeds seeds, and hands it
+// entries whose subtree cost at least 2^MinWork nodes. Put must not block:
+// the cache queues writes for its own writer goroutine.
 type Cache interface {
 	Get(k engine.Key) (tt.Entry, bool)
 	Put(k engine.Key, e tt.Entry)
@@ -46,12 +48,12 @@ type Cache interface {
 
 const inf = 1000
 
-// worker owns one search stack: its counters are its own, and it shares
-// only the table, the oracle and the stop flag with other workers.
-type worker struct {
+// thread owns one search stack: its counters are its own, and it shares
+// only the table, the database and the stop flag with other threads.
+type thread struct {
 	rules engine.Rules
 	tab   *tt.Table
-	db    Oracle
+	db    Database
 	dbPre Prefetcher // db, when it prefetches; else nil
 	dbMax int
 	// tabMin: boards with fewer seeds are neither looked up in the table
@@ -60,12 +62,12 @@ type worker struct {
 	id     int
 
 	cache      Cache // nil for none
-	cacheSeeds int   // ask the store only at boards with this many seeds (never without one)
-	cacheWork  int   // give the store entries whose work is at least this
+	cacheSeeds int   // ask the cache only at boards with this many seeds (never without one)
+	cacheWork  int   // give the cache entries whose work is at least this
 
 	stop    *atomic.Bool  // set when this test is answered elsewhere
 	cancel  *atomic.Bool  // set when the whole solve is cancelled
-	aborted bool          // this worker saw stop; its results are void
+	aborted bool          // this thread saw stop; its results are void
 	shared  *atomic.Int64 // nodes published for progress reports
 
 	st        Stats
@@ -74,8 +76,8 @@ type worker struct {
 
 	hist [engine.MaxPits][engine.MaxSeeds + 1]int32 // cut-offs by pit and seeds in it
 
-	// busy is shared by all workers when there are several (nil for one):
-	// how many workers are searching each position right now, by hash.
+	// busy is shared by all threads when there are several (nil for one):
+	// how many threads are searching each position right now, by hash.
 	// Only children of at least markMin seeds are marked, set from the
 	// board each search starts from (searchBoard).
 	busy    *busyTable
@@ -94,7 +96,40 @@ type Stats struct {
 	CutPeek   int64 `json:"cut_peek"`   // nodes cut by a child's bound (ETC, game end, database)
 	CutSearch int64 `json:"cut_search"` // beta cut-offs after recursing
 	Passes    int64 `json:"passes"`     // null-window tests run by the drivers
-	CacheHits int64 `json:"store_hits"` // entries found in the persistent store
+	CacheHits int64 `json:"cache_hits"` // entries found in the cache
+}
+
+// statsJSON is Stats as JSON: its fields, and the deprecated key of
+// CacheHits beside it.
+type statsJSON struct {
+	statsFields
+	// StoreHits is CacheHits under its old key, written and read.
+	// Deprecated: use cache_hits; the key "store_hits" is removed in v0.3.0.
+	StoreHits *int64 `json:"store_hits,omitempty"`
+}
+
+// statsFields is Stats without its methods.
+type statsFields Stats
+
+// MarshalJSON writes the counters, cache_hits also under its old key,
+// store_hits (until v0.3.0).
+func (s Stats) MarshalJSON() ([]byte, error) {
+	hits := s.CacheHits
+	return json.Marshal(statsJSON{statsFields(s), &hits})
+}
+
+// UnmarshalJSON reads the counters, cache_hits also under its old key,
+// store_hits (until v0.3.0).
+func (s *Stats) UnmarshalJSON(b []byte) error {
+	var j statsJSON
+	if err := json.Unmarshal(b, &j); err != nil {
+		return err
+	}
+	*s = Stats(j.statsFields)
+	if j.StoreHits != nil && s.CacheHits == 0 {
+		s.CacheHits = *j.StoreHits
+	}
+	return nil
 }
 
 // Add accumulates o into s.
@@ -149,7 +184,7 @@ type tally struct {
 // searchBoard searches b from scratch, as the drivers do: the endgame
 // database answers a small board, and otherwise b is looked up in the
 // table and searched. The contract is search's.
-func (w *worker) searchBoard(b engine.Board, alpha, beta, depth int) (v int, proven bool) {
+func (w *thread) searchBoard(b engine.Board, alpha, beta, depth int) (v int, proven bool) {
 	s := b.Seeds()
 	w.markMin = markMin(s, w.tabMin)
 	if s <= w.dbMax {
@@ -185,12 +220,12 @@ func (w *worker) searchBoard(b engine.Board, alpha, beta, depth int) (v int, pro
 // horizon score 0 (no further gain) and v is a heuristic, unless proven:
 // then no horizon leaf and no depth-limited entry was used below, and v
 // holds like a full-depth bound (Irving's result depth, reduced to a flag).
-// A worker that sees the stop flag unwinds with (0, false) and sets
+// A thread that sees the stop flag unwinds with (0, false) and sets
 // w.aborted: its results are void.
 //
 // ahead, if not nil, is n.child's expansion (step 4), done by the parent
 // while it waited for its own children's buckets.
-func (w *worker) search(n *candidate, alpha, beta, depth int, ahead *expansion) (v int, proven bool) {
+func (w *thread) search(n *candidate, alpha, beta, depth int, ahead *expansion) (v int, proven bool) {
 	// Step 1. Poll: count the node, and every 4096 nodes publish the count
 	// and look at the stop flags.
 	if w.poll() {
@@ -220,7 +255,7 @@ func (w *worker) search(n *candidate, alpha, beta, depth int, ahead *expansion) 
 	}
 
 	// Step 3. Probe: the node's own entry is the one its parent's peek
-	// found or, on a table miss at a big board, the persistent store's. A
+	// found or, on a table miss at a big board, the cache's. A
 	// bound of it that decides the window ends the node; otherwise its move
 	// is tried first.
 	e, hit := n.entry, n.hit
@@ -256,15 +291,15 @@ func (w *worker) search(n *candidate, alpha, beta, depth int, ahead *expansion) 
 		}
 	}
 
-	// Step 7. Store the bound in the table (and, if costly, the store).
-	w.store(n, t, alpha, beta, depth, w.st.Nodes-nodes0)
+	// Step 7. Save the bound in the table (and, if costly, in the cache).
+	w.save(n, t, alpha, beta, depth, w.st.Nodes-nodes0)
 	return t.best, !t.limited
 }
 
 // poll counts a node (step 1); every 4096 nodes it publishes the count for
 // progress reports and reads the stop flags, which are atomic and shared.
-// It reports whether this worker must stop.
-func (w *worker) poll() bool {
+// It reports whether this thread must stop.
+func (w *thread) poll() bool {
 	w.st.Nodes++
 	if w.st.Nodes&4095 == 0 {
 		w.publish()
@@ -275,9 +310,9 @@ func (w *worker) poll() bool {
 	return w.aborted
 }
 
-// fromCache looks n up in the persistent store after a table miss (step
+// fromCache looks n up in the cache after a table miss (step
 // 3) and copies a find into the table.
-func (w *worker) fromCache(n *candidate) (tt.Entry, bool) {
+func (w *thread) fromCache(n *candidate) (tt.Entry, bool) {
 	e, ok := w.cache.Get(n.child.Key())
 	if ok {
 		w.st.CacheHits++
@@ -318,8 +353,8 @@ func tableMove(e tt.Entry, hit bool) int {
 // nothing costs as much memory traffic as one that is read. Such lines
 // were 8 % of those prefetched on the value of Kalah(6,5) with the
 // 28-seed database and 15 % on Kalah(6,4) with the 20-seed one
-// (docs/benchmarks.md, "Session 20").
-func (w *worker) expand(b engine.Board, x *expansion, alpha, beta int) {
+// (docs/benchmarks.md, on prefetching).
+func (w *thread) expand(b engine.Board, x *expansion, alpha, beta int) {
 	n := 0
 	for mv := b.Moves(); mv != 0; mv &= mv - 1 {
 		i := bits.TrailingZeros8(mv)
@@ -354,7 +389,7 @@ func (w *worker) expand(b engine.Board, x *expansion, alpha, beta int) {
 // settle the child or cut the node the work is wasted; on Kalah(6,4) it
 // still saves 12 % of the time (docs/algorithms.md). It never changes the
 // search: the node counts are the same either way.
-func (w *worker) expandAhead(b engine.Board, ex *expansion, ttMove int, next *expansion, alpha, beta int) int {
+func (w *thread) expandAhead(b engine.Board, ex *expansion, ttMove int, next *expansion, alpha, beta int) int {
 	j := w.scoreMoves(b, ex.list[:ex.n], ttMove)
 	if j < 0 || ex.list[j].child.Seeds() <= w.dbMax {
 		return -1
@@ -372,7 +407,7 @@ func (w *worker) expandAhead(b engine.Board, ex *expansion, ttMove int, next *ex
 // move banks, ties broken by history) and returns the index of the move
 // that step 5 puts first if the peeks settle nothing; -1 when every move
 // ends the game (moves that do are not scored: the peeks settle them).
-func (w *worker) scoreMoves(b engine.Board, list []candidate, ttMove int) int {
+func (w *thread) scoreMoves(b engine.Board, list []candidate, ttMove int) int {
 	sj, best := -1, int64(-1<<62)
 	for j := range list {
 		cd := &list[j]
@@ -401,7 +436,7 @@ func (w *worker) scoreMoves(b engine.Board, list []candidate, ttMove int) int {
 // needs no search, and a move that cannot beat alpha is dropped, its upper
 // bound kept for the fail-soft value: both go into the tally. The moves
 // left open go to ex.open, in their order.
-func (w *worker) peekAll(b engine.Board, ex *expansion, alpha, beta, depth int) (t tally, cut bool) {
+func (w *thread) peekAll(b engine.Board, ex *expansion, alpha, beta, depth int) (t tally, cut bool) {
 	w.st.Peeks += int64(ex.n)
 	t = tally{best: -inf, move: -1}
 	k := 0
@@ -432,7 +467,7 @@ func (w *worker) peekAll(b engine.Board, ex *expansion, alpha, beta, depth int) 
 // child's entry in cd for the child's own search. alpha and beta are the
 // node's window, alpha raised to the best bound so far: a child in the
 // database that its seed count alone settles for them is not read.
-func (w *worker) peek(b engine.Board, cd *candidate, depth, alpha, beta int) (lo, hi int) {
+func (w *thread) peek(b engine.Board, cd *candidate, depth, alpha, beta int) (lo, hi int) {
 	gain := int(cd.gain)
 	c := cd.child
 	if cd.res.Over() {
@@ -498,13 +533,13 @@ func order(ex *expansion) {
 // searchMoves searches n's open moves in order (step 6), each with alpha
 // raised to the best value so far, and adds their values to t; it stops at
 // the first move that reaches beta. next is the expansion of move nextPit,
-// done ahead. ok is false when the worker was stopped.
+// done ahead. ok is false when the thread was stopped.
 //
-// With several workers (simplified ABDADA): after the first move, a child
-// another worker is searching right now is put off until the others are
-// done, so that workers spread over the tree; then the put-off ones are
+// With several threads (simplified ABDADA): after the first move, a child
+// another thread is searching right now is put off until the others are
+// done, so that threads spread over the tree; then the put-off ones are
 // searched (by then usually answered by the table).
-func (w *worker) searchMoves(n *candidate, ex *expansion, t tally, alpha, beta, depth int, next *expansion, nextPit int) (_ tally, ok bool) {
+func (w *thread) searchMoves(n *candidate, ex *expansion, t tally, alpha, beta, depth int, next *expansion, nextPit int) (_ tally, ok bool) {
 	var deferred [engine.MaxPits]int8
 	k, nd := ex.k, 0
 	for j := 0; j < k+nd; j++ {
@@ -524,7 +559,7 @@ func (w *worker) searchMoves(n *candidate, ex *expansion, t tally, alpha, beta, 
 			ahead = next
 		}
 		// The window goes down and the value comes back through the sign
-		// rule (engine/value.go). With several workers the child is marked
+		// rule (engine/value.go). With several threads the child is marked
 		// busy while it is searched.
 		gain := int(cd.gain)
 		marked := w.marks(cd)
@@ -553,17 +588,17 @@ func (w *worker) searchMoves(n *candidate, ex *expansion, t tally, alpha, beta, 
 	return t, true
 }
 
-// marks reports whether a child searched by this worker is marked busy
-// for the other workers: only with several of them, and only a child big
+// marks reports whether a child searched by this thread is marked busy
+// for the other threads: only with several of them, and only a child big
 // enough to be worth it (markMin) that has a table slot to mark.
-func (w *worker) marks(cd *candidate) bool {
+func (w *thread) marks(cd *candidate) bool {
 	return w.busy != nil && cd.child.Seeds() >= w.markMin
 }
 
 // recordCut credits pit of b with a beta cut-off in the history (by pit
 // and the seeds in it, weighted by the seeds on the board), halving every
 // counter when one grows large.
-func (w *worker) recordCut(b engine.Board, pit int) {
+func (w *thread) recordCut(b engine.Board, pit int) {
 	if h := &w.hist[pit][b.Pit(pit)]; *h < 1<<23 {
 		*h += int32(b.Seeds())
 	} else {
@@ -573,7 +608,7 @@ func (w *worker) recordCut(b engine.Board, pit int) {
 
 // ageHistory halves every history counter, so that the counters follow the
 // part of the tree being searched and never saturate.
-func (w *worker) ageHistory() {
+func (w *thread) ageHistory() {
 	for i := range w.hist {
 		for j := range w.hist[i] {
 			w.hist[i][j] >>= 1
@@ -581,14 +616,14 @@ func (w *worker) ageHistory() {
 	}
 }
 
-// store writes the node's result to the table (step 7): a lower bound on a
+// save writes the node's result to the table (step 7): a lower bound on a
 // cut-off, an upper bound on a fail low, exact in between, merged with the
 // bound the entry already held (an MTD(f) test that fails the other way
 // keeps the earlier one). It is stored as solved when nothing behind it
 // depends on the depth limit, with log2 of its cost in nodes as its work;
 // a solved entry that cost at least 2^cacheWork nodes also goes to the
-// persistent store.
-func (w *worker) store(n *candidate, t tally, alpha, beta, depth int, nodes int64) {
+// cache.
+func (w *thread) save(n *candidate, t tally, alpha, beta, depth int, nodes int64) {
 	if n.child.Seeds() < w.tabMin {
 		return
 	}

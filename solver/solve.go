@@ -17,11 +17,11 @@ import (
 type Options struct {
 	// TTBytes is the transposition table's size; 0 means DefaultTTBytes().
 	TTBytes int64
-	// Threads is the number of search workers; 0 means all cores.
+	// Threads is the number of search threads; 0 means all cores.
 	Threads int
 	// DB, if not nil, answers positions with at most DB.MaxSeeds() seeds.
-	DB Oracle
-	// Store, if not nil, is the persistent second level under the table.
+	DB Database
+	// Cache, if not nil, is the persistent second level under the table.
 	Cache Cache
 	// Progress, if not nil, is called from a separate goroutine every
 	// ProgressEvery (default 2s) while a solve runs, and after every pass.
@@ -40,7 +40,7 @@ type Progress struct {
 	Lower   int           // proven bounds on the stage's value (absolute, for the root's mover)
 	Upper   int           //
 	Passes  int64         // null-window tests so far
-	Nodes   int64         // nodes so far, over all workers
+	Nodes   int64         // nodes so far, over all threads
 	Elapsed time.Duration // since the solve began
 }
 
@@ -137,16 +137,16 @@ func DefaultTTBytesForValue(m, seeds, dbSeeds int) int64 {
 	return max(DefaultTTBytesFor(m, seeds, dbSeeds)/4, 16<<20)
 }
 
-// Solver holds a table and workers for one rule set. A Solver is not safe
-// for concurrent use by several goroutines (it runs its own workers),
+// Solver holds a table and threads for one rule set. A Solver is not safe
+// for concurrent use by several goroutines (it runs its own threads),
 // except through its Team, whose tests several goroutines may run at once.
 type Solver struct {
 	rules   engine.Rules
 	opts    Options
 	tab     *tt.Table
-	workers []*worker
+	threads []*thread
 	cancel  atomic.Bool
-	nodes   atomic.Int64 // published by the workers for progress
+	nodes   atomic.Int64 // published by the threads for progress
 	nodes0  int64        // s.nodes when the current solve began
 	mu      sync.Mutex   // guards stats while tests run at the same time
 	stats   Stats
@@ -183,17 +183,17 @@ func New(rules engine.Rules, opts Options) (*Solver, error) {
 		busy = newBusyTable()
 	}
 	for i := 0; i < opts.Threads; i++ {
-		w := &worker{busy: busy, rules: rules, tab: tab, db: opts.DB, dbMax: dbMax, id: i, shared: &s.nodes, cancel: &s.cancel, cacheSeeds: engine.MaxSeeds + 1}
+		w := &thread{busy: busy, rules: rules, tab: tab, db: opts.DB, dbMax: dbMax, id: i, shared: &s.nodes, cancel: &s.cancel, cacheSeeds: engine.MaxSeeds + 1}
 		w.dbPre, _ = opts.DB.(Prefetcher)
 		w.tabMin = tableMinSeeds(dbMax)
 		if opts.Cache != nil {
 			// A peek's cut-off costs no node (work 0): never worth storing.
-			// Boards that skip the table skip the store too: their
+			// Boards that skip the table skip the cache too: their
 			// subtrees are a handful of nodes, and a look-up costs more
 			// than it could save (cacheMinSeeds).
 			w.cache, w.cacheSeeds, w.cacheWork = opts.Cache, cacheMinSeeds(opts.Cache.MinSeeds(), w.tabMin), max(opts.Cache.MinWork(), 1)
 		}
-		s.workers = append(s.workers, w)
+		s.threads = append(s.threads, w)
 	}
 	return s, nil
 }
@@ -207,7 +207,7 @@ const tableGap = 2
 // none). Just above a deep database a subtree is a handful of nodes, and
 // its entry is rarely found again (with the 28-seed database, 1.6 % of the
 // table's probes in every move's value of Kalah(6,4) found an entry), but
-// every probe costs a cache miss and every store evicts a costlier entry:
+// every probe costs a cache miss and every write evicts a costlier entry:
 // boards of at most dbMax+2 seeds skip the table (docs/algorithms.md,
 // "The table just above the database"). Without a database every board
 // uses it.
@@ -219,7 +219,7 @@ func tableMinSeeds(dbMax int) int {
 }
 
 // cacheMinSeeds is the fewest seeds a board needs for the search to ask
-// the second level (the persistent store, or a campaign's shared table)
+// the second level (the cache, or a campaign's shared table)
 // after a table miss: the level's own threshold, but never below the
 // table's. Just above a database every board skips the table and so
 // misses it; asking the second level there found almost nothing and cost
@@ -237,16 +237,16 @@ func (s *Solver) Rules() engine.Rules { return s.rules }
 // Table returns the solver's transposition table.
 func (s *Solver) Table() *tt.Table { return s.tab }
 
-// Threads is the number of workers.
-func (s *Solver) Threads() int { return len(s.workers) }
+// Threads is the number of search threads.
+func (s *Solver) Threads() int { return len(s.threads) }
 
 // EGDBSeeds is the largest seed count the database answers, -1 for none.
-func (s *Solver) EGDBSeeds() int { return s.workers[0].dbMax }
+func (s *Solver) EGDBSeeds() int { return s.threads[0].dbMax }
 
-// WorkerNodes returns each worker's share of the nodes searched so far.
-func (s *Solver) WorkerNodes() []int64 {
-	out := make([]int64, len(s.workers))
-	for i, w := range s.workers {
+// ThreadNodes returns each thread's share of the nodes searched so far.
+func (s *Solver) ThreadNodes() []int64 {
+	out := make([]int64, len(s.threads))
+	for i, w := range s.threads {
 		out[i] = w.total
 	}
 	return out
@@ -275,7 +275,7 @@ func (s *Solver) run(ctx context.Context, stage *atomic.Pointer[Progress], start
 			case <-done:
 				return
 			case <-ctx.Done():
-				s.cancel.Store(true) // the workers poll it
+				s.cancel.Store(true) // the threads poll it
 				<-done
 				return
 			case <-t.C:

@@ -11,13 +11,13 @@ import (
 )
 
 // Team runs the null-window tests of several callers at the same time on
-// one solver's workers and table: the units of a campaign's local workers
+// one solver's threads and table: the units of a campaign's local workers
 // (package campaign), which come and go on their own. Each test owns one
-// worker; a worker with no test of its own helps a running test, the one
-// with the fewest workers (lazy SMP: the same test over the shared table,
+// thread; a thread with no test of its own helps a running test, the one
+// with the fewest threads (lazy SMP: the same test over the shared table,
 // the first answer wins, every answer being a proven bound), and is taken
-// back as soon as a new test needs a worker. So two tests on two workers
-// run one a worker, and a test left alone, as the last unit of a
+// back as soon as a new test needs a thread. So two tests on two threads
+// run one a thread, and a test left alone, as the last unit of a
 // campaign's tail, runs on all of them.
 //
 // While a Team is in use, the solver must not run anything else.
@@ -25,16 +25,16 @@ type Team struct {
 	s       *Solver
 	mu      sync.Mutex
 	cond    *sync.Cond
-	free    []*worker
+	free    []*thread
 	tests   []*teamTest // running, oldest first
-	helpers map[*worker]*teamHelper
+	helpers map[*thread]*teamHelper
 	counts  TeamCounts
 }
 
-// TeamCounts says how a team's workers were shared.
+// TeamCounts says how a team's threads were shared.
 type TeamCounts struct {
 	Tests     int64 // tests run
-	Joins     int64 // a worker joining a test as a helper
+	Joins     int64 // a thread joining a test as a helper
 	TakenBack int64 // a helper taken back for a new test
 	HelperWon int64 // tests answered by a helper rather than their owner
 }
@@ -51,16 +51,16 @@ type teamTest struct {
 	b       engine.Board
 	gamma   int
 	depth   int            // tt.DepthSolved, or a depth-limited test's
-	workers int            // owner and helpers now on it
-	flags   []*atomic.Bool // of every worker on it: set to stop them
+	threads int            // owner and helpers now on it
+	flags   []*atomic.Bool // of every thread on it: set to stop them
 	done    bool           // answered
 	stopped bool           // answered, cancelled or ended: no helper joins it
 	v       int
-	st      Stats // what every worker on it searched
+	st      Stats // what every thread on it searched
 	helping sync.WaitGroup
 }
 
-// teamHelper is a worker helping a test.
+// teamHelper is a thread helping a test.
 type teamHelper struct {
 	t      *teamTest
 	flag   *atomic.Bool
@@ -68,7 +68,7 @@ type teamHelper struct {
 	exited chan struct{} // closed when it has stopped
 }
 
-// Team returns a team over the solver's workers.
+// Team returns a team over the solver's threads.
 func (s *Solver) Team() *Team {
 	s.cancel.Store(false) // a team's tests are cancelled one by one, by their contexts
 	return newTeam(s)
@@ -77,15 +77,15 @@ func (s *Solver) Team() *Team {
 // newTeam is Team without clearing the solver's cancel flag: inside a
 // solve (everyMoveShared) the solve's watcher owns it.
 func newTeam(s *Solver) *Team {
-	t := &Team{s: s, free: append([]*worker(nil), s.workers...), helpers: map[*worker]*teamHelper{}}
+	t := &Team{s: s, free: append([]*thread(nil), s.threads...), helpers: map[*thread]*teamHelper{}}
 	t.cond = sync.NewCond(&t.mu)
 	return t
 }
 
 // NullWindow is Solver.NullWindow for one of the team's callers: it
 // decides whether the value of b is at least gamma at full depth and
-// returns a fail-soft bound, with what the workers on it searched. It
-// waits when every worker owns a test. When ctx ends first it returns an
+// returns a fail-soft bound, with what the threads on it searched. It
+// waits when every thread owns a test. When ctx ends first it returns an
 // error wrapping ErrInterrupted.
 func (tm *Team) NullWindow(ctx context.Context, b engine.Board, gamma int) (v int, st Stats, err error) {
 	return tm.test(ctx, b, gamma, tt.DepthSolved)
@@ -98,7 +98,7 @@ func (tm *Team) test(ctx context.Context, b engine.Board, gamma, depth int) (v i
 		return 0, Stats{}, nil
 	}
 	w := tm.take()
-	t := &teamTest{b: b, gamma: gamma, depth: depth, workers: 1}
+	t := &teamTest{b: b, gamma: gamma, depth: depth, threads: 1}
 	own := new(atomic.Bool)
 	tm.mu.Lock()
 	t.flags = append(t.flags, own)
@@ -136,10 +136,10 @@ func (tm *Team) test(ctx context.Context, b engine.Board, gamma, depth int) (v i
 	return v, st, nil
 }
 
-// take returns a worker for a new test: a free one, else a helper taken
-// back from the test with the most workers, else (every worker owning a
+// take returns a thread for a new test: a free one, else a helper taken
+// back from the test with the most threads, else (every thread owning a
 // test) the first one to be freed.
-func (tm *Team) take() *worker {
+func (tm *Team) take() *thread {
 	tm.mu.Lock()
 	for {
 		if n := len(tm.free); n > 0 {
@@ -148,10 +148,10 @@ func (tm *Team) take() *worker {
 			tm.mu.Unlock()
 			return w
 		}
-		var hw *worker
+		var hw *thread
 		var h *teamHelper
 		for w, c := range tm.helpers {
-			if !c.taken && (h == nil || c.t.workers > h.t.workers) {
+			if !c.taken && (h == nil || c.t.threads > h.t.threads) {
 				hw, h = w, c
 			}
 		}
@@ -167,13 +167,13 @@ func (tm *Team) take() *worker {
 	}
 }
 
-// spread sends every free worker to help the running test with the
-// fewest workers (the oldest among equals). Called with tm.mu held.
+// spread sends every free thread to help the running test with the
+// fewest threads (the oldest among equals). Called with tm.mu held.
 func (tm *Team) spread() {
 	for len(tm.free) > 0 {
 		var t *teamTest
 		for _, o := range tm.tests {
-			if !o.stopped && (t == nil || o.workers < t.workers) {
+			if !o.stopped && (t == nil || o.threads < t.threads) {
 				t = o
 			}
 		}
@@ -184,7 +184,7 @@ func (tm *Team) spread() {
 		w := tm.free[n-1]
 		tm.free = tm.free[:n-1]
 		h := &teamHelper{t: t, flag: new(atomic.Bool), exited: make(chan struct{})}
-		t.workers++
+		t.threads++
 		t.flags = append(t.flags, h.flag)
 		tm.counts.Joins++
 		tm.helpers[w] = h
@@ -196,7 +196,7 @@ func (tm *Team) spread() {
 
 // help runs one helper's search of its test until the test is answered,
 // cancelled or the helper is taken back.
-func (tm *Team) help(w *worker, h *teamHelper) {
+func (tm *Team) help(w *thread, h *teamHelper) {
 	t := h.t
 	r, _ := w.searchBoard(t.b, t.gamma-1, t.gamma, t.depth)
 	tm.s.accountTeam(w, false) // while w is still this helper's
@@ -205,7 +205,7 @@ func (tm *Team) help(w *worker, h *teamHelper) {
 		tm.counts.HelperWon++
 	}
 	t.st.Add(w.st)
-	t.workers--
+	t.threads--
 	delete(tm.helpers, w)
 	if !h.taken {
 		tm.free = append(tm.free, w)
@@ -220,7 +220,7 @@ func (tm *Team) help(w *worker, h *teamHelper) {
 // answer records r as the test's answer when w finished its search (the
 // first to finish answers) and stops the others; it reports whether it
 // did. Called with tm.mu held.
-func (t *teamTest) answer(w *worker, r int) bool {
+func (t *teamTest) answer(w *thread, r int) bool {
 	if w.aborted || t.done {
 		return false
 	}
@@ -248,13 +248,13 @@ func (tm *Team) remove(t *teamTest) {
 	}
 }
 
-// accountTeam adds a worker's counters of its last search to the
+// accountTeam adds a thread's counters of its last search to the
 // solver's; a test counts one pass, from its owner.
-func (s *Solver) accountTeam(w *worker, owner bool) {
+func (s *Solver) accountTeam(w *thread, owner bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if owner {
 		s.stats.Passes++
 	}
-	s.addWorker(w)
+	s.addThread(w)
 }

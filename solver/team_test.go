@@ -47,7 +47,7 @@ func teamMTDF(t *testing.T, tm *Team, b engine.Board, want int) (nodes int64) {
 }
 
 // TestTeamMatchesBruteForce: several callers run MTD(f) at the same time
-// on one team (more callers than workers, so tests wait, take helpers back
+// on one team (more callers than threads, so tests wait, take helpers back
 // and get helpers), and every bound agrees with the reference.
 func TestTeamMatchesBruteForce(t *testing.T) {
 	rng := rand.New(rand.NewPCG(31, 32))
@@ -89,7 +89,7 @@ func TestTeamMatchesBruteForce(t *testing.T) {
 					t.Errorf("%v threads=%d: no helper joined a test", r, threads)
 				}
 				if n := len(tm.free); n != threads || len(tm.helpers) != 0 || len(tm.tests) != 0 {
-					t.Errorf("%v threads=%d: after the tests %d workers free, %d helping, %d tests", r, threads, n, len(tm.helpers), len(tm.tests))
+					t.Errorf("%v threads=%d: after the tests %d threads free, %d helping, %d tests", r, threads, n, len(tm.helpers), len(tm.tests))
 				}
 				s.Close()
 			}
@@ -99,7 +99,7 @@ func TestTeamMatchesBruteForce(t *testing.T) {
 
 // TestTeamHelpersAnswer: one caller on a team of three gets two helpers
 // (the lazy SMP of Solver.test), and a bigger board's values agree with a
-// one-worker solver's. A cancelled test returns ErrInterrupted and leaves
+// one-thread solver's. A cancelled test returns ErrInterrupted and leaves
 // the team whole.
 func TestTeamHelpersAnswer(t *testing.T) {
 	r := engine.Rules{Pits: 5, Capture: engine.NoEmptyCapture}
@@ -120,7 +120,7 @@ func TestTeamHelpersAnswer(t *testing.T) {
 		t.Error("no passes counted")
 	}
 	if c := tm.Counts(); c.Joins < 2*c.Tests {
-		t.Errorf("one caller on three workers: %+v, want two helpers a test", c)
+		t.Errorf("one caller on three threads: %+v, want two helpers a test", c)
 	}
 
 	ctx, cancel := context.WithCancel(context.Background())

@@ -1,6 +1,8 @@
 // Package tt is the transposition table: a fixed-size, lock-free in-memory
-// table of one-word entries with exact keys, shared by all search workers,
-// and the layer that persists proven entries (see store.go).
+// table of one-word entries with exact keys, shared by all search threads.
+// It lives in memory only; the proven entries that outlive a process are
+// kept in the cache on disk (package persist), and a whole table can be
+// copied out and back for a checkpoint (image.go).
 package tt
 
 // Entry is one machine word holding both bounds of a position's value, so

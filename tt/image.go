@@ -19,7 +19,7 @@ const imageChunk = 1 << 17
 // WriteImage writes every slot of the table, in order, as little-endian
 // words: the table's memory image, which ReadImage loads into a table of
 // the same pit count and size. Each slot is read with an atomic load, so
-// workers may go on searching (their writes during the copy land in the
+// threads may go on searching (their writes during the copy land in the
 // image or not, and every entry in it is one that the table held).
 func (t *Table) WriteImage(w io.Writer) (int64, error) {
 	buf := make([]byte, 8*imageChunk)

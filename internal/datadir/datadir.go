@@ -1,5 +1,5 @@
 // Package datadir names the toolkit's data directory, where the endgame
-// databases, the persistent store and campaign data live by default:
+// databases, the cache and campaign data live by default:
 // $XDG_DATA_HOME/kalah, or ~/.local/share/kalah when XDG_DATA_HOME is unset
 // or not absolute (the XDG Base Directory rule).
 package datadir

@@ -12,12 +12,12 @@ func TestDir(t *testing.T) {
 	}
 	t.Setenv("XDG_DATA_HOME", "relative") // not absolute: ignored
 	t.Setenv("HOME", "/home/u")
-	if d, err := Dir("store", "--store"); err != nil || d != filepath.Join("/home/u", ".local", "share", "kalah", "store") {
+	if d, err := Dir("cache", "--cache"); err != nil || d != filepath.Join("/home/u", ".local", "share", "kalah", "cache") {
 		t.Errorf("relative XDG_DATA_HOME: %q, %v", d, err)
 	}
 	t.Setenv("XDG_DATA_HOME", "")
 	t.Setenv("HOME", "")
-	if _, err := Dir("store", "--store"); err == nil {
+	if _, err := Dir("cache", "--cache"); err == nil {
 		t.Error("no home directory: no error")
 	}
 }

@@ -1,4 +1,4 @@
-// Package export writes the persistent store's proven entries (package
+// Package export writes the cache's proven entries (package
 // persist) as a table, one row per entry in key order, as JSON lines or
 // Parquet. It stands apart from persist so that only the programs that
 // export link the Parquet writer.
@@ -15,8 +15,9 @@
 //	move      the best move found, a letter
 //
 // A bound the entry does not hold is the one the seeds on the board give.
-// Parquet is zstd-compressed, with the key-value metadata kalah.store =
-// the store's directory.
+// Parquet is zstd-compressed, with the key-value metadata kalah.cache =
+// the cache's directory (and kalah.store, its deprecated name, the same
+// until v0.3.0).
 package export
 
 import (
@@ -72,7 +73,7 @@ func RowOf(r engine.Rules, k engine.Key, e tt.Entry) Row {
 }
 
 // Entries writes the entries of c that f keeps to w in format, streaming:
-// memory does not grow with the store.
+// memory does not grow with the cache.
 func Entries(w io.Writer, format string, c *persist.Cache, f Filter) error {
 	var rules *engine.Rules
 	if f.Pits != 0 && f.Capture != nil {
@@ -80,7 +81,9 @@ func Entries(w io.Writer, format string, c *persist.Cache, f Filter) error {
 	}
 	switch format {
 	case "parquet":
-		pw := parquet.NewGenericWriter[Row](w, parquet.Compression(&zstd.Codec{}), parquet.KeyValueMetadata("kalah.store", c.Dir()))
+		pw := parquet.NewGenericWriter[Row](w, parquet.Compression(&zstd.Codec{}), parquet.KeyValueMetadata("kalah.cache", c.Dir()),
+			// Deprecated: the old key of kalah.cache, removed in v0.3.0.
+			parquet.KeyValueMetadata("kalah.store", c.Dir()))
 		batch := make([]Row, 0, 4096)
 		flush := func() error {
 			_, err := pw.Write(batch)

@@ -551,7 +551,7 @@
       pv.appendChild(span);
       pv.appendChild(document.createTextNode(' '));
     }
-    const how = rep.from_store ? 'from the store' :
+    const how = rep.from_cache ? 'from the cache' :
       `${rep.nodes.toLocaleString()} nodes in ${rep.seconds.toFixed(3)} s` + (rep.egdb_seeds >= 0 ? `, database to ${rep.egdb_seeds} seeds` : '');
     $('meta').textContent = `value ${signed(rep.value)} for ${rep.to_move}` + (rep.solved ? '' : ' (bounds only)') + `; ${how}`;
     if (st.mode === 'explore') setStatus(`${cap(node.to_move)} to move: ${outcome(rep.value)}`);

@@ -14,7 +14,7 @@ type databases struct {
 	byRules map[engine.Rules]*egdb.DB
 }
 
-func (d *databases) open(r engine.Rules) (solver.Oracle, error) {
+func (d *databases) open(r engine.Rules) (solver.Database, error) {
 	if db, ok := d.byRules[r]; ok {
 		return db, nil
 	}

@@ -1,5 +1,5 @@
-// Package bookcmd implements "kalah book build": fill the persistent store
-// with every position within a few plies of the start, so that the
+// Package bookcmd implements "kalah book build": fill the cache with every
+// position within a few plies of the start, so that the
 // explorer, 'kalah play' and 'kalah solve' answer them at once.
 package bookcmd
 
@@ -28,7 +28,7 @@ type Options struct {
 	TTMem   string
 	EGDB    string
 	NoEGDB  bool
-	Store   string
+	Cache   string
 	DryRun  bool
 	JSON    bool
 	Quiet   bool
@@ -39,9 +39,9 @@ type Options struct {
 func NewCmdBook(io *cmdutil.IOStreams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "book",
-		Short: "Build an opening book: the store answers every position near the start at once",
-		Long: `An opening book is the persistent store (see 'kalah store') filled with the
-root record of every position within a few plies of the start: each such
+		Short: "Build an opening book: the cache answers every position near the start at once",
+		Long: `An opening book is the cache (see 'kalah cache') filled with the root
+record of every position within a few plies of the start: each such
 position is then answered at once, with every move's value, by 'kalah
 solve', 'kalah play' and the explorer ('kalah serve').`,
 		Args: cmdutil.NoArgs,
@@ -55,18 +55,18 @@ func NewCmdBuild(io *cmdutil.IOStreams) *cobra.Command {
 	opts := &Options{IO: io}
 	cmd := &cobra.Command{
 		Use:   "build",
-		Short: "Solve every position within --plies of the start into the store",
+		Short: "Solve every position within --plies of the start into the cache",
 		Long: `Solve every distinct unfinished position reachable from the start of
 Kalah(--pits, --seeds) in at most --plies sowings (an extra turn is a ply of
 its own), deepest first, each with every move's value, and keep each answer
-in the persistent store as the position's root record.
+in the cache as the position's root record.
 
-Resumable: a position the store already answers costs nothing, so an
+Resumable: a position the cache already answers costs nothing, so an
 interrupted build (Ctrl-C, exit 130) goes on where it stopped when run
 again. A progress bar on standard error counts the positions (-q turns it
 off). --dry-run only counts them.`,
 		Example: `  kalah book build --pits 6 --seeds 4 --plies 3
-  kalah book build --pits 4 --seeds 3 --rule empty-capture --plies 6 --store /data/kalah-store
+  kalah book build --pits 4 --seeds 3 --rule empty-capture --plies 6 --cache /data/kalah-cache
   kalah book build --pits 6 --seeds 4 --plies 5 --dry-run`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -80,10 +80,11 @@ off). --dry-run only counts them.`,
 	f := cmd.Flags()
 	f.IntVar(&opts.Plies, "plies", 3, "depth of the book in sowings from the start")
 	f.IntVar(&opts.Threads, "threads", 0, "search threads (default: all cores)")
-	f.StringVar(&opts.TTMem, "tt-mem", "", "transposition table size, e.g. 1GiB (default: the session's policy)")
+	f.StringVar(&opts.TTMem, "tt-mem", "", "transposition table size, e.g. 1GiB (default: "+cmdutil.TTMemDefault+")")
 	f.StringVar(&opts.EGDB, "egdb", "", "endgame-database directory (default: the installed one, if any)")
 	f.BoolVar(&opts.NoEGDB, "no-egdb", false, "use no endgame database")
-	f.StringVar(&opts.Store, "store", "", "persistent-store directory, which holds the book (default: $XDG_DATA_HOME/kalah/store or ~/.local/share/kalah/store)")
+	f.StringVar(&opts.Cache, "cache", "", "cache directory, which holds the book (default: $XDG_DATA_HOME/kalah/cache or ~/.local/share/kalah/cache)")
+	cmdutil.DeprecatedAlias(cmd, "store", "cache")
 	f.BoolVar(&opts.DryRun, "dry-run", false, "count the positions, solve nothing")
 	f.BoolVar(&opts.JSON, "json", false, "print one JSON object instead of text")
 	f.BoolVarP(&opts.Quiet, "quiet", "q", false, "no progress bar")
@@ -92,13 +93,17 @@ off). --dry-run only counts them.`,
 
 // summary is the JSON output.
 type summary struct {
-	Rule      string  `json:"rule"`
-	Pits      int     `json:"pits"`
-	Seeds     int     `json:"seeds"`
-	Plies     int     `json:"plies"`
-	Positions int     `json:"positions"`
-	Solved    int     `json:"solved"`     // positions answered in this run, from the store or by a search
-	FromStore int     `json:"from_store"` // of those, answered by a root record already in the store
+	Rule      string `json:"rule"`
+	Pits      int    `json:"pits"`
+	Seeds     int    `json:"seeds"`
+	Plies     int    `json:"plies"`
+	Positions int    `json:"positions"`
+	Solved    int    `json:"solved"`     // positions answered in this run, from the cache or by a search
+	FromCache int    `json:"from_cache"` // of those, answered by a root record already in the cache
+	Cache     string `json:"cache"`      // the cache's directory
+	// FromStore and Store are FromCache and Cache under their old keys.
+	// Deprecated: use from_cache and cache; removed in v0.3.0.
+	FromStore int     `json:"from_store"`
 	Store     string  `json:"store"`
 	Seconds   float64 `json:"seconds"`
 	DryRun    bool    `json:"dry_run,omitempty"`
@@ -120,13 +125,13 @@ func run(opts *Options) error {
 		}
 	}
 	k, err := kalah.Open(kalah.Config{Pits: r.Pits, Seeds: opts.Game.Seeds, Rule: r.Capture, Threads: opts.Threads,
-		TableBytes: tb, EGDBDir: opts.EGDB, NoEGDB: opts.NoEGDB, CacheDir: opts.Store})
+		TableBytes: tb, EGDBDir: opts.EGDB, NoEGDB: opts.NoEGDB, CacheDir: opts.Cache})
 	if err != nil {
 		return err
 	}
 	defer k.Close()
 	sum := summary{Rule: r.Capture.String(), Pits: r.Pits, Seeds: opts.Game.Seeds, Plies: opts.Plies,
-		Store: k.CacheDir(), DryRun: opts.DryRun, Provenance: results.Current()}
+		Cache: k.CacheDir(), Store: k.CacheDir(), DryRun: opts.DryRun, Provenance: results.Current()}
 	if opts.DryRun {
 		sum.Positions = len(k.BookPositions(opts.Plies))
 		return printSummary(opts, sum)
@@ -157,13 +162,13 @@ func run(opts *Options) error {
 		bar.Finish()
 		io.WriteString(opts.IO.ErrOut, "\n")
 	}
-	sum.Solved, sum.FromStore, sum.Seconds = st.Done, st.Stored, time.Since(t0).Seconds()
+	sum.Solved, sum.FromCache, sum.FromStore, sum.Seconds = st.Done, st.FromCache, st.FromCache, time.Since(t0).Seconds()
 	if err != nil {
 		if ctx.Err() != nil {
 			if cerr := k.Close(); cerr != nil {
-				return fmt.Errorf("%w, and the store could not be saved: %v", cmdutil.ErrInterrupted, cerr)
+				return fmt.Errorf("%w, and the cache could not be saved: %v", cmdutil.ErrInterrupted, cerr)
 			}
-			return fmt.Errorf("%w: %d of %d positions are in the store %s; run the same command again to go on", cmdutil.ErrInterrupted, st.Done, st.Total, sum.Store)
+			return fmt.Errorf("%w: %d of %d positions are in the cache %s; run the same command again to go on", cmdutil.ErrInterrupted, st.Done, st.Total, sum.Cache)
 		}
 		return err
 	}
@@ -179,7 +184,7 @@ func printSummary(opts *Options, sum summary) error {
 		_, err := fmt.Fprintf(w, "Kalah(%d,%d) %s: %d positions within %d plies (dry run)\n", sum.Pits, sum.Seeds, sum.Rule, sum.Positions, sum.Plies)
 		return err
 	}
-	_, err := fmt.Fprintf(w, "Kalah(%d,%d) %s: %d positions within %d plies in the store %s (%d already there), %.1f s\n",
-		sum.Pits, sum.Seeds, sum.Rule, sum.Positions, sum.Plies, sum.Store, sum.FromStore, sum.Seconds)
+	_, err := fmt.Fprintf(w, "Kalah(%d,%d) %s: %d positions within %d plies in the cache %s (%d already there), %.1f s\n",
+		sum.Pits, sum.Seeds, sum.Rule, sum.Positions, sum.Plies, sum.Cache, sum.FromCache, sum.Seconds)
 	return err
 }

@@ -25,16 +25,17 @@ func execute(t *testing.T, ctx context.Context, args ...string) (string, error) 
 }
 
 // A book of Kalah(3,3) to 4 plies: every position in it is then answered
-// from the store, with the reference's value; a second build finds them
-// all there.
+// from the cache, with the reference's value; a second build finds them
+// all there (named with --store, the deprecated name of --cache, and read
+// under the deprecated keys too).
 func TestBookBuild(t *testing.T) {
 	dir := t.TempDir()
-	out, err := execute(t, context.Background(), "--pits", "3", "--seeds", "3", "--rule", "empty-capture", "--plies", "4", "--store", dir, "--json")
+	out, err := execute(t, context.Background(), "--pits", "3", "--seeds", "3", "--rule", "empty-capture", "--plies", "4", "--cache", dir, "--json")
 	if err != nil {
 		t.Fatal(err)
 	}
 	var sum summary
-	if err := json.Unmarshal([]byte(out), &sum); err != nil || sum.Positions == 0 || sum.Solved != sum.Positions || sum.FromStore != 0 {
+	if err := json.Unmarshal([]byte(out), &sum); err != nil || sum.Positions == 0 || sum.Solved != sum.Positions || sum.FromCache != 0 || sum.Cache != dir {
 		t.Fatalf("first build: %v %+v", err, sum)
 	}
 	k, err := kalah.Open(kalah.Config{Pits: 3, Seeds: 3, Rule: kalah.EmptyCapture, CacheDir: dir, NoEGDB: true, TableBytes: 16 << 20})
@@ -53,7 +54,7 @@ func TestBookBuild(t *testing.T) {
 		}
 		g := reference.Rules{Pits: 3, EmptyCapture: true}.Game(p.Holes(), p.ToMove == engine.North)
 		if want := p.Board.StoreDiff() + ref.Value(g); !res.FromCache || res.Value != want {
-			t.Errorf("%v %v: from the store %v, value %d, reference %d", p, p.ToMove, res.FromCache, res.Value, want)
+			t.Errorf("%v %v: from the cache %v, value %d, reference %d", p, p.ToMove, res.FromCache, res.Value, want)
 		}
 	}
 	k.Close()
@@ -61,9 +62,10 @@ func TestBookBuild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	sum = summary{}
 	json.Unmarshal([]byte(out), &sum)
-	if sum.FromStore != sum.Positions {
-		t.Errorf("second build: %d of %d positions from the store", sum.FromStore, sum.Positions)
+	if sum.FromCache != sum.Positions || sum.FromStore != sum.Positions || sum.Cache != dir || sum.Store != dir {
+		t.Errorf("second build: %d (from_cache) and %d (from_store) of %d positions from the cache %q (store %q)", sum.FromCache, sum.FromStore, sum.Positions, sum.Cache, sum.Store)
 	}
 }
 
@@ -72,7 +74,7 @@ func TestBookInterrupted(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	io, _, _ := cmdutil.Test()
-	opts := &Options{IO: io, Game: cmdutil.GameFlags{Pits: 3, Seeds: 3, Rule: "empty-capture"}, Plies: 3, NoEGDB: true, Store: t.TempDir(), Quiet: true, ctx: ctx}
+	opts := &Options{IO: io, Game: cmdutil.GameFlags{Pits: 3, Seeds: 3, Rule: "empty-capture"}, Plies: 3, NoEGDB: true, Cache: t.TempDir(), Quiet: true, ctx: ctx}
 	err := run(opts)
 	if cmdutil.ExitCode(err) != 130 || !strings.Contains(err.Error(), "run the same command again") {
 		t.Errorf("interrupted build: %v", err)

@@ -120,7 +120,7 @@ another build is a conflict (exit 2).`,
 	f.IntVar(&opts.Local, "local", 0, "run a server on loopback and this many workers in this process")
 	f.IntVar(&opts.Port, "port", 0, "with --local: the server's port (default a free one); workers of other machines cannot reach it, it listens on loopback")
 	f.IntVar(&opts.Threads, "threads", 1, "with --local: search threads of each worker")
-	f.StringVar(&opts.TTMem, "tt-mem", "", "with --local: size of the table the workers share (default: the session's policy)")
+	f.StringVar(&opts.TTMem, "tt-mem", "", "with --local: size of the table the workers share (default: "+cmdutil.TTMemDefault+")")
 	f.StringVar(&opts.EGDB, "egdb", "", "endgame-database directory of the local workers, whose depth the campaign declares (default: the installed one, if any)")
 	f.BoolVar(&opts.NoEGDB, "no-egdb", false, "no endgame database: the local workers use none and the campaign declares none")
 	f.BoolVar(&opts.Shared, "shared-table", false, "with --local: the workers also share entries through the kalah_table bucket, which keeps them across a restart (their one table in memory is shared anyway; the bucket's traffic costs about a tenth of the speed)")
@@ -163,7 +163,7 @@ func runStart(ctx context.Context, opts *StartOptions) error {
 		if err != nil {
 			return err
 		}
-		var tb int64 // 0: the session's policy, for the game and the database
+		var tb int64 // 0: sized by the library session for the game and the database
 		if opts.TTMem != "" {
 			if tb, err = cmdutil.ParseBytes(opts.TTMem); err != nil {
 				return cmdutil.BadInputf("--tt-mem: %v", err)

@@ -150,7 +150,7 @@ func NewCmdRecord(io *cmdutil.IOStreams) *cobra.Command {
 	dir := results.DefaultDir
 	cmd := named(io, "record NAME", "Write what a campaign of Kalah(m,n) has proven to the results archive",
 		`Write a campaign's results to the results archive (--results, default
-results/data, the files 'kalah table' and 'kalah report' use): a finished
+results/data, the files 'kalah sweep' and 'kalah report' use): a finished
 campaign's complete record into <rule>.jsonl; a campaign still running or
 stopped as an open cell in open.jsonl, with the bounds proven on the
 value and on each first move, its nodes and time over all its runs, and

@@ -53,7 +53,7 @@ func addDBFlags(cmd *cobra.Command, f *DBFlags, withGame bool) {
 // addRunFlags registers the flags of a long run over a database (build,
 // verify): --threads, -q and --json.
 func addRunFlags(cmd *cobra.Command, threads *int, quiet, json *bool) {
-	cmd.Flags().IntVar(threads, "threads", 0, "worker threads (default: all cores)")
+	cmd.Flags().IntVar(threads, "threads", 0, "threads (default: all cores)")
 	cmd.Flags().BoolVarP(quiet, "quiet", "q", false, "no progress bar")
 	cmd.Flags().BoolVar(json, "json", false, "print one JSON object instead of text")
 }

@@ -28,8 +28,8 @@ type Options struct {
 	Seed    uint64
 	Moves   string
 	JSON    bool
-	Store   string
-	NoStore bool
+	Cache   string
+	NoCache bool
 	EGDB    string
 	NoEGDB  bool
 	TTMem   string
@@ -82,8 +82,8 @@ input then.`,
 			if opts.NoEGDB && opts.EGDB != "" {
 				return cmdutil.BadInputf("--egdb and --no-egdb contradict each other")
 			}
-			if opts.NoStore && opts.Store != "" {
-				return cmdutil.BadInputf("--store and --no-store contradict each other")
+			if opts.NoCache && opts.Cache != "" {
+				return cmdutil.BadInputf("--cache and --no-cache contradict each other")
 			}
 			if opts.JSON && opts.Moves == "" {
 				return cmdutil.BadInputf("--json needs --moves: an interactive game prints text")
@@ -99,12 +99,15 @@ input then.`,
 	f.Uint64Var(&opts.Seed, "seed", 1, "seed of the weaker levels' choices (the same seed makes the same game)")
 	f.StringVar(&opts.Moves, "moves", "", "play this line (e.g. c,f,B) and print the record of the position it reaches")
 	f.BoolVar(&opts.JSON, "json", false, "with --moves: print one JSON object")
-	f.StringVar(&opts.Store, "store", "", "persistent-store directory (default: $XDG_DATA_HOME/kalah/store or ~/.local/share/kalah/store)")
-	f.BoolVar(&opts.NoStore, "no-store", false, "neither read nor write the persistent store")
+	f.StringVar(&opts.Cache, "cache", "", cmdutil.CacheDirHelp)
+	f.BoolVar(&opts.NoCache, "no-cache", false, cmdutil.NoCacheHelp)
 	f.StringVar(&opts.EGDB, "egdb", "", "endgame-database directory (default: $XDG_DATA_HOME/kalah/egdb or ~/.local/share/kalah/egdb)")
 	f.BoolVar(&opts.NoEGDB, "no-egdb", false, "use no endgame database")
-	f.StringVar(&opts.TTMem, "tt-mem", "", "transposition table size, e.g. 512MiB (default: the session's policy, by the game)")
+	f.StringVar(&opts.TTMem, "tt-mem", "", "transposition table size, e.g. 512MiB (default: "+cmdutil.TTMemDefault+")")
 	f.IntVar(&opts.Threads, "threads", 0, fmt.Sprintf("search threads (default all cores, %d)", runtime.GOMAXPROCS(0)))
+	// The old names, for one release (removed in v0.3.0).
+	cmdutil.DeprecatedAlias(cmd, "store", "cache")
+	cmdutil.DeprecatedAlias(cmd, "no-store", "no-cache")
 	return cmd
 }
 
@@ -153,7 +156,7 @@ func run(ctx context.Context, opts *Options) error {
 		}
 	}
 	cfg := kalah.Config{Pits: rules.Pits, Seeds: opts.Game.Seeds, Rule: rules.Capture, Threads: opts.Threads,
-		EGDBDir: opts.EGDB, NoEGDB: opts.NoEGDB, CacheDir: opts.Store, NoCache: opts.NoStore}
+		EGDBDir: opts.EGDB, NoEGDB: opts.NoEGDB, CacheDir: opts.Cache, NoCache: opts.NoCache}
 	if !isStart {
 		cfg.Seeds = max(1, (start.Board.Total()+2*rules.Pits-1)/(2*rules.Pits))
 	}

@@ -16,7 +16,7 @@ func execute(t *testing.T, input string, args ...string) (string, error) {
 	io, out, _ := cmdutil.Test()
 	io.In = strings.NewReader(input)
 	cmd := NewCmdPlay(io)
-	cmd.SetArgs(append([]string{"--store", t.TempDir(), "--no-egdb", "--threads", "1", "--tt-mem", "16MiB"}, args...))
+	cmd.SetArgs(append([]string{"--cache", t.TempDir(), "--no-egdb", "--threads", "1", "--tt-mem", "16MiB"}, args...))
 	cmd.SetOut(io.Out)
 	cmd.SetErr(io.ErrOut)
 	cmd.SilenceUsage, cmd.SilenceErrors = true, true
@@ -59,6 +59,22 @@ func TestPlayMovesJSON(t *testing.T) {
 	}
 	if !rec.Plies[0].ExtraTurn || rec.Plies[0].ToMove != "south" || rec.StartPosition != start.String() {
 		t.Errorf("plies %+v", rec.Plies)
+	}
+	if rec.Cache == "" || rec.Store != rec.Cache || rec.FromStore != rec.FromCache {
+		t.Errorf("cache %q, from_cache %v; the deprecated keys: store %q, from_store %v", rec.Cache, rec.FromCache, rec.Store, rec.FromStore)
+	}
+}
+
+// TestPlayStoreFlags: --store and --no-store, the old names of --cache and
+// --no-cache, still work.
+func TestPlayStoreFlags(t *testing.T) {
+	io, _, _ := cmdutil.Test()
+	cmd := NewCmdPlay(io)
+	if err := cmd.ParseFlags([]string{"--store", "/c", "--no-store"}); err != nil {
+		t.Fatal(err)
+	}
+	if d, n := cmd.Flags().Lookup("cache").Value.String(), cmd.Flags().Lookup("no-cache").Value.String(); d != "/c" || n != "true" {
+		t.Errorf("--store /c --no-store: --cache %q, --no-cache %s", d, n)
 	}
 }
 

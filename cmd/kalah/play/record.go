@@ -20,7 +20,7 @@ import (
 type record struct {
 	results.Record
 	Solved        bool    `json:"solved"`
-	FromStore     bool    `json:"from_store"`
+	FromCache     bool    `json:"from_cache"`
 	StartPosition string  `json:"start_position"`
 	StartToMove   string  `json:"start_to_move"`
 	Line          string  `json:"line"` // the moves played, letters, turns separated by dashes
@@ -30,8 +30,12 @@ type record struct {
 	NorthStore    int     `json:"north_store"`
 	StoreDiff     int     `json:"store_diff"`       // South's store minus North's now
 	Winner        string  `json:"winner,omitempty"` // south, north or draw, once the game is over
-	Store         string  `json:"store,omitempty"`
+	Cache         string  `json:"cache,omitempty"`
 	NPS           float64 `json:"nps"`
+	// FromStore and Store are FromCache and Cache under their old keys.
+	// Deprecated: use from_cache and cache; removed in v0.3.0.
+	FromStore bool   `json:"from_store"`
+	Store     string `json:"store,omitempty"`
 }
 
 // ply is one sowing of the line.
@@ -67,9 +71,11 @@ func (g *game) printRecord(ctx context.Context) error {
 	}
 	p := g.line.Current()
 	h := p.Holes()
-	rec := record{Record: *res.Record, Solved: res.Solved, FromStore: res.FromCache,
+	rec := record{Record: *res.Record, Solved: res.Solved, FromCache: res.FromCache,
 		StartPosition: g.line.Start.String(), StartToMove: g.line.Start.ToMove.String(), Line: g.line.Letters(), Plies: []ply{},
-		Over: p.Board.Over(), SouthStore: h[p.Pits], NorthStore: h[2*p.Pits+1], StoreDiff: p.SouthDiff(), Store: g.k.CacheDir()}
+		Over: p.Board.Over(), SouthStore: h[p.Pits], NorthStore: h[2*p.Pits+1], StoreDiff: p.SouthDiff(), Cache: g.k.CacheDir()}
+	rec.Record.SyncDeprecated()
+	rec.FromStore, rec.Store = rec.FromCache, rec.Cache
 	if rec.Moves == nil {
 		rec.Moves = []results.MoveValue{}
 	}
@@ -79,7 +85,7 @@ func (g *game) printRecord(ctx context.Context) error {
 	if rec.Over {
 		rec.Winner = results.Winner(rec.StoreDiff)
 	}
-	if rec.Seconds > 0 && !rec.FromStore {
+	if rec.Seconds > 0 && !rec.FromCache {
 		rec.NPS = float64(rec.Nodes) / rec.Seconds
 	}
 	for k, st := range g.line.Steps {
@@ -133,7 +139,7 @@ func printValues(w io.Writer, res *kalah.Result) {
 	rec := res.Record
 	fmt.Fprintf(w, "value %s for %s (%s)", results.Signed(rec.Value), rec.ToMove, outcome(rec.Value))
 	if res.FromCache {
-		fmt.Fprint(w, ", from the store")
+		fmt.Fprint(w, ", from the cache")
 	}
 	fmt.Fprintln(w)
 	best := map[string]bool{}

@@ -33,7 +33,7 @@ func NewCmdReport(io *cmdutil.IOStreams) *cobra.Command {
 		Use:   "report",
 		Short: "Generate docs/results.md from the result records and the published values",
 		Long: `Generate the results document from the records in --data (the solved start
-positions written by 'kalah table', one <rule>.jsonl file per rule, and the
+positions written by 'kalah sweep', one <rule>.jsonl file per rule, and the
 game graphs written by 'kalah graph --save' to graph.jsonl, and the open
 cells, unfinished with their proven bounds, in open.jsonl) and the published
 values embedded in package results, with their sources: both value tables

@@ -2,8 +2,12 @@
 package root
 
 import (
+	"fmt"
+	"strings"
+
 	benchcmd "github.com/kalah-solver/kalah/cmd/kalah/bench"
 	bookcmd "github.com/kalah-solver/kalah/cmd/kalah/book"
+	cachecmd "github.com/kalah-solver/kalah/cmd/kalah/cache"
 	campaigncmd "github.com/kalah-solver/kalah/cmd/kalah/campaign"
 	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
 	egdbcmd "github.com/kalah-solver/kalah/cmd/kalah/egdb"
@@ -15,9 +19,9 @@ import (
 	servecmd "github.com/kalah-solver/kalah/cmd/kalah/serve"
 	showcmd "github.com/kalah-solver/kalah/cmd/kalah/show"
 	solvecmd "github.com/kalah-solver/kalah/cmd/kalah/solve"
-	storecmd "github.com/kalah-solver/kalah/cmd/kalah/store"
-	tablecmd "github.com/kalah-solver/kalah/cmd/kalah/table"
+	sweepcmd "github.com/kalah-solver/kalah/cmd/kalah/sweep"
 	verifylinecmd "github.com/kalah-solver/kalah/cmd/kalah/verifyline"
+	versioncmd "github.com/kalah-solver/kalah/cmd/kalah/version"
 	workercmd "github.com/kalah-solver/kalah/cmd/kalah/worker"
 	"github.com/spf13/cobra"
 )
@@ -30,8 +34,8 @@ func NewCmdRoot(io *cmdutil.IOStreams) *cobra.Command {
 		Long: `kalah computes exact perfect-play values and best moves of Kalah(m,n)
 positions under both capture conventions (no-empty-capture, the rule sheets'
 default, and empty-capture, the convention of Irving, Donkers & Uiterwijk,
-"Solving Kalah", 2000), with endgame databases, a persistent transposition
-table and a parallel MTD(f) search.`,
+"Solving Kalah", 2000), with endgame databases, a cache of proven results on disk and a parallel
+MTD(f) search.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		// Bad flags, unknown commands and stray arguments are bad input
@@ -40,6 +44,7 @@ table and a parallel MTD(f) search.`,
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
 	cmd.SetFlagErrorFunc(cmdutil.FlagError)
+	versioncmd.SetRootVersion(cmd)
 	addProfileFlags(cmd)
 	cmd.SetIn(io.In)
 	cmd.SetOut(io.Out)
@@ -51,8 +56,8 @@ table and a parallel MTD(f) search.`,
 	cmd.AddCommand(benchcmd.NewCmdBench(io))
 	cmd.AddCommand(egdbcmd.NewCmdEgdb(io))
 	cmd.AddCommand(solvecmd.NewCmdSolve(io))
-	cmd.AddCommand(storecmd.NewCmdStore(io))
-	cmd.AddCommand(tablecmd.NewCmdTable(io))
+	cmd.AddCommand(cachecmd.NewCmdCache(io))
+	cmd.AddCommand(sweepcmd.NewCmdSweep(io))
 	cmd.AddCommand(bookcmd.NewCmdBook(io))
 	cmd.AddCommand(graphcmd.NewCmdGraph(io))
 	cmd.AddCommand(verifylinecmd.NewCmdVerifyLine(io))
@@ -61,5 +66,29 @@ table and a parallel MTD(f) search.`,
 	cmd.AddCommand(playcmd.NewCmdPlay(io))
 	cmd.AddCommand(campaigncmd.NewCmdCampaign(io))
 	cmd.AddCommand(workercmd.NewCmdWorker(io))
+	cmd.AddCommand(versioncmd.NewCmdVersion(io))
+	// The old names, hidden, for one release (removed in v0.3.0).
+	cmd.AddCommand(deprecatedAlias(cachecmd.NewCmdCache(io), "store", "kalah cache"))
+	cmd.AddCommand(deprecatedAlias(sweepcmd.NewCmdSweep(io), "table", "kalah sweep"))
+	return cmd
+}
+
+// deprecatedAlias turns cmd, a second copy of a command's tree, into its
+// old name: hidden from the help, and each of its commands deprecated, so
+// that a run says on standard error to use the new name (now). Its help
+// and warnings go to standard error, keeping standard output for what the
+// commands print (e.g. "$(kalah store path)").
+func deprecatedAlias(cmd *cobra.Command, old, now string) *cobra.Command {
+	cmd.Use = old + strings.TrimPrefix(cmd.Use, cmd.Name())
+	cmd.Hidden = true
+	var deprecate func(c *cobra.Command, path string)
+	deprecate = func(c *cobra.Command, path string) {
+		c.Deprecated = fmt.Sprintf("use %q", path)
+		for _, sub := range c.Commands() {
+			deprecate(sub, path+" "+sub.Name())
+		}
+	}
+	deprecate(cmd, now)
+	cmd.SetOut(cmdutil.ErrOf(cmd))
 	return cmd
 }

@@ -27,8 +27,8 @@ type Options struct {
 	IO           *cmdutil.IOStreams
 	Addr         string
 	Open         bool
-	Store        string
-	NoStore      bool
+	Cache        string
+	NoCache      bool
 	EGDB         string
 	NoEGDB       bool
 	TTMem        string
@@ -66,11 +66,11 @@ It listens on the loopback interface unless --addr says otherwise (with a
 warning: anyone who reaches the address can make the machine solve).
 
 The values come from the same session as 'kalah solve': the endgame
-database when one is installed and the persistent store, which keeps every
-answer, so a position is solved once. One solve runs at a time; at most
+database when one is installed and the cache, which keeps every answer, so
+a position is solved once. One solve runs at a time; at most
 --max-queue requests wait behind it, the rest get HTTP 503. The JSON API
 (GET /api/line, /api/solve, /api/choose, /api/progress) is described in
-docs/explorer.md. Ctrl-C stops the server and saves the store.
+docs/explorer.md. Ctrl-C stops the server and saves the cache.
 
 At start the server opens the session of the page's first game, Kalah(6,4)
 under no-empty-capture, in the background: it opens (or builds) the endgame
@@ -82,19 +82,19 @@ While the page waits for a click, the server looks ahead: once it has
 answered a position and no request waits, it solves the positions after
 each of its moves (the best moves first; in play mode the computer's
 choice first), each for at most --ponder-limit, so that the next click is
-usually answered from the store. A request stops the look-ahead at once.
+usually answered from the cache. A request stops the look-ahead at once.
 --no-ponder turns it off (the machine then idles between requests).`,
 		Example: `  kalah serve
   kalah serve --open
-  kalah serve --addr 127.0.0.1:9000 --store /tmp/kalah-store
+  kalah serve --addr 127.0.0.1:9000 --cache /tmp/kalah-cache
   curl 'http://127.0.0.1:8080/api/solve?pits=4&seeds=3&rule=empty-capture'`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if opts.NoEGDB && opts.EGDB != "" {
 				return cmdutil.BadInputf("--egdb and --no-egdb contradict each other")
 			}
-			if opts.NoStore && opts.Store != "" {
-				return cmdutil.BadInputf("--store and --no-store contradict each other")
+			if opts.NoCache && opts.Cache != "" {
+				return cmdutil.BadInputf("--cache and --no-cache contradict each other")
 			}
 			return run(cmd.Context(), opts)
 		},
@@ -102,11 +102,11 @@ usually answered from the store. A request stops the look-ahead at once.
 	f := cmd.Flags()
 	f.StringVar(&opts.Addr, "addr", "127.0.0.1:8080", "address to listen on (host:port); a non-loopback host exposes the server")
 	f.BoolVar(&opts.Open, "open", false, "open the page in the default browser (xdg-open, open or start)")
-	f.StringVar(&opts.Store, "store", "", "persistent-store directory (default: $XDG_DATA_HOME/kalah/store or ~/.local/share/kalah/store)")
-	f.BoolVar(&opts.NoStore, "no-store", false, "neither read nor write the persistent store")
+	f.StringVar(&opts.Cache, "cache", "", cmdutil.CacheDirHelp)
+	f.BoolVar(&opts.NoCache, "no-cache", false, cmdutil.NoCacheHelp)
 	f.StringVar(&opts.EGDB, "egdb", "", "endgame-database directory (default: $XDG_DATA_HOME/kalah/egdb or ~/.local/share/kalah/egdb)")
 	f.BoolVar(&opts.NoEGDB, "no-egdb", false, "use no endgame database")
-	f.StringVar(&opts.TTMem, "tt-mem", "", "transposition table size, e.g. 512MiB (default: the session's policy, by the game)")
+	f.StringVar(&opts.TTMem, "tt-mem", "", "transposition table size, e.g. 512MiB (default: "+cmdutil.TTMemDefault+")")
 	f.IntVar(&opts.Threads, "threads", 0, fmt.Sprintf("search threads (default all cores, %d)", runtime.GOMAXPROCS(0)))
 	f.IntVar(&opts.MaxQueue, "max-queue", serve.DefaultMaxQueue, "requests that may wait for the running solve; more get HTTP 503")
 	f.DurationVar(&opts.SolveTimeout, "solve-timeout", 10*time.Minute, "stop a solve after this long and answer with its bounds (0: no limit)")
@@ -114,6 +114,9 @@ usually answered from the store. A request stops the look-ahead at once.
 	f.BoolVar(&opts.NoPonder, "no-ponder", false, "do not look ahead: no solves of the next positions between requests")
 	f.DurationVar(&opts.PonderLimit, "ponder-limit", serve.DefaultPonderLimit, "longest look-ahead solve of one next position")
 	f.BoolVarP(&opts.Verbose, "verbose", "v", false, "log sessions opened and solves run on standard error")
+	// The old names, for one release (removed in v0.3.0).
+	cmdutil.DeprecatedAlias(cmd, "store", "cache")
+	cmdutil.DeprecatedAlias(cmd, "no-store", "no-cache")
 	return cmd
 }
 
@@ -127,7 +130,7 @@ func run(ctx context.Context, opts *Options) error {
 	if opts.PonderLimit < 0 {
 		return cmdutil.BadInputf("--ponder-limit must be positive, got %v (--no-ponder turns the look-ahead off)", opts.PonderLimit)
 	}
-	so := serve.Options{StoreDir: opts.Store, NoStore: opts.NoStore, EGDBDir: opts.EGDB, NoEGDB: opts.NoEGDB,
+	so := serve.Options{CacheDir: opts.Cache, NoCache: opts.NoCache, EGDBDir: opts.EGDB, NoEGDB: opts.NoEGDB,
 		Threads: opts.Threads, MaxQueue: opts.MaxQueue, SolveTimeout: opts.SolveTimeout,
 		NoPonder: opts.NoPonder, PonderLimit: opts.PonderLimit}
 	if so.MaxQueue == 0 {
@@ -194,12 +197,12 @@ func run(ctx context.Context, opts *Options) error {
 	case <-ctx.Done():
 	}
 	// Requests still running see their context end: a solve stops with
-	// its bounds, and the store keeps what it proved.
+	// its bounds, and the cache keeps what it proved.
 	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	hs.Shutdown(sctx)
 	if err := srv.Close(); err != nil {
-		return fmt.Errorf("closing the store: %w", err)
+		return fmt.Errorf("closing the cache: %w", err)
 	}
 	if err := <-done; err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return err

@@ -18,7 +18,7 @@ func serveOnce(t *testing.T, addr, path string) (body, stderr string) {
 	io_, _, errOut := cmdutil.Test()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	opts := &Options{IO: io_, Addr: addr, Store: t.TempDir(), NoEGDB: true, TTMem: "16MiB", Threads: 1, MaxQueue: 2}
+	opts := &Options{IO: io_, Addr: addr, Cache: t.TempDir(), NoEGDB: true, TTMem: "16MiB", Threads: 1, MaxQueue: 2}
 	opts.Ready = func(url string) {
 		go func() {
 			defer cancel()
@@ -55,7 +55,7 @@ func TestServeWarm(t *testing.T) {
 	for _, no := range []bool{false, true} {
 		io_, _, errOut := cmdutil.Test()
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		opts := &Options{IO: io_, Addr: "127.0.0.1:0", Store: t.TempDir(), NoEGDB: true, TTMem: "16MiB", Threads: 1, NoWarm: no}
+		opts := &Options{IO: io_, Addr: "127.0.0.1:0", Cache: t.TempDir(), NoEGDB: true, TTMem: "16MiB", Threads: 1, NoWarm: no}
 		opts.Warmed = cancel
 		if no {
 			opts.Ready = func(string) { cancel() }

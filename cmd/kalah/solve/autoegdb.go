@@ -11,7 +11,7 @@ import (
 // egdbBuild shows the session's automatic database build (kalah.Config.
 // AutoEGDB): one line saying what is built where, then a progress bar
 // when progress is shown. With --quiet it shows nothing.
-func (s *session) egdbBuild(ev kalah.EGDBBuild) {
+func (s *solveRun) egdbBuild(ev kalah.EGDBBuild) {
 	if s.opts.Quiet {
 		return
 	}

@@ -12,23 +12,29 @@ import (
 )
 
 // output is what one solve prints: the result record (results.Record,
-// the form the store and results/data keep too) and how this run got it.
+// the form the cache and results/data keep too) and how this run got it.
 type output struct {
 	results.Record
 	Solved      bool         `json:"solved"`                // false when interrupted before the value was pinned down: value is then the lower bound
 	Interrupted bool         `json:"interrupted,omitempty"` // Ctrl-C or SIGTERM stopped the solve (the pv may be cut short)
 	ValueOnly   bool         `json:"value_only"`            // --value-only: moves is empty and best holds one best move
-	FromStore   bool         `json:"from_store"`            // answered from the persistent store's root record, no search
+	FromCache   bool         `json:"from_cache"`            // answered from the cache's root record, no search
 	NPS         float64      `json:"nps"`                   // nodes per second, from the record's nodes and seconds
-	Store       string       `json:"store,omitempty"`       // persistent store directory; absent with --no-store
+	Cache       string       `json:"cache,omitempty"`       // the cache's directory; absent with --no-cache
 	Stats       solver.Stats `json:"stats"`
+	// FromStore and Store are FromCache and Cache under their old keys.
+	// Deprecated: use from_cache and cache; removed in v0.3.0.
+	FromStore bool   `json:"from_store"`
+	Store     string `json:"store,omitempty"`
 }
 
 // output builds the output of one solve; err is nil or wraps
 // solver.ErrInterrupted.
-func (s *session) output(j job, res *kalah.Result, err error) *output {
+func (s *solveRun) output(j job, res *kalah.Result, err error) *output {
 	o := &output{Record: *res.Record, Solved: res.Solved, Interrupted: err != nil, ValueOnly: s.opts.ValueOnly,
-		FromStore: res.FromCache, Store: s.k.CacheDir(), Stats: res.Stats}
+		FromCache: res.FromCache, Cache: s.k.CacheDir(), Stats: res.Stats}
+	o.Record.SyncDeprecated()
+	o.FromStore, o.Store = o.FromCache, o.Cache
 	o.Seeds = j.seeds
 	if o.Moves == nil {
 		o.Moves = []results.MoveValue{}
@@ -41,7 +47,7 @@ func (s *session) output(j job, res *kalah.Result, err error) *output {
 		o.Lower, o.Upper = &lo, &hi
 	}
 	// From the record's own nodes and seconds: for an answer from the
-	// store, those of the solve that made it.
+	// cache, those of the solve that made it.
 	if o.Seconds > 0 {
 		o.NPS = float64(o.Nodes) / o.Seconds
 	}
@@ -49,7 +55,7 @@ func (s *session) output(j job, res *kalah.Result, err error) *output {
 }
 
 // print writes a record: JSON, one text line (batch) or a text report.
-func (s *session) print(rec *output) error {
+func (s *solveRun) print(rec *output) error {
 	w := s.opts.IO.Out
 	switch {
 	case s.opts.JSON:
@@ -80,8 +86,8 @@ func printReport(w io.Writer, rec *output) error {
 		lo, hi := rec.Bounds()
 		fmt.Fprintf(w, "interrupted: value in [%s, %s] (bounds proven so far)\n", results.Signed(lo), results.Signed(hi))
 	}
-	if rec.FromStore {
-		fmt.Fprintf(w, "from store %s (no search; --force solves again)\n", rec.Store)
+	if rec.FromCache {
+		fmt.Fprintf(w, "from cache %s (no search; --force solves again)\n", rec.Cache)
 	}
 	if len(rec.Moves) > 0 {
 		fmt.Fprintf(w, "%4s %4s %6s\n", "move", "pit", "value")
@@ -114,16 +120,16 @@ func printReport(w io.Writer, rec *output) error {
 	if rec.EGDBSeeds >= 0 {
 		egdb = fmt.Sprintf("%d seeds", rec.EGDBSeeds)
 	}
-	store := "none"
-	if rec.Store != "" {
-		store = fmt.Sprintf("%s hits", results.Group(rec.CacheHits)) // the record's: the original solve's when from the store
+	cache := "none"
+	if rec.Cache != "" {
+		cache = fmt.Sprintf("%s hits", results.Group(rec.CacheHits)) // the record's: the original solve's when from the cache
 	}
 	cost := "nodes"
-	if rec.FromStore {
+	if rec.FromCache {
 		cost = "solved originally with: nodes"
 	}
-	_, err := fmt.Fprintf(w, "%s %s in %.3f s, %.1f M nodes/s, %d threads, table %s, egdb %s, store %s\n",
-		cost, results.Group(rec.Nodes), rec.Seconds, rec.NPS/1e6, rec.Threads, cmdutil.FormatBytes(rec.TTBytes), egdb, store)
+	_, err := fmt.Fprintf(w, "%s %s in %.3f s, %.1f M nodes/s, %d threads, table %s, egdb %s, cache %s\n",
+		cost, results.Group(rec.Nodes), rec.Seconds, rec.NPS/1e6, rec.Threads, cmdutil.FormatBytes(rec.TTBytes), egdb, cache)
 	return err
 }
 
@@ -141,8 +147,8 @@ func printLine(w io.Writer, rec *output) error {
 	if rec.Interrupted {
 		sb.WriteString(" interrupted")
 	}
-	if rec.FromStore {
-		sb.WriteString(" from_store")
+	if rec.FromCache {
+		sb.WriteString(" from_cache")
 	}
 	fmt.Fprintf(&sb, " nodes=%d seconds=%.3f", rec.Nodes, rec.Seconds)
 	_, err := fmt.Fprintln(w, sb.String())

@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/kalah-solver/kalah"
 	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
 	"github.com/kalah-solver/kalah/multi"
 	"github.com/kalah-solver/kalah/results"
@@ -93,20 +94,17 @@ func runPlayers(ctx context.Context, opts *Options, changed func(string) bool) e
 	if p.Board.Over() {
 		return cmdutil.BadInputf("position %s: the game is over", p)
 	}
-	ttBytes := int64(multi.DefaultTTBytes)
-	if concept == multi.MaxN {
-		ttBytes = multi.DefaultMaxNBytes
-	}
+	// The session sizes the table by the k-player policy unless --tt-mem.
+	cfg := kalah.PlayersConfig{Rules: r, Concept: concept, TableSeeds: p.Board.Seeds(), MaxPositions: po.MaxPositions}
 	if opts.TTMem != "" {
-		if ttBytes, err = cmdutil.ParseBytes(opts.TTMem); err != nil {
+		if cfg.TableBytes, err = cmdutil.ParseBytes(opts.TTMem); err != nil {
 			return cmdutil.BadInputf("--tt-mem: %v", err)
 		}
 	}
-	mopts := multi.Options{TTBytes: ttBytes, MaxNBytes: ttBytes, MaxPositions: po.MaxPositions}
 	if !opts.Quiet && (opts.Progress == nil || *opts.Progress) {
 		// A long search reports every 30 s on standard error.
 		t0 := time.Now()
-		mopts.Progress = func(nodes uint64, entries int, tableBytes int64) {
+		cfg.Progress = func(nodes uint64, entries int, tableBytes int64) {
 			sec := time.Since(t0).Seconds()
 			if concept == multi.MaxN {
 				fmt.Fprintf(opts.IO.ErrOut, "max^n: %d positions in %s (%.1f bytes a position), %d nodes, %.0f s, %.0f positions/s\n",
@@ -116,15 +114,16 @@ func runPlayers(ctx context.Context, opts *Options, changed func(string) bool) e
 			fmt.Fprintf(opts.IO.ErrOut, "paranoid: %d nodes, %d entries in a %s table, %.0f s, %.0f nodes/s\n",
 				nodes, entries, cmdutil.FormatBytes(tableBytes), sec, float64(nodes)/sec)
 		}
-		mopts.ProgressEvery = 30 * time.Second
+		cfg.ProgressEvery = 30 * time.Second
 	}
-	s, err := multi.NewSolver(r, concept, p.Board.Seeds(), mopts)
+	s, err := kalah.OpenPlayers(cfg)
 	switch {
 	case errors.Is(err, multi.ErrTooBig):
 		return fmt.Errorf("%s: %w", head.Name, err)
 	case err != nil:
 		return cmdutil.BadInput(err)
 	}
+	defer s.Close()
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -162,13 +161,10 @@ func runPlayers(ctx context.Context, opts *Options, changed func(string) bool) e
 		PV:            lineText(sol.PV),
 		Positions:     sol.Entries,
 		Seconds:       time.Since(t0).Seconds(),
-		TTBytes:       ttBytes,
+		TTBytes:       s.TableBytes(), // max^n's as it ended
 		Provenance:    results.Current(),
 	}
 	out.Nodes, _ = s.Work()
-	if concept == multi.MaxN {
-		out.TTBytes = s.TableBytes() // the table as it ended
-	}
 	for _, mv := range sol.Moves {
 		out.Moves = append(out.Moves, results.PlayersOpening{Move: multi.MoveName(sol.Mover, mv.Pit), Value: mv.Value, Stores: mv.Stores})
 	}

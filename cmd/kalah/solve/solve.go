@@ -24,8 +24,8 @@ type Options struct {
 	Threads int
 	EGDB    string
 	NoEGDB  bool
-	Store   string
-	NoStore bool
+	Cache   string
+	NoCache bool
 	Force   bool
 	JSON    bool
 	// ValueOnly computes the value, one best move and a principal
@@ -34,10 +34,10 @@ type Options struct {
 	Quiet     bool
 	Verbose   bool
 
-	// StoreMinSeeds and StoreMinWork override the store's thresholds
+	// CacheMinSeeds and CacheMinWork override the cache's thresholds
 	// (hidden flags, for measuring them; 0 keeps the defaults).
-	StoreMinSeeds int
-	StoreMinWork  int
+	CacheMinSeeds int
+	CacheMinWork  int
 	// Progress, when set, forces progress reports on or off, whatever the
 	// streams are; nil decides from --quiet, --json and the terminal.
 	Progress *bool
@@ -105,8 +105,8 @@ records a start position in DIR/players.jsonl (docs/cli.md).`,
 			if opts.NoEGDB && opts.EGDB != "" {
 				return cmdutil.BadInputf("--egdb and --no-egdb contradict each other")
 			}
-			if opts.NoStore && opts.Store != "" {
-				return cmdutil.BadInputf("--store and --no-store contradict each other")
+			if opts.NoCache && opts.Cache != "" {
+				return cmdutil.BadInputf("--cache and --no-cache contradict each other")
 			}
 			return run(cmd.Context(), opts)
 		},
@@ -117,17 +117,22 @@ records a start position in DIR/players.jsonl (docs/cli.md).`,
 	f.IntVar(&opts.Threads, "threads", 0, fmt.Sprintf("search threads (default all cores, %d)", runtime.GOMAXPROCS(0)))
 	f.StringVar(&opts.EGDB, "egdb", "", "endgame-database directory (default: $XDG_DATA_HOME/kalah/egdb or ~/.local/share/kalah/egdb)")
 	f.BoolVar(&opts.NoEGDB, "no-egdb", false, "use no endgame database")
-	f.StringVar(&opts.Store, "store", "", "persistent-store directory (default: $XDG_DATA_HOME/kalah/store or ~/.local/share/kalah/store)")
-	f.BoolVar(&opts.NoStore, "no-store", false, "neither read nor write the persistent store")
-	f.BoolVar(&opts.Force, "force", false, "solve again even when the store holds the answer")
+	f.StringVar(&opts.Cache, "cache", "", cmdutil.CacheDirHelp)
+	f.BoolVar(&opts.NoCache, "no-cache", false, cmdutil.NoCacheHelp)
+	f.BoolVar(&opts.Force, "force", false, "solve again even when the cache holds the answer")
 	f.BoolVar(&opts.JSON, "json", false, "print one JSON object per position instead of text")
 	f.BoolVar(&opts.ValueOnly, "value-only", false, "compute the value, one best move and a principal variation, not every move's value (faster)")
 	f.BoolVarP(&opts.Quiet, "quiet", "q", false, "no progress reports on standard error")
-	f.BoolVarP(&opts.Verbose, "verbose", "v", false, "log the endgame database and store opened, and the store's options, on standard error")
-	f.IntVar(&opts.StoreMinSeeds, "store-min-seeds", 0, "ask the store only at boards with at least this many seeds (default persist.DefaultMinSeeds; never below the table's, the database's depth + 3)")
-	f.IntVar(&opts.StoreMinWork, "store-min-work", 0, "store only entries that cost at least 2^this many nodes (default persist.DefaultMinWork)")
-	f.MarkHidden("store-min-seeds")
-	f.MarkHidden("store-min-work")
+	f.BoolVarP(&opts.Verbose, "verbose", "v", false, "log the endgame database and cache opened, and the cache's options, on standard error")
+	f.IntVar(&opts.CacheMinSeeds, "cache-min-seeds", 0, "ask the cache only at boards with at least this many seeds (default persist.DefaultMinSeeds; never below the table's, the database's depth + 3)")
+	f.IntVar(&opts.CacheMinWork, "cache-min-work", 0, "keep in the cache only entries that cost at least 2^this many nodes (default persist.DefaultMinWork)")
+	f.MarkHidden("cache-min-seeds")
+	f.MarkHidden("cache-min-work")
+	// The old names, for one release (removed in v0.3.0).
+	cmdutil.DeprecatedAlias(cmd, "store", "cache")
+	cmdutil.DeprecatedAlias(cmd, "no-store", "no-cache")
+	cmdutil.DeprecatedAlias(cmd, "store-min-seeds", "cache-min-seeds")
+	cmdutil.DeprecatedAlias(cmd, "store-min-work", "cache-min-work")
 	addPlayersFlags(cmd, opts)
 	return cmd
 }
@@ -172,7 +177,7 @@ func run(ctx context.Context, opts *Options) error {
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	s := newSession(opts, ttBytes, tableSeeds, batch)
+	s := newSolveRun(opts, ttBytes, tableSeeds, batch)
 	for _, j := range jobs {
 		if err := s.solve(ctx, j); err != nil {
 			s.close()

@@ -17,7 +17,7 @@ import (
 
 // execute runs kalah solve in-process with stdin as standard input. The
 // data directory is a fresh temporary one, so neither an installed
-// endgame database nor the user's store is used.
+// endgame database nor the user's cache is used.
 func execute(t *testing.T, ctx context.Context, stdin string, args ...string) (string, string, error) {
 	t.Helper()
 	t.Setenv("XDG_DATA_HOME", t.TempDir())
@@ -111,7 +111,7 @@ func decode(t *testing.T, out string) []map[string]any {
 func TestSolveText(t *testing.T) {
 	// Kalah(4,2) under empty-capture is +6 (Irving, Donkers & Uiterwijk
 	// 2000, table 9).
-	out, _, err := execute(t, context.Background(), "", "--pits", "4", "--seeds", "2", "--rule", "empty-capture", "--no-store")
+	out, _, err := execute(t, context.Background(), "", "--pits", "4", "--seeds", "2", "--rule", "empty-capture", "--no-cache")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +130,7 @@ func TestSolveJSON(t *testing.T) {
 	}{{4, 2, engine.EmptyCapture}, {3, 3, engine.NoEmptyCapture}, {3, 3, engine.EmptyCapture}} {
 		r := engine.Rules{Pits: c.m, Capture: c.rule}
 		p, _ := r.StartPosition(c.n)
-		out, _, err := execute(t, context.Background(), "", "--pits", itoa(c.m), "--seeds", itoa(c.n), "--rule", c.rule.String(), "--json", "--no-store")
+		out, _, err := execute(t, context.Background(), "", "--pits", itoa(c.m), "--seeds", itoa(c.n), "--rule", c.rule.String(), "--json", "--no-cache")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -155,7 +155,7 @@ func TestSolveJSON(t *testing.T) {
 func TestSolvePublished(t *testing.T) {
 	// Irving, Donkers & Uiterwijk (2000), table 9, empty-capture.
 	for n, want := range map[int]float64{1: 2, 2: 6, 3: 8, 4: 2} {
-		out, _, err := execute(t, context.Background(), "", "--pits", "4", "--seeds", itoa(n), "--rule", "empty-capture", "--json", "--no-store")
+		out, _, err := execute(t, context.Background(), "", "--pits", "4", "--seeds", itoa(n), "--rule", "empty-capture", "--json", "--no-cache")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -172,7 +172,7 @@ func TestSolveBatch(t *testing.T) {
 
 0,0,0,1,8,1,0,0,0,6 south
 `
-	out, _, err := execute(t, context.Background(), in, "--position", "-", "--rule", "empty-capture", "--json", "--no-store")
+	out, _, err := execute(t, context.Background(), in, "--position", "-", "--rule", "empty-capture", "--json", "--no-cache")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,7 +194,7 @@ func TestSolveBatch(t *testing.T) {
 		checkRecord(t, recs[k], r, p)
 	}
 	// Text: one line each.
-	out, _, err = execute(t, context.Background(), in, "--position", "-", "--rule", "empty-capture", "--no-store")
+	out, _, err = execute(t, context.Background(), in, "--position", "-", "--rule", "empty-capture", "--no-cache")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,6 +215,7 @@ func TestSolveBadInput(t *testing.T) {
 		{"--tt-mem", "12KiB"},
 		{"--threads", "-1"},
 		{"--egdb", "/x", "--no-egdb"},
+		{"--cache", "/x", "--no-cache"},
 		{"--store", "/x", "--no-store"},
 		{"extra"},
 	}
@@ -237,7 +238,7 @@ func TestSolveBadInput(t *testing.T) {
 func TestSolveInterrupted(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	out, _, err := execute(t, ctx, "", "--pits", "6", "--seeds", "3", "--json", "--no-store")
+	out, _, err := execute(t, ctx, "", "--pits", "6", "--seeds", "3", "--json", "--no-cache")
 	if !errors.Is(err, cmdutil.ErrInterrupted) || cmdutil.ExitCode(err) != 130 {
 		t.Fatalf("err %v, want an interruption (exit 130)", err)
 	}
@@ -248,7 +249,7 @@ func TestSolveInterrupted(t *testing.T) {
 }
 
 func TestSolveGameOver(t *testing.T) {
-	out, _, err := execute(t, context.Background(), "", "--position", "0,0,0,0,20,0,0,0,0,16", "--json", "--no-store")
+	out, _, err := execute(t, context.Background(), "", "--position", "0,0,0,0,20,0,0,0,0,16", "--json", "--no-cache")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -260,15 +261,15 @@ func TestSolveGameOver(t *testing.T) {
 
 func itoa(n int) string { return strconv.Itoa(n) }
 
-func TestSolveStore(t *testing.T) {
+func TestSolveCache(t *testing.T) {
 	dir := t.TempDir()
-	args := []string{"--pits", "4", "--seeds", "2", "--rule", "empty-capture", "--json", "--store", dir}
+	args := []string{"--pits", "4", "--seeds", "2", "--rule", "empty-capture", "--json", "--cache", dir}
 	out, _, err := execute(t, context.Background(), "", args...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	first := decode(t, out)[0]
-	if first["from_store"] != false || first["store"] != dir || first["value"] != 6.0 {
+	if first["from_cache"] != false || first["cache"] != dir || first["from_store"] != false || first["store"] != dir || first["value"] != 6.0 {
 		t.Fatalf("first solve: %v", first)
 	}
 	out, _, err = execute(t, context.Background(), "", args...)
@@ -276,7 +277,7 @@ func TestSolveStore(t *testing.T) {
 		t.Fatal(err)
 	}
 	again := decode(t, out)[0]
-	if again["from_store"] != true || again["value"] != 6.0 || again["pv"] != first["pv"] || again["nodes"] != first["nodes"] {
+	if again["from_cache"] != true || again["from_store"] != true || again["value"] != 6.0 || again["pv"] != first["pv"] || again["nodes"] != first["nodes"] {
 		t.Errorf("repeated solve: %v", again)
 	}
 	// The cost is the first solve's, nodes per second included.
@@ -286,47 +287,47 @@ func TestSolveStore(t *testing.T) {
 	r := engine.Rules{Pits: 4, Capture: engine.EmptyCapture}
 	p, _ := r.StartPosition(2)
 	checkRecord(t, again, r, p)
-	out, _, err = execute(t, context.Background(), "", append(args[:len(args)-2:len(args)-2], "--force", "--store", dir)...)
+	out, _, err = execute(t, context.Background(), "", append(args[:len(args)-2:len(args)-2], "--force", "--cache", dir)...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	forced := decode(t, out)[0]
-	if forced["from_store"] != false || forced["value"] != 6.0 {
+	if forced["from_cache"] != false || forced["value"] != 6.0 {
 		t.Errorf("--force: %v", forced)
 	}
-	text, _, err := execute(t, context.Background(), "", "--pits", "4", "--seeds", "2", "--rule", "empty-capture", "--store", dir)
+	text, _, err := execute(t, context.Background(), "", "--pits", "4", "--seeds", "2", "--rule", "empty-capture", "--cache", dir)
 	cost := fmt.Sprintf("solved originally with: nodes %s in %.3f s, %.1f M nodes/s, ", results.Group(int64(forced["nodes"].(float64))), forced["seconds"], forced["nps"].(float64)/1e6)
-	if err != nil || !strings.Contains(text, "from store "+dir) || !strings.Contains(text, cost) {
-		t.Errorf("text from the store (%v) lacks %q:\n%s", err, cost, text)
+	if err != nil || !strings.Contains(text, "from cache "+dir) || !strings.Contains(text, cost) {
+		t.Errorf("text from the cache (%v) lacks %q:\n%s", err, cost, text)
 	}
 }
 
-// TestReportFromStore: an answer from the store reports the cost of the
+// TestReportFromCache: an answer from the cache reports the cost of the
 // solve that made it, from its record, not this run's (no search: zero).
-func TestReportFromStore(t *testing.T) {
+func TestReportFromCache(t *testing.T) {
 	rec := &output{Record: results.Record{Rule: "no-empty-capture", Pits: 5, Position: "0,5,5,5,5,0,4,4,4,4,4,0", ToMove: "north", Value: 2,
 		Nodes: 13820464, Seconds: 70.035, Threads: 2, TTBytes: 1 << 30, EGDBSeeds: -1, CacheHits: 657},
-		Solved: true, FromStore: true, NPS: 13820464 / 70.035, Store: "/s"}
+		Solved: true, FromCache: true, NPS: 13820464 / 70.035, Cache: "/s"}
 	var b strings.Builder
 	if err := printReport(&b, rec); err != nil {
 		t.Fatal(err)
 	}
-	want := "solved originally with: nodes 13,820,464 in 70.035 s, 0.2 M nodes/s, 2 threads, table 1 GiB, egdb none, store 657 hits\n"
+	want := "solved originally with: nodes 13,820,464 in 70.035 s, 0.2 M nodes/s, 2 threads, table 1 GiB, egdb none, cache 657 hits\n"
 	if !strings.HasSuffix(b.String(), want) {
 		t.Errorf("report:\n%s\nwant it to end with\n%s", b.String(), want)
 	}
 }
 
-func TestSolveInterruptedStore(t *testing.T) {
+func TestSolveInterruptedCache(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	dir := t.TempDir()
-	_, _, err := execute(t, ctx, "", "--pits", "6", "--seeds", "2", "--store", dir, "-q")
+	_, _, err := execute(t, ctx, "", "--pits", "6", "--seeds", "2", "--cache", dir, "-q")
 	if cmdutil.ExitCode(err) != 130 || !strings.Contains(err.Error(), "run the same command again to resume") {
 		t.Fatalf("err %v", err)
 	}
-	// The store was closed: it opens again.
-	if _, _, err := execute(t, context.Background(), "", "--pits", "2", "--seeds", "2", "--store", dir); err != nil {
+	// The cache was closed: it opens again.
+	if _, _, err := execute(t, context.Background(), "", "--pits", "2", "--seeds", "2", "--cache", dir); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -339,7 +340,7 @@ func TestSolveValueOnly(t *testing.T) {
 		for n := 1; n <= 3; n++ {
 			p, _ := r.StartPosition(n)
 			br := newBrute(r, p)
-			out, _, err := execute(t, context.Background(), "", "--pits", "4", "--seeds", itoa(n), "--rule", c.String(), "--json", "--no-store", "--value-only")
+			out, _, err := execute(t, context.Background(), "", "--pits", "4", "--seeds", itoa(n), "--rule", c.String(), "--json", "--no-cache", "--value-only")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -362,17 +363,17 @@ func TestSolveValueOnly(t *testing.T) {
 			}
 		}
 	}
-	// With a store: the answer is not saved as a root record, so a full
+	// With a cache: the answer is not saved as a root record, so a full
 	// solve afterwards searches and prints every move.
 	dir := t.TempDir()
-	if _, _, err := execute(t, context.Background(), "", "--pits", "4", "--seeds", "2", "--rule", "empty-capture", "--json", "--store", dir, "--value-only"); err != nil {
+	if _, _, err := execute(t, context.Background(), "", "--pits", "4", "--seeds", "2", "--rule", "empty-capture", "--json", "--cache", dir, "--value-only"); err != nil {
 		t.Fatal(err)
 	}
-	out, _, err := execute(t, context.Background(), "", "--pits", "4", "--seeds", "2", "--rule", "empty-capture", "--json", "--store", dir)
+	out, _, err := execute(t, context.Background(), "", "--pits", "4", "--seeds", "2", "--rule", "empty-capture", "--json", "--cache", dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rec := decode(t, out)[0]; rec["from_store"] != false || len(list(rec, "moves")) != 4 {
+	if rec := decode(t, out)[0]; rec["from_cache"] != false || len(list(rec, "moves")) != 4 {
 		t.Errorf("full solve after --value-only: %v", rec)
 	}
 }
@@ -407,7 +408,7 @@ func TestSolveFullBoard(t *testing.T) {
 		{[]string{"--pits", "1", "--seeds", "127"}, r1, start},
 		{[]string{"--pits", "8", "--position", full.String()}, r8, full},
 	} {
-		out, _, err := execute(t, context.Background(), "", append(c.args, "--json", "--no-store")...)
+		out, _, err := execute(t, context.Background(), "", append(c.args, "--json", "--no-cache")...)
 		if err != nil {
 			t.Fatalf("%v: %v", c.args, err)
 		}
@@ -420,5 +421,47 @@ func TestSolveFullBoard(t *testing.T) {
 		if out, _, err := execute(t, context.Background(), "", args...); cmdutil.ExitCode(err) != 2 || out != "" || !strings.Contains(err.Error(), "255") {
 			t.Errorf("%v: err %v, output %q; want bad input naming the 255-seed limit", args, err, out)
 		}
+	}
+}
+
+// TestSolveDeprecatedFlags: the old names of the cache's flags still set
+// the same options (each is bound to the new flag's variable), warn on
+// standard error, and leave standard output to the record.
+func TestSolveDeprecatedFlags(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct{ old, now, arg, want string }{
+		{"store", "cache", dir, dir},
+		{"no-store", "no-cache", "", "true"},
+		{"store-min-seeds", "cache-min-seeds", "33", "33"},
+		{"store-min-work", "cache-min-work", "9", "9"},
+	} {
+		io, _, _ := cmdutil.Test()
+		cmd := NewCmdSolve(io)
+		args := []string{"--" + c.old}
+		if c.arg != "" {
+			args = append(args, c.arg)
+		}
+		if err := cmd.ParseFlags(args); err != nil {
+			t.Fatalf("%v: %v", args, err)
+		}
+		if got := cmd.Flags().Lookup(c.now).Value.String(); got != c.want {
+			t.Errorf("%v: --%s is %q, want %q", args, c.now, got, c.want)
+		}
+		if old := cmd.Flags().Lookup(c.old); !old.Hidden || old.Deprecated == "" {
+			t.Errorf("--%s is not a hidden deprecated flag", c.old)
+		}
+	}
+	out, errOut, err := execute(t, context.Background(), "", "--pits", "3", "--seeds", "2", "--json", "--store", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec := decode(t, out)[0]; rec["cache"] != dir {
+		t.Errorf("--store %s: cache %v", dir, rec["cache"])
+	}
+	if !strings.Contains(errOut, "--store has been deprecated, use --cache") {
+		t.Errorf("no deprecation warning on standard error: %q", errOut)
+	}
+	if _, _, err := execute(t, context.Background(), "", "--store", "/x", "--no-cache"); cmdutil.ExitCode(err) != 2 {
+		t.Errorf("--store with --no-cache: %v, want exit 2", err)
 	}
 }

@@ -1,6 +1,6 @@
-// Package storecmd implements "kalah store": inspect, export and compact
-// the persistent transposition table (package tt, store.go).
-package storecmd
+// Package cachecmd implements "kalah cache": inspect, export and compact
+// the cache, the table of proven results on disk (package persist).
+package cachecmd
 
 import (
 	"fmt"
@@ -15,18 +15,18 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// NewCmdStore returns the store command with its subcommands.
-func NewCmdStore(io *cmdutil.IOStreams) *cobra.Command {
+// NewCmdCache returns the cache command with its subcommands.
+func NewCmdCache(io *cmdutil.IOStreams) *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "store",
-		Short: "Inspect, export and compact the persistent transposition table",
-		Long: `The persistent store keeps the proven results of 'kalah solve' across runs: the
+		Use:   "cache",
+		Short: "Inspect, export and compact the cache of proven results",
+		Long: `The cache keeps the proven results of 'kalah solve' across runs: the
 transposition-table entries that were expensive to prove, and the whole
 answer of every position solved to the end (a root record), so that a solve
 interrupted by Ctrl-C resumes where it stopped and a repeated solve answers
 at once. It is a BadgerDB directory shared by every rule and pit count (see
-'kalah store path'); it is only a cache, and deleting it loses nothing but
-time. docs/formats.md describes its records.`,
+'kalah cache path'); deleting it loses nothing but time. docs/formats.md
+describes its records.`,
 		Args: cmdutil.UnknownCommand,
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
@@ -34,18 +34,25 @@ time. docs/formats.md describes its records.`,
 	return cmd
 }
 
-// Flags are what every store subcommand takes.
+// Flags are what every cache subcommand takes.
 type Flags struct {
 	Dir     string
 	Verbose bool
 }
 
 func addFlags(cmd *cobra.Command, f *Flags) {
-	cmd.Flags().StringVar(&f.Dir, "store", "", "store directory (default: $XDG_DATA_HOME/kalah/store or ~/.local/share/kalah/store)")
-	cmd.Flags().BoolVarP(&f.Verbose, "verbose", "v", false, "log the store's options on standard error")
+	addDirFlag(cmd, f)
+	cmd.Flags().BoolVarP(&f.Verbose, "verbose", "v", false, "log the cache's options on standard error")
 }
 
-// dir is --store or the default directory.
+// addDirFlag adds --cache, and --store, its deprecated name, bound to the
+// same directory.
+func addDirFlag(cmd *cobra.Command, f *Flags) {
+	cmd.Flags().StringVar(&f.Dir, "cache", "", cmdutil.CacheDirHelp)
+	cmdutil.DeprecatedAlias(cmd, "store", "cache")
+}
+
+// dir is --cache or the default directory.
 func (f *Flags) dir() (string, error) {
 	if f.Dir != "" {
 		return f.Dir, nil
@@ -53,26 +60,29 @@ func (f *Flags) dir() (string, error) {
 	return persist.DefaultDir()
 }
 
-// open opens an existing store for maintenance (every rule).
+// open opens an existing cache for maintenance (every rule).
 func (f *Flags) open(ios *cmdutil.IOStreams) (*persist.Cache, error) {
 	dir, err := f.dir()
 	if err != nil {
 		return nil, err
 	}
-	if _, err := os.Stat(dir); os.IsNotExist(err) {
-		return nil, fmt.Errorf("no store at %s yet ('kalah solve' creates it)", dir)
-	}
 	var lg *log.Logger
 	if f.Verbose {
-		lg = log.New(ios.ErrOut, "kalah store: ", 0)
+		lg = log.New(ios.ErrOut, "kalah cache: ", 0)
+	}
+	if err := persist.MigrateDefault(dir, lg); err != nil {
+		return nil, err
+	}
+	if _, err := os.Stat(dir); os.IsNotExist(err) {
+		return nil, fmt.Errorf("no cache at %s yet ('kalah solve' creates it)", dir)
 	}
 	return persist.Open(dir, engine.Rules{}, persist.Options{Log: lg})
 }
 
-// StatsOptions are the inputs of one "kalah store stats".
+// StatsOptions are the inputs of one "kalah cache stats".
 type StatsOptions struct {
 	IO    *cmdutil.IOStreams
-	Store Flags
+	Cache Flags
 	JSON  bool
 }
 
@@ -81,17 +91,17 @@ func NewCmdStats(io *cmdutil.IOStreams) *cobra.Command {
 	opts := &StatsOptions{IO: io}
 	cmd := &cobra.Command{
 		Use:   "stats",
-		Short: "Count the store's entries by rule and pit count, and its size on disk",
-		Long: `Count the store's records by rule and pit count: proven transposition-table
+		Short: "Count the cache's entries by rule and pit count, and its size on disk",
+		Long: `Count the cache's records by rule and pit count: proven transposition-table
 entries and root records (positions solved to the end), and measure the
 directory: every file's bytes, and BadgerDB's own estimate of its tables
 (LSM) and value log. Scans every key: a few seconds per ten million entries.`,
-		Example: `  kalah store stats
-  kalah store stats --store /data/kalah-store --json`,
+		Example: `  kalah cache stats
+  kalah cache stats --cache /data/kalah-cache --json`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runStats(opts) },
 	}
-	addFlags(cmd, &opts.Store)
+	addFlags(cmd, &opts.Cache)
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print one JSON object instead of text")
 	return cmd
 }
@@ -117,7 +127,7 @@ type statsRecord struct {
 }
 
 func runStats(opts *StatsOptions) error {
-	st, err := opts.Store.open(opts.IO)
+	st, err := opts.Cache.open(opts.IO)
 	if err != nil {
 		return err
 	}
@@ -143,7 +153,7 @@ func runStats(opts *StatsOptions) error {
 }
 
 func printStats(w io.Writer, rec *statsRecord) error {
-	fmt.Fprintf(w, "store %s\n", rec.Dir)
+	fmt.Fprintf(w, "cache %s\n", rec.Dir)
 	fmt.Fprintf(w, "%-17s %4s %14s %8s %10s\n", "rule", "pits", "entries", "roots", "resume")
 	for _, c := range rec.Counts {
 		fmt.Fprintf(w, "%-17s %4d %14d %8d %10d\n", c.Rule, c.Pits, c.Entries, c.Roots, c.Resume)
@@ -154,10 +164,10 @@ func printStats(w io.Writer, rec *statsRecord) error {
 	return err
 }
 
-// GCOptions are the inputs of one "kalah store gc".
+// GCOptions are the inputs of one "kalah cache gc".
 type GCOptions struct {
 	IO    *cmdutil.IOStreams
-	Store Flags
+	Cache Flags
 }
 
 // NewCmdGC returns the gc command.
@@ -165,14 +175,14 @@ func NewCmdGC(io *cmdutil.IOStreams) *cobra.Command {
 	opts := &GCOptions{IO: io}
 	cmd := &cobra.Command{
 		Use:   "gc",
-		Short: "Compact the store: flatten its tables, collect value-log garbage, drop dead checkpoints",
-		Long: `Compact the store: merge BadgerDB's tables into one level (which drops the
+		Short: "Compact the cache: flatten its tables, collect value-log garbage, drop dead checkpoints",
+		Long: `Compact the cache: merge BadgerDB's tables into one level (which drops the
 older versions of rewritten entries) and rewrite the value-log files that are
-mostly garbage. Prints the size on disk before and after. Needs the store to
+mostly garbage. Prints the size on disk before and after. Needs the cache to
 itself: it fails while a solve uses it.
 
-It also deletes the checkpoints (the store's resume/ directory) that no solve
-will load: those of positions the store holds a root record of (solved to
+It also deletes the checkpoints (the cache's resume/ directory) that no solve
+will load: those of positions the cache holds a root record of (solved to
 the end), those this kalah cannot read (another format, a header that does
 not match the file's name, the wrong size) and the temporary files of
 checkpoint writes cut short. The checkpoints of unfinished solves are kept,
@@ -180,12 +190,12 @@ however old; it prints how many it removed and kept.`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runGC(opts) },
 	}
-	addFlags(cmd, &opts.Store)
+	addFlags(cmd, &opts.Cache)
 	return cmd
 }
 
 func runGC(opts *GCOptions) error {
-	st, err := opts.Store.open(opts.IO)
+	st, err := opts.Cache.open(opts.IO)
 	if err != nil {
 		return err
 	}
@@ -206,7 +216,7 @@ func runGC(opts *GCOptions) error {
 		return err
 	}
 	// Sizes after the close, which writes the last tables out.
-	st, err = opts.Store.open(opts.IO)
+	st, err = opts.Cache.open(opts.IO)
 	if err != nil {
 		return err
 	}
@@ -215,16 +225,16 @@ func runGC(opts *GCOptions) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(opts.IO.Out, "store %s: flattened, %d value-log files rewritten; on disk %d -> %d bytes\n", st.Dir(), n, before.DiskBytes, after.DiskBytes)
+	fmt.Fprintf(opts.IO.Out, "cache %s: flattened, %d value-log files rewritten; on disk %d -> %d bytes\n", st.Dir(), n, before.DiskBytes, after.DiskBytes)
 	_, err = fmt.Fprintf(opts.IO.Out, "checkpoints: %d removed (%d of solved positions, %d unreadable, %d cut short), %d of unfinished solves kept\n",
 		pruned.Removed(), pruned.Solved, pruned.Unreadable, pruned.Partial, pruned.Kept)
 	return err
 }
 
-// PathOptions are the inputs of one "kalah store path".
+// PathOptions are the inputs of one "kalah cache path".
 type PathOptions struct {
 	IO    *cmdutil.IOStreams
-	Store Flags
+	Cache Flags
 }
 
 // NewCmdPath returns the path command.
@@ -232,15 +242,15 @@ func NewCmdPath(io *cmdutil.IOStreams) *cobra.Command {
 	opts := &PathOptions{IO: io}
 	cmd := &cobra.Command{
 		Use:   "path",
-		Short: "Print the store's directory",
-		Long: `Print the directory of the persistent store: $XDG_DATA_HOME/kalah/store when
-XDG_DATA_HOME is set (and absolute), else ~/.local/share/kalah/store.
-'kalah solve' and every store command take --store DIR to use another.`,
-		Example: `  kalah store path
-  du -sh "$(kalah store path)"`,
+		Short: "Print the cache's directory",
+		Long: `Print the directory of the cache: $XDG_DATA_HOME/kalah/cache when
+XDG_DATA_HOME is set (and absolute), else ~/.local/share/kalah/cache.
+'kalah solve' and every cache command take --cache DIR to use another.`,
+		Example: `  kalah cache path
+  du -sh "$(kalah cache path)"`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			dir, err := opts.Store.dir()
+			dir, err := opts.Cache.dir()
 			if err != nil {
 				return err
 			}
@@ -248,6 +258,6 @@ XDG_DATA_HOME is set (and absolute), else ~/.local/share/kalah/store.
 			return err
 		},
 	}
-	cmd.Flags().StringVar(&opts.Store.Dir, "store", "", "store directory (default: $XDG_DATA_HOME/kalah/store or ~/.local/share/kalah/store)")
+	addDirFlag(cmd, &opts.Cache)
 	return cmd
 }

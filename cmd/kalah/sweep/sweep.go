@@ -1,7 +1,7 @@
-// Package tablecmd implements "kalah table": solve every start position of
+// Package sweepcmd implements "kalah sweep": solve every start position of
 // a range of Kalah(m,n) under one or both capture rules, keep the records
-// in the results store, and print the table of values.
-package tablecmd
+// in the archive, and print the table of values.
+package sweepcmd
 
 import (
 	"context"
@@ -20,7 +20,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// Options are the inputs of one "kalah table".
+// Options are the inputs of one "kalah sweep".
 type Options struct {
 	IO       *cmdutil.IOStreams
 	Rule     string // empty-capture, no-empty-capture or both
@@ -35,31 +35,31 @@ type Options struct {
 	Data     string
 	EGDB     string
 	NoEGDB   bool
-	Store    string // persistent store directory; "" for none
+	Cache    string // cache directory; "" for none
 	Quiet    bool
 	DryRun   bool            // list the cells and what would be done; solve nothing
 	ctx      context.Context // tests may set it; nil means Ctrl-C and SIGTERM end the run
 	newSolve solveFunc       // tests may replace the solver
 }
 
-// NewCmdTable returns the table command.
-func NewCmdTable(io *cmdutil.IOStreams) *cobra.Command {
+// NewCmdSweep returns the sweep command.
+func NewCmdSweep(io *cmdutil.IOStreams) *cobra.Command {
 	opts := &Options{IO: io}
 	cmd := &cobra.Command{
-		Use:   "table",
+		Use:   "sweep",
 		Short: "Solve every start position of a range of Kalah(m,n) and print the table of values",
 		Long: `Solve the start position of every Kalah(m,n) with m in --pits and n in
 --seeds, under --rule (empty-capture, no-empty-capture or both), and print,
 per rule, the m x n table of values (South's final store minus North's under
 perfect play) with W, L or D for the first player.
 
-Each solved cell becomes a record in the results store (--data, one JSON
-Lines file per rule, see docs/formats.md): the value, the exact value of
+Each solved cell becomes a record in the archive (--data, one JSON Lines
+file per rule, see docs/formats.md): the value, the exact value of
 every opening chain ("1-2": pit 1, an extra turn, then pit 2), a principal
 variation, nodes, time, threads, table size, endgame-database depth and the
 build's provenance. Records are written as each cell finishes, so an
-interrupted run loses nothing already solved. Cells already in the store are
-not solved again unless --force is given.
+interrupted run loses nothing already solved. Cells already in the archive
+are not solved again unless --force is given.
 
 On a big board (40 seeds or more, 22 more than the endgame database holds)
 the value is solved first, then every first move's, then the opening
@@ -69,12 +69,12 @@ or "= +10" when it stopped after the value), never a guess, and they are
 kept as an open cell in <data>/open.jsonl (with the bounds reached on each
 first move, the run's nodes, time and provenance; reruns add up) until the
 cell is solved.
-With --store the proofs are kept too, and the same command resumes it.
+With --cache the proofs are kept too, and the same command resumes it.
 Small cells are solved first. A progress bar over the cells goes to standard
 error (-q turns it off).`,
-		Example: `  kalah table --rule both --pits 1-4 --seeds 1-6
-  kalah table --rule empty-capture --pits 6 --seeds 1-4 --max-time 10m
-  kalah table --rule no-empty-capture --pits 5 --seeds 3 --force --threads 2 --tt-mem 2GiB --json`,
+		Example: `  kalah sweep --rule both --pits 1-4 --seeds 1-6
+  kalah sweep --rule empty-capture --pits 6 --seeds 1-4 --max-time 10m
+  kalah sweep --rule no-empty-capture --pits 5 --seeds 3 --force --threads 2 --tt-mem 2GiB --json`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if opts.JSON && opts.CSV {
@@ -90,7 +90,7 @@ error (-q turns it off).`,
 	f.StringVar(&opts.Rule, "rule", "both", "capture convention: empty-capture, no-empty-capture or both")
 	f.StringVar(&opts.Pits, "pits", "1-6", "pit counts m: a number, a range 1-6, or a list 2,4-5")
 	f.StringVar(&opts.Seeds, "seeds", "1-6", "seeds per pit n: a number, a range or a list")
-	f.BoolVar(&opts.Force, "force", false, "solve cells that are already in the store again")
+	f.BoolVar(&opts.Force, "force", false, "solve cells that are already in the archive again")
 	f.DurationVar(&opts.MaxTime, "max-time", 0, "time limit per cell, e.g. 30s or 2h (default: none)")
 	f.IntVar(&opts.Threads, "threads", 0, "search threads (default: all cores)")
 	f.StringVar(&opts.TTMem, "tt-mem", "", "transposition table size per cell, e.g. 512MiB or 2GiB (default: by the seeds and the endgame database's depth, at most a quarter of memory or 1 GiB)")
@@ -99,7 +99,8 @@ error (-q turns it off).`,
 	f.StringVar(&opts.Data, "data", results.DefaultDir, "results directory, one <rule>.jsonl file per rule")
 	f.StringVar(&opts.EGDB, "egdb", "", "endgame-database directory (default: $XDG_DATA_HOME/kalah/egdb or ~/.local/share/kalah/egdb, used when it holds a database)")
 	f.BoolVar(&opts.NoEGDB, "no-egdb", false, "use no endgame database")
-	f.StringVar(&opts.Store, "store", "", "persistent store of proven entries (see 'kalah store'): solves read and write it, so a rerun after an interruption resumes (default: none)")
+	f.StringVar(&opts.Cache, "cache", "", "cache directory for proven entries (see 'kalah cache'): solves read and write it, so a rerun after an interruption resumes (default: none)")
+	cmdutil.DeprecatedAlias(cmd, "store", "cache")
 	f.BoolVarP(&opts.Quiet, "quiet", "q", false, "no progress bar")
 	f.BoolVar(&opts.DryRun, "dry-run", false, "list the cells and whether each would be solved, without solving")
 	return cmd
@@ -137,12 +138,12 @@ func run(opts *Options) error {
 	if err != nil {
 		return cmdutil.BadInputf("--tt-mem: %v", err)
 	}
-	store := results.Archive{Dir: opts.Data}
+	archive := results.Archive{Dir: opts.Data}
 
 	// The cells, small first: by seeds in play, then pits, then rule.
 	var cells []*cell
 	for _, c := range captures {
-		recs, err := store.Load(c.String())
+		recs, err := archive.Load(c.String())
 		if err != nil {
 			return err
 		}
@@ -173,7 +174,7 @@ func run(opts *Options) error {
 
 	var runErr error
 	if !opts.DryRun {
-		runErr = solveCells(opts, store, order, ttBytes)
+		runErr = solveCells(opts, archive, order, ttBytes)
 	}
 	if err := printTables(opts, captures, pits, seeds, cells); err != nil {
 		return err
@@ -181,10 +182,10 @@ func run(opts *Options) error {
 	return runErr
 }
 
-// solveCells solves the cells still to do, in order, storing each record
-// as soon as it is made. Ctrl-C stops the run: the cells not reached are
+// solveCells solves the cells still to do, in order, archiving each
+// record as soon as it is made. Ctrl-C stops the run: the cells not reached are
 // "skipped" and the error wraps cmdutil.ErrInterrupted.
-func solveCells(opts *Options, store results.Archive, order []*cell, ttBytes int64) error {
+func solveCells(opts *Options, archive results.Archive, order []*cell, ttBytes int64) error {
 	ctx := opts.ctx
 	if ctx == nil {
 		var stop context.CancelFunc
@@ -225,7 +226,7 @@ func solveCells(opts *Options, store results.Archive, order []*cell, ttBytes int
 		c.res = res
 		switch {
 		case err == nil:
-			if err := store.Put(*res.Record); err != nil {
+			if err := archive.Put(*res.Record); err != nil {
 				return err
 			}
 			c.status, c.rec = "solved", res.Record
@@ -236,7 +237,7 @@ func solveCells(opts *Options, store results.Archive, order []*cell, ttBytes int
 			if ctx.Err() == nil && opts.MaxTime > 0 {
 				reason = "time limit " + opts.MaxTime.String()
 			}
-			if err := store.PutOpen(res.Open(reason, opts.Store != "")); err != nil {
+			if err := archive.PutOpen(res.Open(reason, opts.Cache != "")); err != nil {
 				return err
 			}
 		default:

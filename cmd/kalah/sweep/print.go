@@ -1,4 +1,4 @@
-package tablecmd
+package sweepcmd
 
 import (
 	"encoding/csv"

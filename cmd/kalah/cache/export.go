@@ -1,4 +1,4 @@
-package storecmd
+package cachecmd
 
 import (
 	"io"
@@ -10,10 +10,10 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// ExportOptions are the inputs of one "kalah store export".
+// ExportOptions are the inputs of one "kalah cache export".
 type ExportOptions struct {
 	IO     *cmdutil.IOStreams
-	Store  Flags
+	Cache  Flags
 	Pits   int
 	Rule   string
 	Format string
@@ -25,8 +25,8 @@ func NewCmdExport(io *cmdutil.IOStreams) *cobra.Command {
 	opts := &ExportOptions{IO: io}
 	cmd := &cobra.Command{
 		Use:   "export",
-		Short: "Write the store's proven entries, one row each",
-		Long: `Write the store's proven transposition-table entries (every rule and pit count,
+		Short: "Write the cache's proven entries, one row each",
+		Long: `Write the cache's proven transposition-table entries (every rule and pit count,
 or those of --rule and --pits), in key order, one row each:
 
   rule      the capture convention
@@ -40,12 +40,12 @@ or those of --rule and --pits), in key order, one row each:
 
 as JSON lines or Parquet (zstd-compressed). Output goes to -o FILE, or
 standard output for jsonl.`,
-		Example: `  kalah store export --format jsonl | head
-  kalah store export --pits 6 --rule no-empty-capture --format parquet -o store.parquet`,
+		Example: `  kalah cache export --format jsonl | head
+  kalah cache export --pits 6 --rule no-empty-capture --format parquet -o cache.parquet`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runExport(opts) },
 	}
-	addFlags(cmd, &opts.Store)
+	addFlags(cmd, &opts.Cache)
 	cmd.Flags().IntVar(&opts.Pits, "pits", 0, "only entries of this pit count (default all)")
 	cmd.Flags().StringVar(&opts.Rule, "rule", "", "only entries of this rule: no-empty-capture or empty-capture (default both)")
 	cmd.Flags().StringVar(&opts.Format, "format", "jsonl", "jsonl or parquet")
@@ -75,7 +75,7 @@ func runExport(opts *ExportOptions) error {
 		}
 		f.Capture = &c
 	}
-	st, err := opts.Store.open(opts.IO)
+	st, err := opts.Cache.open(opts.IO)
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package tablecmd
+package sweepcmd
 
 import (
 	"context"
@@ -18,7 +18,7 @@ import (
 func execute(t *testing.T, _ *Options, args ...string) (string, string, error) {
 	t.Helper()
 	io, out, errOut := cmdutil.Test()
-	cmd := NewCmdTable(io)
+	cmd := NewCmdSweep(io)
 	cmd.SetArgs(args)
 	cmd.SetOut(io.Out)
 	cmd.SetErr(io.ErrOut)
@@ -27,7 +27,7 @@ func execute(t *testing.T, _ *Options, args ...string) (string, string, error) {
 	return out.String(), errOut.String(), err
 }
 
-func TestTableSolvesAndStores(t *testing.T) {
+func TestSweepSolvesAndArchives(t *testing.T) {
 	dir := t.TempDir()
 	out, _, err := execute(t, nil, "--rule", "both", "--pits", "1-4", "--seeds", "1-3", "--data", dir, "--no-egdb", "-q")
 	if err != nil {
@@ -40,9 +40,9 @@ func TestTableSolvesAndStores(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-	store := results.Archive{Dir: dir}
+	archive := results.Archive{Dir: dir}
 	for _, rule := range []string{"empty-capture", "no-empty-capture"} {
-		recs, err := store.Load(rule)
+		recs, err := archive.Load(rule)
 		if err != nil || len(recs) != 12 {
 			t.Fatalf("%s: %d records, %v", rule, len(recs), err)
 		}
@@ -80,7 +80,7 @@ func TestTableSolvesAndStores(t *testing.T) {
 // as an open cell with its bounds, and the run goes on to the next cell.
 // A second run's bounds are merged with the first's; solving the cell
 // closes it.
-func TestTableUnfinished(t *testing.T) {
+func TestSweepUnfinished(t *testing.T) {
 	dir := t.TempDir()
 	io, out, _ := cmdutil.Test()
 	lower, upper := 4, 20
@@ -109,7 +109,7 @@ func TestTableUnfinished(t *testing.T) {
 	if err != nil || len(open) != 1 {
 		t.Fatalf("open cells %+v, %v", open, err)
 	}
-	if o := open[0]; o.Pits != 5 || o.Seeds != 2 || o.Lower != 4 || o.Upper != 20 || o.Reason != "time limit 1s" || o.Runs != 1 || o.Nodes != 1000 || o.Store || o.Check() != nil {
+	if o := open[0]; o.Pits != 5 || o.Seeds != 2 || o.Lower != 4 || o.Upper != 20 || o.Reason != "time limit 1s" || o.Runs != 1 || o.Nodes != 1000 || o.Cache || o.Check() != nil {
 		t.Errorf("open cell %+v (check: %v)", o, o.Check())
 	}
 	lower, upper = 2, 12
@@ -130,7 +130,7 @@ func TestTableUnfinished(t *testing.T) {
 
 // Ctrl-C: the cell being solved shows its bounds, the rest are skipped,
 // what was solved stays stored, and the exit code is 130.
-func TestTableInterrupted(t *testing.T) {
+func TestSweepInterrupted(t *testing.T) {
 	dir := t.TempDir()
 	io, out, _ := cmdutil.Test()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -157,7 +157,7 @@ func TestTableInterrupted(t *testing.T) {
 	}
 }
 
-func TestTableBadInput(t *testing.T) {
+func TestSweepBadInput(t *testing.T) {
 	cases := [][]string{
 		{"--rule", "sideways"},
 		{"--pits", "0-3"},
@@ -209,5 +209,21 @@ func TestDescribeClampsBounds(t *testing.T) {
 		if got := describe(r, 4, c.p); got != c.want {
 			t.Errorf("describe(%+v) = %q, want %q", c.p, got, c.want)
 		}
+	}
+}
+
+// TestSweepStoreFlag: --store, the old name of --cache, still names the
+// cache, as a hidden deprecated flag.
+func TestSweepStoreFlag(t *testing.T) {
+	io, _, _ := cmdutil.Test()
+	cmd := NewCmdSweep(io)
+	if err := cmd.ParseFlags([]string{"--store", "/c"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := cmd.Flags().Lookup("cache").Value.String(); got != "/c" {
+		t.Errorf("--store /c: --cache is %q", got)
+	}
+	if f := cmd.Flags().Lookup("store"); !f.Hidden || f.Deprecated == "" {
+		t.Error("--store is not a hidden deprecated flag")
 	}
 }

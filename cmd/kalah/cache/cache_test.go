@@ -1,4 +1,4 @@
-package storecmd
+package cachecmd
 
 import (
 	"bufio"
@@ -34,7 +34,7 @@ func execute(t *testing.T, newCmd func(*cmdutil.IOStreams) *cobra.Command, args 
 	return out.String(), err
 }
 
-// fill solves Kalah(4,3) under empty-capture over a store in dir, keeping
+// fill solves Kalah(4,3) under empty-capture over a cache in dir, keeping
 // every entry, and returns the number written.
 func fill(t *testing.T, dir string) int64 {
 	t.Helper()
@@ -61,7 +61,7 @@ func fill(t *testing.T, dir string) int64 {
 func TestStats(t *testing.T) {
 	dir := t.TempDir()
 	fill(t, dir)
-	out, err := execute(t, NewCmdStats, "--store", dir, "--json")
+	out, err := execute(t, NewCmdStats, "--cache", dir, "--json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,19 +73,19 @@ func TestStats(t *testing.T) {
 		rec.Entries == 0 || rec.DiskBytes == 0 || rec.CPU == "" {
 		t.Errorf("stats %+v", rec)
 	}
-	text, err := execute(t, NewCmdStats, "--store", dir)
+	text, err := execute(t, NewCmdStats, "--cache", dir)
 	if err != nil || !strings.Contains(text, "empty-capture        4") || !strings.Contains(text, "on disk") {
 		t.Errorf("text stats (%v):\n%s", err, text)
 	}
-	if _, err := execute(t, NewCmdStats, "--store", filepath.Join(dir, "none")); err == nil || !strings.Contains(err.Error(), "no store at") {
-		t.Errorf("missing store: %v", err)
+	if _, err := execute(t, NewCmdStats, "--cache", filepath.Join(dir, "none")); err == nil || !strings.Contains(err.Error(), "no cache at") {
+		t.Errorf("missing cache: %v", err)
 	}
 }
 
 func TestExport(t *testing.T) {
 	dir := t.TempDir()
 	fill(t, dir)
-	out, err := execute(t, NewCmdExport, "--store", dir, "--format", "jsonl")
+	out, err := execute(t, NewCmdExport, "--cache", dir, "--format", "jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,11 +116,11 @@ func TestExport(t *testing.T) {
 	if n == 0 {
 		t.Fatal("no rows")
 	}
-	if out, _ := execute(t, NewCmdExport, "--store", dir, "--pits", "6"); out != "" {
+	if out, _ := execute(t, NewCmdExport, "--cache", dir, "--pits", "6"); out != "" {
 		t.Errorf("--pits 6 exported %d bytes", len(out))
 	}
-	pq := filepath.Join(t.TempDir(), "store.parquet")
-	if _, err := execute(t, NewCmdExport, "--store", dir, "--format", "parquet", "-o", pq); err != nil {
+	pq := filepath.Join(t.TempDir(), "cache.parquet")
+	if _, err := execute(t, NewCmdExport, "--cache", dir, "--format", "parquet", "-o", pq); err != nil {
 		t.Fatal(err)
 	}
 	f, err := os.Open(pq)
@@ -134,13 +134,13 @@ func TestExport(t *testing.T) {
 		t.Errorf("parquet: %v, %d rows, want %d", err, pf.NumRows(), n)
 	}
 	for _, bad := range [][]string{{"--format", "csv"}, {"--format", "parquet"}, {"--rule", "x"}, {"--pits", "9"}} {
-		if _, err := execute(t, NewCmdExport, append([]string{"--store", dir}, bad...)...); cmdutil.ExitCode(err) != 2 {
+		if _, err := execute(t, NewCmdExport, append([]string{"--cache", dir}, bad...)...); cmdutil.ExitCode(err) != 2 {
 			t.Errorf("%v: %v, want exit 2", bad, err)
 		}
 	}
 }
 
-// entries reads every entry of the store in dir.
+// entries reads every entry of the cache in dir.
 func entries(t *testing.T, dir string) map[engine.Key]tt.Entry {
 	t.Helper()
 	st, err := persist.Open(dir, engine.Rules{}, persist.Options{})
@@ -158,7 +158,7 @@ func entries(t *testing.T, dir string) map[engine.Key]tt.Entry {
 	return out
 }
 
-// gc flattens the store and keeps every entry as it was; it deletes the
+// gc flattens the cache and keeps every entry as it was; it deletes the
 // checkpoint of a solved position and a cut-short one, keeps the
 // checkpoint of an unfinished solve, and says so.
 func TestGCAndPath(t *testing.T) {
@@ -187,7 +187,7 @@ func TestGCAndPath(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.WriteFile(filepath.Join(dir, "resume", "x.ckpt.tmp"), nil, 0o644)
-	out, err := execute(t, NewCmdGC, "--store", dir)
+	out, err := execute(t, NewCmdGC, "--cache", dir)
 	want := "\ncheckpoints: 2 removed (1 of solved positions, 0 unreadable, 1 cut short), 1 of unfinished solves kept\n"
 	if err != nil || !strings.Contains(out, "flattened") || !strings.HasSuffix(out, want) {
 		t.Errorf("gc (%v): %s", err, out)
@@ -206,13 +206,13 @@ func TestGCAndPath(t *testing.T) {
 		}
 	}
 	t.Setenv("XDG_DATA_HOME", "/data")
-	if out, _ := execute(t, NewCmdPath); out != "/data/kalah/store\n" {
+	if out, _ := execute(t, NewCmdPath); out != "/data/kalah/cache\n" {
 		t.Errorf("path %q", out)
 	}
-	if out, _ := execute(t, NewCmdStore, "nonsense"); out != "" {
+	if out, _ := execute(t, NewCmdCache, "nonsense"); out != "" {
 		t.Errorf("unknown subcommand printed %q", out)
 	}
-	if _, err := execute(t, NewCmdStore, "nonsense"); cmdutil.ExitCode(err) != 2 {
+	if _, err := execute(t, NewCmdCache, "nonsense"); cmdutil.ExitCode(err) != 2 {
 		t.Errorf("unknown subcommand: %v", err)
 	}
 }
@@ -224,17 +224,17 @@ func TestInUse(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	if _, err := execute(t, NewCmdStats, "--store", dir); !errors.Is(err, persist.ErrInUse) || cmdutil.ExitCode(err) != 1 {
-		t.Errorf("store in use: %v", err)
+	if _, err := execute(t, NewCmdStats, "--cache", dir); !errors.Is(err, persist.ErrInUse) || cmdutil.ExitCode(err) != 1 {
+		t.Errorf("cache in use: %v", err)
 	}
 }
 
-// TestSIGKILL kills a real "kalah solve" while it writes the store: the
-// store opens again, keeps what was committed, and a second solve over it
+// TestSIGKILL kills a real "kalah solve" while it writes the cache: the
+// cache opens again, keeps what was committed, and a second solve over it
 // finishes with the right value. The kill waits for events, not a clock:
 // the second progress line of the full-depth search (after the
 // depth-limited deepening, whose results are not proofs and so are not
-// stored), two seconds or more into the proofs, by which time the store's
+// stored), two seconds or more into the proofs, by which time the cache's
 // writer, which commits at least once a second, has committed.
 func TestSIGKILL(t *testing.T) {
 	tmp := t.TempDir()
@@ -243,8 +243,8 @@ func TestSIGKILL(t *testing.T) {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	dir := filepath.Join(tmp, "store")
-	args := []string{"solve", "--pits", "6", "--seeds", "4", "--rule", "empty-capture", "--value-only", "--no-egdb", "--store", dir, "--tt-mem", "256MiB", "--threads", "2"}
+	dir := filepath.Join(tmp, "cache")
+	args := []string{"solve", "--pits", "6", "--seeds", "4", "--rule", "empty-capture", "--value-only", "--no-egdb", "--cache", dir, "--tt-mem", "256MiB", "--threads", "2"}
 	cmd := exec.Command(bin, args...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
@@ -269,7 +269,7 @@ func TestSIGKILL(t *testing.T) {
 	}
 	st, err := persist.Open(dir, engine.Rules{}, persist.Options{})
 	if err != nil {
-		t.Fatalf("store after SIGKILL: %v", err)
+		t.Fatalf("cache after SIGKILL: %v", err)
 	}
 	stats, err := st.Stats()
 	st.Close()
@@ -280,9 +280,9 @@ func TestSIGKILL(t *testing.T) {
 	for _, c := range stats.Counts {
 		kept += c.Entries
 	}
-	t.Logf("after SIGKILL the store holds %d entries", kept)
+	t.Logf("after SIGKILL the cache holds %d entries", kept)
 	if kept == 0 {
-		t.Error("the killed solve left nothing in the store")
+		t.Error("the killed solve left nothing in the cache")
 	}
 	out, err := exec.Command(bin, append(args, "--json", "-q")...).Output()
 	if err != nil {
@@ -293,5 +293,37 @@ func TestSIGKILL(t *testing.T) {
 	}
 	if err := json.Unmarshal(out, &rec); err != nil || rec.Value != 10 { // Irving et al. (2000), table 9
 		t.Errorf("solve after SIGKILL: %v, value %d, published +10", err, rec.Value)
+	}
+}
+
+// TestStoreFlagAlias: --store, the old name of --cache, still names the
+// directory, hidden from the help.
+func TestStoreFlagAlias(t *testing.T) {
+	dir := t.TempDir()
+	fill(t, dir)
+	io, out, errOut := cmdutil.Test()
+	cmd := NewCmdStats(io)
+	cmd.SetArgs([]string{"--store", dir, "--json"})
+	cmd.SetOut(io.Out)
+	cmd.SetErr(io.ErrOut)
+	if err := cmd.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	var rec statsRecord
+	if err := json.Unmarshal(out.Bytes(), &rec); err != nil || rec.Dir != dir {
+		t.Errorf("--store %s: %v, dir %q", dir, err, rec.Dir)
+	}
+	if !strings.Contains(errOut.String(), "--store has been deprecated, use --cache") {
+		t.Errorf("no deprecation warning: %q", errOut.String())
+	}
+	for _, newCmd := range []func(*cmdutil.IOStreams) *cobra.Command{NewCmdStats, NewCmdExport, NewCmdGC, NewCmdPath} {
+		cmd := newCmd(io)
+		if f := cmd.Flags().Lookup("store"); f == nil || !f.Hidden || f.Deprecated == "" || f.Value != cmd.Flags().Lookup("cache").Value {
+			t.Errorf("%s: --store is not a hidden alias of --cache", cmd.Name())
+		}
+	}
+	t.Setenv("XDG_DATA_HOME", "/data")
+	if out, err := execute(t, NewCmdPath, "--store", "/x"); err != nil || out != "/x\n" {
+		t.Errorf("path --store /x: %q, %v", out, err)
 	}
 }

@@ -1,4 +1,4 @@
-package tablecmd
+package sweepcmd
 
 import (
 	"context"
@@ -21,8 +21,8 @@ import (
 type solveFunc func(ctx context.Context, r engine.Rules, seeds int) (*results.Cell, error)
 
 // cellSolver solves each cell in a library session of its own, so that a
-// record's node count does not depend on which cells came before (the
-// session policy sizes each cell's table for its game unless --tt-mem).
+// record's node count does not depend on which cells came before (each
+// session sizes its cell's table for the game unless --tt-mem).
 type cellSolver struct {
 	opts    *Options
 	ttBytes int64
@@ -31,7 +31,7 @@ type cellSolver struct {
 
 func (s *cellSolver) solve(ctx context.Context, r engine.Rules, seeds int) (*results.Cell, error) {
 	cfg := kalah.Config{Pits: r.Pits, Seeds: seeds, Rule: r.Capture, Threads: s.opts.Threads, TableBytes: s.ttBytes,
-		EGDBDir: s.opts.EGDB, NoEGDB: s.opts.NoEGDB, CacheDir: s.opts.Store, NoCache: s.opts.Store == "",
+		EGDBDir: s.opts.EGDB, NoEGDB: s.opts.NoEGDB, CacheDir: s.opts.Cache, NoCache: s.opts.Cache == "",
 		ProgressEvery: time.Second}
 	cfg.Progress = func(p solver.Progress) { s.bar.describe(describe(r, seeds, p)) }
 	k, err := kalah.Open(cfg)
@@ -39,8 +39,8 @@ func (s *cellSolver) solve(ctx context.Context, r engine.Rules, seeds int) (*res
 		return nil, err
 	}
 	cell, err := k.SolveStart(ctx)
-	if sv, serr := k.Solver(); cell != nil && serr == nil {
-		cell.Threads, cell.TTBytes, cell.EGDBSeeds = sv.Threads(), sv.Table().Bytes(), sv.EGDBSeeds()
+	if cell != nil { // SolveStart built the table: what the cell ran with
+		cell.Threads, cell.TTBytes, cell.EGDBSeeds = k.Threads(), k.TableBytes(), k.EGDBSeeds()
 	}
 	if cerr := k.Close(); cerr != nil && err == nil {
 		err = cerr

@@ -18,12 +18,12 @@ import (
 	"golang.org/x/term"
 )
 
-// session holds what the positions of one run share: a library session
-// (table, database, store) kept while consecutive positions use the same
+// solveRun holds what the positions of one run share: a library session
+// (table, database, cache) kept while consecutive positions use the same
 // rules, and the progress reporter.
-type session struct {
+type solveRun struct {
 	opts     *Options
-	ttBytes  int64 // --tt-mem, 0 for the session's policy
+	ttBytes  int64 // --tt-mem, 0 to let the library session size the table
 	seeds    int   // the most seeds on a board to solve, for the policy
 	batch    bool
 	progress bool
@@ -38,8 +38,8 @@ type session struct {
 	bar    *progressbar.ProgressBar // an automatic database build's, while it runs
 }
 
-func newSession(opts *Options, ttBytes int64, seeds int, batch bool) *session {
-	s := &session{opts: opts, ttBytes: ttBytes, seeds: seeds, batch: batch}
+func newSolveRun(opts *Options, ttBytes int64, seeds int, batch bool) *solveRun {
+	s := &solveRun{opts: opts, ttBytes: ttBytes, seeds: seeds, batch: batch}
 	switch {
 	case opts.Progress != nil:
 		s.progress = *opts.Progress
@@ -53,8 +53,8 @@ func newSession(opts *Options, ttBytes int64, seeds int, batch bool) *session {
 	return s
 }
 
-// close closes the library session, so that the store is on disk.
-func (s *session) close() error {
+// close closes the library session, so that the cache is on disk.
+func (s *solveRun) close() error {
 	if s.k == nil {
 		return nil
 	}
@@ -65,7 +65,7 @@ func (s *session) close() error {
 
 // prepare opens the library session of j's rules, keeping the open one
 // while consecutive positions use the same rules.
-func (s *session) prepare(j job) error {
+func (s *solveRun) prepare(j job) error {
 	if s.k != nil && s.rules == j.rules {
 		return nil
 	}
@@ -77,8 +77,8 @@ func (s *session) prepare(j job) error {
 	cfg := kalah.Config{Pits: j.rules.Pits, Seeds: max(j.seeds, 1), Rule: j.rules.Capture,
 		Threads: s.opts.Threads, TableBytes: s.ttBytes, TableSeeds: s.seeds, TableValueOnly: s.opts.ValueOnly,
 		EGDBDir: s.opts.EGDB, NoEGDB: s.opts.NoEGDB,
-		CacheDir: s.opts.Store, NoCache: s.opts.NoStore, Recompute: s.opts.Force,
-		CacheMinSeeds: s.opts.StoreMinSeeds, CacheMinWork: s.opts.StoreMinWork,
+		CacheDir: s.opts.Cache, NoCache: s.opts.NoCache, Recompute: s.opts.Force,
+		CacheMinSeeds: s.opts.CacheMinSeeds, CacheMinWork: s.opts.CacheMinWork,
 		Progress: s.report, AutoEGDB: true, OnEGDBBuild: s.egdbBuild}
 	if s.opts.Verbose {
 		cfg.Log = log.New(lockedWriter{s}, "kalah solve: ", 0)
@@ -91,8 +91,8 @@ func (s *session) prepare(j job) error {
 	return nil
 }
 
-// lockedWriter writes to standard error under the session's lock.
-type lockedWriter struct{ s *session }
+// lockedWriter writes to standard error under the run's lock.
+type lockedWriter struct{ s *solveRun }
 
 func (w lockedWriter) Write(b []byte) (int, error) {
 	w.s.mu.Lock()
@@ -106,7 +106,7 @@ const reportEvery = 2 * time.Second
 
 // report prints a progress line, at most one per reportEvery; the solver
 // calls it from its own goroutine.
-func (s *session) report(p solver.Progress) {
+func (s *solveRun) report(p solver.Progress) {
 	if !s.progress {
 		return
 	}
@@ -126,7 +126,7 @@ func (s *session) report(p solver.Progress) {
 }
 
 // solve solves one position and prints its result.
-func (s *session) solve(ctx context.Context, j job) error {
+func (s *solveRun) solve(ctx context.Context, j job) error {
 	if err := s.prepare(j); err != nil {
 		return err
 	}
@@ -160,18 +160,18 @@ func (s *session) solve(ctx context.Context, j job) error {
 	return nil
 }
 
-// interrupted closes the store, so that what was proven is on disk, and
+// interrupted closes the cache, so that what was proven is on disk, and
 // returns the error that says how to resume.
-func (s *session) interrupted(res *kalah.Result) error {
+func (s *solveRun) interrupted(res *kalah.Result) error {
 	msg := fmt.Sprintf("value in [%s, %s]", results.Signed(res.Lower), results.Signed(res.Upper))
 	if res.Solved {
 		msg = fmt.Sprintf("value %s; the principal variation was cut short", results.Signed(res.Value))
 	}
 	if dir := s.k.CacheDir(); dir != "" {
 		if err := s.close(); err != nil {
-			return fmt.Errorf("%w (%s), and the store could not be saved: %v", cmdutil.ErrInterrupted, msg, err)
+			return fmt.Errorf("%w (%s), and the cache could not be saved: %v", cmdutil.ErrInterrupted, msg, err)
 		}
-		return fmt.Errorf("%w (%s); the store %s keeps the work proven so far: run the same command again to resume", cmdutil.ErrInterrupted, msg, dir)
+		return fmt.Errorf("%w (%s); the cache %s keeps the work proven so far: run the same command again to resume", cmdutil.ErrInterrupted, msg, dir)
 	}
 	return fmt.Errorf("%w (%s)", cmdutil.ErrInterrupted, msg)
 }

@@ -42,7 +42,7 @@ func NewCmdWorker(io *cmdutil.IOStreams) *cobra.Command {
 		Short: "Solve the units of distributed campaigns from a NATS JetStream server",
 		Long: `Join the campaigns of a NATS server with JetStream (see 'kalah campaign'):
 pull units of work from the queue, solve each with a local solver (its own
-table and endgame database, the same session as 'kalah solve'), publish
+table and endgame database, sized and found as 'kalah solve' does), publish
 the answer with its node count, time, build revision and database depth,
 and acknowledge the unit. A unit is one null-window test, "is the value of
 this position at least g?", on a position a few plies below the root.

@@ -25,6 +25,12 @@
 //	defer k.Close()
 //	res, err := k.Solve(ctx, k.Start()) // res.Value, res.Moves, res.Best, res.PV
 //
+// The front ends that drive the search a test at a time, as a campaign's
+// coordinator and workers do, use the session's NullWindow, Guess and
+// Team (search.go), so that the table, the database and the cache stay
+// the session's. The three- and four-player game has a sibling session,
+// PlayersSession (OpenPlayers), with the table policy of package multi.
+//
 // Values are final store differences under perfect play for the side to
 // move, counting what the stores already hold. Every result carries a
 // results.Record: the form in which a solved position is printed
@@ -119,6 +125,9 @@ type Config struct {
 	// and reports the build to OnEGDBBuild. Later sessions find it.
 	AutoEGDB    bool
 	OnEGDBBuild func(EGDBBuild)
+	// AutoEGDBSeeds, if positive, is the depth AutoEGDB builds to in
+	// place of AutoEGDBSeeds(Pits) (tests build a tiny database with it).
+	AutoEGDBSeeds int
 	// Log, if not nil, receives what the session opened: the database and
 	// its depth, the cache and its options.
 	Log *log.Logger

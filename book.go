@@ -2,15 +2,21 @@ package kalah
 
 import (
 	"context"
+	"sync"
 	"time"
 
+	"github.com/kalah-solver/kalah/book"
 	"github.com/kalah-solver/kalah/engine"
+	"github.com/kalah-solver/kalah/results"
+	"github.com/kalah-solver/kalah/solver"
 )
 
-// An opening book is the cache filled with the root records of
-// every position within a few plies of the start, so that the explorer,
-// 'kalah play' and 'kalah solve' answer them at once. It needs no file of
-// its own: the cache is the book.
+// An opening book is the root records of every position within a few
+// plies of the start, so that the explorer, 'kalah play' and 'kalah solve'
+// answer them at once. 'kalah book build' solves them into the cache;
+// 'kalah book export' writes them from the cache to a book file, and the
+// files committed under book/data are built into the binary (package
+// book): the session answers from them what its cache does not hold.
 
 // BookPositions lists the distinct unfinished positions reachable from the
 // start of the session's game in at most plies sowings (an extra turn is a
@@ -18,30 +24,87 @@ import (
 // shallower positions find their children's proofs in the table and the
 // cache.
 func (k *Session) BookPositions(plies int) []engine.Position {
-	seen := map[engine.Position]bool{}
-	level := []engine.Position{k.Start()}
-	var byDepth [][]engine.Position
-	for d := 0; d <= plies && len(level) > 0; d++ {
-		var keep, next []engine.Position
-		for _, p := range level {
-			if seen[p] || p.Board.Over() {
-				continue
-			}
-			seen[p] = true
-			keep = append(keep, p)
-			for _, i := range p.Board.MoveList() {
-				c, _ := k.rules.PlayPosition(p, i)
-				next = append(next, c)
+	return book.Positions(k.rules, k.Start(), plies)
+}
+
+// BookRecords returns the cache's root records of every position within
+// plies of the start, start first and ply by ply (book.Levels), as
+// 'kalah book export' writes them; missing lists the positions the cache
+// holds no sound record of. It needs a cache (an error otherwise).
+func (k *Session) BookRecords(plies int) (recs []*results.Record, missing []engine.Position, err error) {
+	if k.cache == nil {
+		return nil, nil, errNoCache
+	}
+	for _, lv := range book.Levels(k.rules, k.Start(), plies) {
+		for _, p := range lv {
+			if rec := k.fromCache(p); rec != nil {
+				recs = append(recs, rec)
+			} else {
+				missing = append(missing, p)
 			}
 		}
-		byDepth = append(byDepth, keep)
-		level = next
 	}
-	var out []engine.Position
-	for d := len(byDepth) - 1; d >= 0; d-- {
-		out = append(out, byDepth[d]...)
+	return recs, missing, nil
+}
+
+// answered returns the root record that answers p with no search: the
+// cache's, else the built-in book's (fromBook), else nil.
+func (k *Session) answered(p engine.Position) (rec *results.Record, fromBook bool) {
+	if rec := k.fromCache(p); rec != nil {
+		return rec, false
 	}
-	return out
+	if rec := k.fromBook(k.rules, p); rec != nil {
+		return rec, true
+	}
+	return nil, false
+}
+
+var bookErrOnce sync.Once
+
+// fromBook returns the built-in book's record of p under rules r, or nil
+// (none, or Config.NoBook).
+func (k *Session) fromBook(r engine.Rules, p engine.Position) *results.Record {
+	if k.cfg.NoBook {
+		return nil
+	}
+	b, err := book.Embedded()
+	if err != nil {
+		bookErrOnce.Do(func() { k.logf("the built-in opening book: %v", err) })
+	}
+	rec, ok := b.Lookup(r, p)
+	if !ok {
+		return nil
+	}
+	return rec
+}
+
+// BookAnswer returns the answer the opening book built into the binary
+// holds for p, a position of a game with rules r (any game the book
+// covers, not only the session's), as Solve would answer it: FromCache
+// and FromBook set, no search. ok is false when the book holds none, or
+// with Config.NoBook or Config.Recompute. Like Cached, it may be called
+// from any goroutine while the session searches.
+func (k *Session) BookAnswer(r engine.Rules, p engine.Position) (res *Result, ok bool) {
+	if k.cfg.Recompute || r.Validate() != nil || p.Pits != r.Pits {
+		return nil, false
+	}
+	rec := k.fromBook(r, p)
+	if rec == nil {
+		return nil, false
+	}
+	pv, err := r.ParsePaper(p, rec.PV)
+	if err != nil {
+		return nil, false
+	}
+	res = &Result{Position: p, Rules: r, Value: rec.Value, Lower: rec.Value, Upper: rec.Value, Solved: true,
+		FromCache: true, FromBook: true, PV: pv, Record: rec}
+	for _, m := range rec.Moves {
+		res.Moves = append(res.Moves, solver.MoveValue{Pit: m.Pit, Move: m.Move, Value: m.Value, Extra: m.ExtraTurn, Solved: true, Lower: m.Value, Upper: m.Value})
+		if m.Value == rec.Value {
+			res.Best = append(res.Best, m.Pit-1)
+		}
+	}
+	return res, true
 }
 
 // BookProgress is the state of a book build after one more position.
@@ -55,12 +118,16 @@ type BookProgress struct {
 // BuildBook solves every position of BookPositions(plies), each with Solve
 // (whose root record then goes into the cache), and reports after each.
 // Positions the cache already answers cost nothing, so an interrupted
-// build resumes where it stopped. It needs a cache (an error otherwise).
+// build resumes where it stopped; the built-in book is not consulted, so
+// that the cache holds every position. It needs a cache (an error
+// otherwise).
 func (k *Session) BuildBook(ctx context.Context, plies int, progress func(BookProgress)) (BookProgress, error) {
 	var st BookProgress
 	if k.cache == nil {
 		return st, errNoCache
 	}
+	defer func(noBook bool) { k.cfg.NoBook = noBook }(k.cfg.NoBook)
+	k.cfg.NoBook = true
 	ps := k.BookPositions(plies)
 	st.Total = len(ps)
 	t0 := time.Now()

@@ -97,8 +97,13 @@ type Config struct {
 	// (persist.DefaultDir).
 	CacheDir string
 	NoCache  bool // neither read nor write a cache
-	// Recompute solves again even when the cache holds the answer.
+	// Recompute solves again even when the cache or the opening book
+	// holds the answer.
 	Recompute bool
+	// NoBook leaves out the opening book built into the binary (package
+	// book), which otherwise answers the positions near the start of its
+	// games that the cache does not.
+	NoBook bool
 	// Shared, if not nil, is the table's second level in place of the
 	// cache (a campaign worker's shared table, kept in a
 	// JetStream bucket); it needs NoCache.

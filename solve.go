@@ -30,7 +30,10 @@ type Result struct {
 	// an earlier solve: no search ran, and Record's cost fields are those
 	// of the solve that made it.
 	FromCache bool
-	Stats     solver.Stats // this search's counters (zero when FromCache)
+	// FromBook says that root record came from the opening book built
+	// into the binary (package book), not the cache; FromCache is set too.
+	FromBook bool
+	Stats    solver.Stats // this search's counters (zero when FromCache)
 	// Resumed says the search started from the checkpoint of an
 	// interrupted solve of the same position: the table it had then.
 	Resumed bool
@@ -66,7 +69,7 @@ func (k *Session) Value(ctx context.Context, p engine.Position) (int, error) {
 	if p.Board.Over() {
 		return p.Board.StoreDiff(), nil
 	}
-	if rec := k.fromCache(p); rec != nil {
+	if rec, _ := k.answered(p); rec != nil {
 		return rec.Value, nil
 	}
 	sv, err := k.build()
@@ -99,8 +102,12 @@ func (k *Session) solve(ctx context.Context, p engine.Position, valueOnly bool) 
 		return nil, err
 	}
 	if !k.cfg.Recompute {
-		if rec := k.fromCache(p); rec != nil {
-			return k.fromRecord(p, rec)
+		if rec, fromBook := k.answered(p); rec != nil {
+			res, err := k.fromRecord(p, rec)
+			if res != nil {
+				res.FromBook = fromBook
+			}
+			return res, err
 		}
 	}
 	if err := k.autoEGDB(ctx, p.Board.Seeds()); err != nil {

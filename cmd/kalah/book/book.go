@@ -1,6 +1,8 @@
-// Package bookcmd implements "kalah book build": fill the cache with every
-// position within a few plies of the start, so that the
-// explorer, 'kalah play' and 'kalah solve' answer them at once.
+// Package bookcmd implements "kalah book build", which fills the cache with
+// every position within a few plies of the start, so that the explorer,
+// 'kalah play' and 'kalah solve' answer them at once, and "kalah book
+// export", which writes them to a book file such as those built into
+// kalah (package book).
 package bookcmd
 
 import (
@@ -39,14 +41,19 @@ type Options struct {
 func NewCmdBook(io *cmdutil.IOStreams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "book",
-		Short: "Build an opening book: the cache answers every position near the start at once",
-		Long: `An opening book is the cache (see 'kalah cache') filled with the root
-record of every position within a few plies of the start: each such
-position is then answered at once, with every move's value, by 'kalah
-solve', 'kalah play' and the explorer ('kalah serve').`,
+		Short: "Build an opening book: every position near the start answered at once",
+		Long: `An opening book is the root record of every position within a few plies
+of the start: each such position is then answered at once, with every
+move's value, by 'kalah solve', 'kalah play' and the explorer ('kalah
+serve'). 'kalah book build' solves them into the cache (see 'kalah
+cache'); 'kalah book export' writes them from the cache to a book file.
+
+kalah has a book built in (Kalah(6,4) under both rules; 'kalah book
+export' made it): a position it holds is answered from it when the cache
+holds no record of its own, with "from_book" in the JSON output.`,
 		Args: cmdutil.NoArgs,
 	}
-	cmd.AddCommand(NewCmdBuild(io))
+	cmd.AddCommand(NewCmdBuild(io), NewCmdExport(io))
 	return cmd
 }
 

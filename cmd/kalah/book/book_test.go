@@ -1,12 +1,16 @@
 package bookcmd
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/kalah-solver/kalah"
+	"github.com/kalah-solver/kalah/book"
 	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
 	"github.com/kalah-solver/kalah/engine"
 	"github.com/kalah-solver/kalah/internal/reference"
@@ -86,5 +90,66 @@ func TestBookBadInput(t *testing.T) {
 		if _, err := execute(t, context.Background(), args...); cmdutil.ExitCode(err) != 2 {
 			t.Errorf("%v: %v", args, err)
 		}
+	}
+}
+
+func executeExport(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	io, out, _ := cmdutil.Test()
+	cmd := NewCmdExport(io)
+	cmd.SetArgs(args)
+	cmd.SetOut(io.Out)
+	cmd.SetErr(io.ErrOut)
+	cmd.SilenceUsage, cmd.SilenceErrors = true, true
+	err := cmd.ExecuteContext(context.Background())
+	return out.String(), err
+}
+
+// A book built into a cache exports to a file that reads back whole and
+// holds up (book.File.Check), under its usual name in a directory; a
+// deeper book than the cache holds is refused, naming the build to run.
+func TestBookExport(t *testing.T) {
+	cache, dir := t.TempDir(), t.TempDir()
+	game := []string{"--pits", "3", "--seeds", "3", "--rule", "empty-capture"}
+	if _, err := execute(t, context.Background(), append(game, "--plies", "4", "--cache", cache)...); err != nil {
+		t.Fatal(err)
+	}
+	out, err := executeExport(t, append(game, "--plies", "4", "--cache", cache, "-o", dir, "--json")...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum exportSummary
+	if err := json.Unmarshal([]byte(out), &sum); err != nil || sum.File != filepath.Join(dir, "3-3-empty-capture.jsonl.gz") || sum.Plies != 4 || sum.Bytes == 0 {
+		t.Fatalf("%v %+v", err, sum)
+	}
+	b, err := book.Load(os.DirFS(dir), ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := b.File(engine.Rules{Pits: 3, Capture: engine.EmptyCapture}, 3)
+	if f == nil || len(f.Records) != sum.Positions || f.Positions != sum.Positions || sum.Positions == 0 {
+		t.Fatalf("read back %+v, %d positions exported", f, sum.Positions)
+	}
+	ref := reference.NewSolver(reference.Rules{Pits: 3, EmptyCapture: true}, 0)
+	for _, rec := range f.Records {
+		side, _ := engine.ParseSide(rec.ToMove)
+		p, _ := engine.ParsePosition(rec.Position, side)
+		g := reference.Rules{Pits: 3, EmptyCapture: true}.Game(p.Holes(), p.ToMove == engine.North)
+		if want := p.Board.StoreDiff() + ref.Value(g); rec.Value != want {
+			t.Errorf("%v %v: %d, reference %d", p, p.ToMove, rec.Value, want)
+		}
+	}
+	// The same export again writes the same bytes.
+	file := filepath.Join(t.TempDir(), "again.jsonl.gz")
+	if _, err := executeExport(t, append(game, "--plies", "4", "--cache", cache, "-o", file)...); err != nil {
+		t.Fatal(err)
+	}
+	a, _ := os.ReadFile(sum.File)
+	c, _ := os.ReadFile(file)
+	if !bytes.Equal(a, c) {
+		t.Error("two exports differ")
+	}
+	if _, err := executeExport(t, append(game, "--plies", "5", "--cache", cache, "-o", dir)...); err == nil || !strings.Contains(err.Error(), "kalah book build") {
+		t.Errorf("a 5-ply export of a 4-ply book: %v", err)
 	}
 }

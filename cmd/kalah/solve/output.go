@@ -18,7 +18,8 @@ type output struct {
 	Solved      bool         `json:"solved"`                // false when interrupted before the value was pinned down: value is then the lower bound
 	Interrupted bool         `json:"interrupted,omitempty"` // Ctrl-C or SIGTERM stopped the solve (the pv may be cut short)
 	ValueOnly   bool         `json:"value_only"`            // --value-only: moves is empty and best holds one best move
-	FromCache   bool         `json:"from_cache"`            // answered from the cache's root record, no search
+	FromCache   bool         `json:"from_cache"`            // answered from a root record, no search: the cache's or the built-in book's
+	FromBook    bool         `json:"from_book,omitempty"`   // that record came from the opening book built into kalah
 	NPS         float64      `json:"nps"`                   // nodes per second, from the record's nodes and seconds
 	Cache       string       `json:"cache,omitempty"`       // the cache's directory; absent with --no-cache
 	Stats       solver.Stats `json:"stats"`
@@ -32,7 +33,7 @@ type output struct {
 // solver.ErrInterrupted.
 func (s *solveRun) output(j job, res *kalah.Result, err error) *output {
 	o := &output{Record: *res.Record, Solved: res.Solved, Interrupted: err != nil, ValueOnly: s.opts.ValueOnly,
-		FromCache: res.FromCache, Cache: s.k.CacheDir(), Stats: res.Stats}
+		FromCache: res.FromCache, FromBook: res.FromBook, Cache: s.k.CacheDir(), Stats: res.Stats}
 	o.Record.SyncDeprecated()
 	o.FromStore, o.Store = o.FromCache, o.Cache
 	o.Seeds = j.seeds
@@ -86,7 +87,10 @@ func printReport(w io.Writer, rec *output) error {
 		lo, hi := rec.Bounds()
 		fmt.Fprintf(w, "interrupted: value in [%s, %s] (bounds proven so far)\n", results.Signed(lo), results.Signed(hi))
 	}
-	if rec.FromCache {
+	switch {
+	case rec.FromBook:
+		fmt.Fprintf(w, "from the opening book built into kalah (no search; --force solves again)\n")
+	case rec.FromCache:
 		fmt.Fprintf(w, "from cache %s (no search; --force solves again)\n", rec.Cache)
 	}
 	if len(rec.Moves) > 0 {
@@ -149,6 +153,9 @@ func printLine(w io.Writer, rec *output) error {
 	}
 	if rec.FromCache {
 		sb.WriteString(" from_cache")
+	}
+	if rec.FromBook {
+		sb.WriteString(" from_book")
 	}
 	fmt.Fprintf(&sb, " nodes=%d seconds=%.3f", rec.Nodes, rec.Seconds)
 	_, err := fmt.Fprintln(w, sb.String())

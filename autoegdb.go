@@ -56,7 +56,7 @@ func (k *Session) autoEGDB(ctx context.Context, seeds int) error {
 	if !k.cfg.AutoEGDB || k.cfg.NoEGDB || k.cfg.EGDBDir != "" || k.dbSet || k.sv != nil {
 		return nil
 	}
-	depth := AutoEGDBSeeds(k.rules.Pits)
+	depth := k.AutoEGDBDepth()
 	if seeds <= 2*depth {
 		return nil
 	}
@@ -119,4 +119,31 @@ func (k *Session) autoEGDB(ctx context.Context, seeds int) error {
 	k.db, k.dbSet = db, true
 	k.logf("endgame database %s: built slices 0..%d", ev.Dir, depth)
 	return nil
+}
+
+// AutoEGDBDepth is the depth of the database Config.AutoEGDB builds for
+// the session's game: Config.AutoEGDBSeeds, or AutoEGDBSeeds(Pits).
+func (k *Session) AutoEGDBDepth() int {
+	if k.cfg.AutoEGDBSeeds > 0 {
+		return k.cfg.AutoEGDBSeeds
+	}
+	return AutoEGDBSeeds(k.rules.Pits)
+}
+
+// PrepareEGDB makes the session's endgame database ready now, as the
+// first solve of the game's start would: with Config.AutoEGDB it builds
+// the default database when it is missing (reporting to OnEGDBBuild),
+// then it opens the database, so that EGDBSeeds tells its depth. A
+// server calls it before its first search, so that the build happens
+// while it says so rather than inside a request. It does nothing once
+// the database is open or a search has run.
+func (k *Session) PrepareEGDB(ctx context.Context) error {
+	if err := k.autoEGDB(ctx, 2*k.rules.Pits*k.cfg.Seeds); err != nil {
+		return err
+	}
+	if k.sv != nil {
+		return nil
+	}
+	_, err := k.EGDB()
+	return err
 }

@@ -118,3 +118,30 @@ func TestAutoEGDB(t *testing.T) {
 		}
 	}
 }
+
+// TestPrepareEGDB: PrepareEGDB builds the database of Config.AutoEGDBSeeds
+// before any search and opens it; the next session opens it at once.
+func TestPrepareEGDB(t *testing.T) {
+	t.Setenv("XDG_DATA_HOME", t.TempDir())
+	for round := 0; round < 2; round++ {
+		var events []EGDBBuild
+		k, err := Open(Config{Pits: 4, Seeds: 3, Threads: 1, NoCache: true, AutoEGDB: true, AutoEGDBSeeds: 4,
+			OnEGDBBuild: func(ev EGDBBuild) { events = append(events, ev) }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := k.AutoEGDBDepth(); d != 4 {
+			t.Errorf("AutoEGDBDepth %d, want 4", d)
+		}
+		if err := k.PrepareEGDB(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if got := k.EGDBSeeds(); got != 4 {
+			t.Errorf("round %d: EGDBSeeds %d after PrepareEGDB, want 4", round, got)
+		}
+		if built := len(events) > 0; built != (round == 0) {
+			t.Errorf("round %d: build events %+v", round, events)
+		}
+		k.Close()
+	}
+}

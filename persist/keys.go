@@ -131,10 +131,20 @@ func checkHeader(db *badger.DB, dir string) error {
 // GetRoot returns the root record saved for p under the cache's rules:
 // the whole answer of an earlier solve, as PutRoot saved it.
 func (s *Cache) GetRoot(p engine.Position) ([]byte, bool) {
-	if s.rules.Pits == 0 || p.Pits != s.rules.Pits {
+	if s.rules.Pits == 0 {
 		return nil, false
 	}
-	key := rootKey(s.rules, p)
+	return s.GetRootOf(s.rules, p)
+}
+
+// GetRootOf returns the root record saved for p under rules r, which need
+// not be the cache's: the root records of every rule and pit count share
+// the directory. It is safe for concurrent use, with Get and Put too.
+func (s *Cache) GetRootOf(r engine.Rules, p engine.Position) ([]byte, bool) {
+	if r.Pits < 1 || p.Pits != r.Pits || s.closed.Load() {
+		return nil, false
+	}
+	key := rootKey(r, p)
 	var v []byte
 	_ = s.db.View(func(txn *badger.Txn) error {
 		item, err := txn.Get(key[:])

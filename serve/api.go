@@ -24,18 +24,24 @@ import (
 //	                                           digits, '-' or '_', by which /api/progress?id=X tells its place in line
 //
 // and one JSON object as the answer; bad input is HTTP 400 with
-// {"error": "..."}, the message the command line gives.
+// {"error": "..."}, the message the command line gives. The query is read
+// strictly (query.go): an unknown, repeated, empty or malformed parameter
+// is bad input too, so that no answer is ever for another position than
+// the one asked.
 //
 //	/api/line      the positions along a line: the board, each sowing's capture and extra turn; no search
 //	/api/solve     the exact value of the position, every move's value, the best moves, a principal variation
 //	/api/choose    the computer's move at level=easy|medium|perfect with seed=K, and the solve behind it
 //	/api/progress  the running solve's proven bounds, the root's and every move's, how many requests wait,
 //	               and with id=X that request's place in line (or that it is the one running)
+//	/api/status    what the server does besides searching: warming up, building an endgame database (with
+//	               its progress), or ready; and each opened game's database depth against the default (status.go)
 func (s *Server) routes() {
 	s.mux.HandleFunc("GET /api/line", s.handleLine)
 	s.mux.HandleFunc("GET /api/solve", s.handleSolve)
 	s.mux.HandleFunc("GET /api/choose", s.handleChoose)
 	s.mux.HandleFunc("GET /api/progress", s.handleProgress)
+	s.mux.HandleFunc("GET /api/status", s.handleStatus)
 	s.mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, fmt.Errorf("no such endpoint %s %s", r.Method, r.URL.Path))
 	})
@@ -61,9 +67,8 @@ func bad(err error) error { return badInput{err} }
 func badf(format string, a ...any) error { return badInput{fmt.Errorf(format, a...)} }
 
 // parseGame reads pits, seeds, rule, position and to_move, with the
-// command line's defaults and messages.
-func parseGame(r *http.Request) (game, error) {
-	q := r.URL.Query()
+// command line's defaults and messages, and the id.
+func parseGame(q params) (game, error) {
 	var g game
 	c, err := engine.ParseCapture(get(q.Get("rule"), engine.NoEmptyCapture.String()))
 	if err != nil {
@@ -77,7 +82,8 @@ func parseGame(r *http.Request) (game, error) {
 	if err != nil {
 		return g, err
 	}
-	if text := q.Get("position"); text != "" {
+	if q.Has("position") {
+		text := q.Get("position")
 		side, err := engine.ParseSide(get(q.Get("to_move"), "south"))
 		if err != nil {
 			return g, bad(err)
@@ -102,7 +108,7 @@ func parseGame(r *http.Request) (game, error) {
 	if err != nil {
 		return g, bad(err)
 	}
-	if q.Get("position") == "" {
+	if !q.Has("position") {
 		if q.Has("to_move") && q.Get("to_move") != "south" && q.Get("to_move") != "s" {
 			return g, badf("to_move needs position: a start position has South to move")
 		}
@@ -207,13 +213,24 @@ type errorReply struct {
 	Legal *int   `json:"legal,omitempty"`
 }
 
+// request reads a request's query with the endpoint's parameters and,
+// when it names a game, the game.
+func request(r *http.Request, allowed []string) (params, game, error) {
+	q, err := parseQuery(r.URL.RawQuery, allowed)
+	if err != nil {
+		return nil, game{}, err
+	}
+	g, err := parseGame(q)
+	return q, g, err
+}
+
 func (s *Server) handleLine(w http.ResponseWriter, r *http.Request) {
-	g, err := parseGame(r)
+	q, g, err := request(r, lineParams)
 	if err != nil {
 		writeError(w, 0, err)
 		return
 	}
-	l, err := play.Replay(g.rules, g.pos, play.SplitMoves(r.URL.Query().Get("moves")))
+	l, err := play.Replay(g.rules, g.pos, play.SplitMoves(q.Get("moves")))
 	if err != nil {
 		n := len(l.Steps)
 		writeJSON(w, http.StatusBadRequest, errorReply{Error: err.Error(), Legal: &n})
@@ -247,7 +264,7 @@ type solveReply struct {
 }
 
 func (s *Server) handleSolve(w http.ResponseWriter, r *http.Request) {
-	g, err := parseGame(r)
+	_, g, err := request(r, solveParams)
 	if err != nil {
 		writeError(w, 0, err)
 		return
@@ -264,14 +281,20 @@ func (s *Server) handleSolve(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) solveReply(ctx context.Context, g game) (*solveReply, error) {
-	res, cache, err := s.solve(ctx, g.key, g.rules, g.pos, g.id)
+	res, cache, err := s.answer(ctx, g)
 	if res == nil {
 		return nil, err
 	}
 	if err != nil && !errors.Is(err, solver.ErrInterrupted) {
 		return nil, err
 	}
+	// Never an answer for another position than the one asked.
+	if res.Position != g.pos || res.Record.Position != g.pos.String() || res.Record.ToMove != g.pos.ToMove.String() || res.Record.Rule != g.rules.Capture.String() {
+		return nil, fmt.Errorf("internal error: the answer is for %s %s %s, not for the position asked, %s %s %s",
+			res.Record.Rule, res.Record.Position, res.Record.ToMove, g.rules.Capture, g.pos, g.pos.ToMove)
+	}
 	rep := &solveReply{Record: *res.Record, Solved: res.Solved, Interrupted: err != nil, FromCache: res.FromCache, Stats: res.Stats}
+	rep.Seeds = 0
 	if g.start {
 		rep.Seeds = g.key.seeds
 	}
@@ -302,12 +325,22 @@ type chooseReply struct {
 }
 
 func (s *Server) handleChoose(w http.ResponseWriter, r *http.Request) {
-	g, err := parseGame(r)
+	q, g, err := request(r, chooseParams)
 	if err != nil {
 		writeError(w, 0, err)
 		return
 	}
-	q := r.URL.Query()
+	// The computer moves in the position at the end of moves.
+	if ms := play.SplitMoves(q.Get("moves")); len(ms) > 0 {
+		l, err := play.Replay(g.rules, g.pos, ms)
+		if err != nil {
+			n := len(l.Steps)
+			writeJSON(w, http.StatusBadRequest, errorReply{Error: err.Error(), Legal: &n})
+			return
+		}
+		g.pos = l.Current()
+		g.start = false
+	}
 	lv, err := play.ParseLevel(get(q.Get("level"), "perfect"))
 	if err != nil {
 		writeError(w, 0, bad(err))
@@ -348,13 +381,18 @@ type progressReply struct {
 }
 
 func (s *Server) handleProgress(w http.ResponseWriter, r *http.Request) {
-	id, err := requestID(r.URL.Query().Get("id"))
+	q, err := parseQuery(r.URL.RawQuery, progressParams)
 	if err != nil {
 		writeError(w, 0, err)
 		return
 	}
-	cur, q, place, yours := s.status(id)
-	writeJSON(w, http.StatusOK, progressReply{Busy: cur != nil, Queued: q, Place: place, Yours: yours, Running: cur})
+	id, err := requestID(q.Get("id"))
+	if err != nil {
+		writeError(w, 0, err)
+		return
+	}
+	cur, queued, place, yours := s.status(id)
+	writeJSON(w, http.StatusOK, progressReply{Busy: cur != nil, Queued: queued, Place: place, Yours: yours, Running: cur})
 }
 
 func writeJSON(w http.ResponseWriter, code int, v any) {
@@ -374,7 +412,7 @@ func writeError(w http.ResponseWriter, code int, err error) {
 		switch {
 		case errors.As(err, &bi):
 			code = http.StatusBadRequest
-		case errors.Is(err, ErrBusy):
+		case errors.Is(err, ErrBusy), errors.Is(err, ErrClosed):
 			code = http.StatusServiceUnavailable
 			w.Header().Set("Retry-After", "2")
 		case errors.Is(err, context.Canceled):

@@ -7,7 +7,9 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -177,47 +179,165 @@ func TestBadInput(t *testing.T) {
 	}
 }
 
-// TestQueueCap holds the solve slot and checks that MaxQueue requests
-// wait, the next is turned away with 503, /api/progress counts the
-// waiting ones, and all that waited are answered once the slot is free.
+// TestStrictQuery: an unknown, repeated, empty or malformed parameter is
+// a 400 whose message names it, on every endpoint; never an answer for
+// another position (the start's, say) than the one asked.
+func TestStrictQuery(t *testing.T) {
+	_, hs := newTestServer(t, Options{NoPonder: true})
+	for _, c := range []struct{ path, want string }{
+		{"/api/solve?%zz", `parameter name "%zz" has a bad escape, "%zz"`},
+		{"/api/solve?pits=4&seeds=3&a%zzb=1", `parameter name "a%zzb" has a bad escape, "%zz"`},
+		{"/api/solve?pits=4&seeds=%zz", `seeds: "%zz" has a bad escape, "%zz"`},
+		{"/api/solve?position=", "position: empty"},
+		{"/api/solve?position", "position: empty"},
+		{"/api/solve?pits=4&seeds=", "seeds: empty"},
+		{"/api/solve?position=3;3;3;3;0;3;3;3;3;0", `position: field 1 is "3;3;3;3;0;3;3;3;3;0"`},
+		{"/api/solve?position=3%3B3%3B3%3B3%3B0%3B3%3B3%3B3%3B3%3B0", `position: field 1 is "3;3;3;3;0;3;3;3;3;0"`},
+		{"/api/solve?position=3,3,3,3,0,3,3,3,3,0;to_move=north", `position: field 10 is "0;to_move=north"`},
+		{"/api/solve?pits=4&pits=5", "pits: given more than once"},
+		{"/api/solve?pits=4&seeds=3&rule=empty-capture&rule=empty-capture", "rule: given more than once"},
+		{"/api/solve?pits=4&depth=3", `unknown parameter "depth"`},
+		{"/api/solve?=4", "has no parameter name"},
+		{"/api/solve?pits=4&seeds=3&moves=b", `unknown parameter "moves"`},
+		{"/api/solve?pits=4&seeds=3&level=easy", `unknown parameter "level"`},
+		{"/api/line?pits=4&seeds=3&id=x", `unknown parameter "id"`},
+		{"/api/line?pits=4&seeds=3&moves=b&moves=d", "moves: given more than once"},
+		{"/api/choose?pits=4&seeds=3&seed=1&seed=2", "seed: given more than once"},
+		{"/api/choose?pits=4&seeds=3&level=", "level: empty"},
+		{"/api/choose?pits=4&seeds=3&moves=b,b", `move "b"`},
+		{"/api/progress?pits=4", `unknown parameter "pits"`},
+		{"/api/progress?id=a&id=b", "id: given more than once"},
+		{"/api/progress?id=a%", `id: "a%" has a bad escape, "%"`},
+		{"/api/solve?position=1,0,1,0&to_move=", "to_move: empty"},
+		{"/api/solve?pits=%20", "pits: empty"},
+	} {
+		var e errorReply
+		if code := fetchJSON(t, hs, c.path, &e); code != http.StatusBadRequest || !strings.Contains(e.Error, c.want) {
+			t.Errorf("%s: status %d, %q; want 400 with %q", c.path, code, e.Error, c.want)
+		}
+	}
+	// What stays allowed: an empty line, a stray '&', escapes that decode
+	// to what the parameter wants.
+	var line lineReply
+	if code := fetchJSON(t, hs, "/api/line?pits=4&seeds=3&moves=&", &line); code != 200 || len(line.Steps) != 0 {
+		t.Errorf("an empty line: status %d, %+v", code, line)
+	}
+	var rep solveReply
+	if code := fetchJSON(t, hs, "/api/solve?position=1%2C0%2C1%2C0&to_move=north&&rule=empty-capture", &rep); code != 200 || rep.Position != "1,0,1,0" || rep.ToMove != "north" {
+		t.Errorf("an escaped position: status %d, %s %s", code, rep.Position, rep.ToMove)
+	}
+	// /api/choose plays moves first, as /api/line does.
+	var ch chooseReply
+	if code := fetchJSON(t, hs, "/api/choose?pits=4&seeds=3&moves=b,d", &ch); code != 200 || ch.Solve == nil || ch.Solve.ToMove != "north" || ch.Solve.Seeds != 0 {
+		t.Errorf("choose after b,d: status %d, %+v", code, ch)
+	}
+}
+
+// positions lists n distinct positions of Kalah(m,n) under c that are
+// not over, in the order a breadth-first walk from the start meets them.
+func positions(t testing.TB, m, seeds int, c engine.Capture, n int) []engine.Position {
+	t.Helper()
+	r, err := engine.NewRules(m, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start, err := r.StartPosition(seeds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[engine.Position]bool{start: true}
+	out, next := []engine.Position{}, []engine.Position{start}
+	for len(next) > 0 && len(out) < n {
+		p := next[0]
+		next = next[1:]
+		out = append(out, p)
+		for _, i := range p.Board.MoveList() {
+			q, res := r.PlayPosition(p, i)
+			if !res.Over() && !seen[q] {
+				seen[q] = true
+				next = append(next, q)
+			}
+		}
+	}
+	if len(out) < n {
+		t.Fatalf("Kalah(%d,%d) has only %d positions", m, seeds, len(out))
+	}
+	return out
+}
+
+// TestQueueCap holds the solve slot and checks that MaxQueue new searches
+// wait and the next is turned away with 503, while the answers the server
+// holds never are: a request for a position whose search waits joins it
+// (taking no place in line), and a position in the cache is answered at
+// once; /api/progress counts the waiting searches, and all that waited
+// are answered once the slot is free.
 func TestQueueCap(t *testing.T) {
 	hold := make(chan struct{})
-	entered := make(chan struct{}, 8)
+	var release sync.Once
+	defer release.Do(func() { close(hold) })
+	entered := make(chan struct{}, 16)
+	var armed atomic.Bool
 	var once sync.Once
-	s, hs := newTestServer(t, Options{MaxQueue: 2, beforeSolve: func() {
+	s, hs := newTestServer(t, Options{MaxQueue: 2, NoPonder: true, beforeSolve: func() {
+		if !armed.Load() {
+			return
+		}
 		entered <- struct{}{}
 		once.Do(func() { <-hold })
 	}})
-	codes := make(chan int, 3)
-	fire := func() {
-		var rep solveReply
-		codes <- fetchJSON(t, hs, "/api/solve?pits=2&seeds=2", &rep)
+	ps := positions(t, 3, 2, engine.NoEmptyCapture, 5)
+	path := func(p engine.Position) string { return "/api/solve?" + query(engine.NoEmptyCapture, p) }
+	var rep solveReply
+	if code := fetchJSON(t, hs, path(ps[4]), &rep); code != 200 { // now in the cache
+		t.Fatalf("status %d", code)
 	}
-	go fire()
-	<-entered // the first holds the slot
-	go fire()
-	go fire()
-	deadline := time.Now().Add(5 * time.Second)
-	for s.queued() < 2 {
-		if time.Now().After(deadline) {
-			t.Fatalf("%d requests waiting, want 2", s.queued())
+	armed.Store(true)
+	codes := make(chan int, 8)
+	fire := func(p engine.Position) {
+		var rep solveReply
+		codes <- fetchJSON(t, hs, path(p), &rep)
+	}
+	waitQueued := func(n int) {
+		t.Helper()
+		deadline := time.Now().Add(5 * time.Second)
+		for s.queued() < n {
+			if time.Now().After(deadline) {
+				t.Fatalf("%d searches waiting, want %d", s.queued(), n)
+			}
+			time.Sleep(5 * time.Millisecond)
 		}
-		time.Sleep(5 * time.Millisecond)
+	}
+	go fire(ps[0])
+	<-entered // the first holds the slot
+	go fire(ps[1])
+	go fire(ps[2])
+	waitQueued(2)
+	// Two more requests for a waiting position join its search.
+	go fire(ps[1])
+	go fire(ps[2])
+	var e errorReply
+	if code := fetchJSON(t, hs, path(ps[3]), &e); code != http.StatusServiceUnavailable {
+		t.Errorf("a new search past the cap: status %d, %+v; want 503", code, e)
+	}
+	for i := 0; i < 10; i++ {
+		var rep solveReply
+		if code := fetchJSON(t, hs, path(ps[4]), &rep); code != 200 || !rep.FromCache {
+			t.Errorf("a position in the cache, the line full: status %d, from_cache %v", code, rep.FromCache)
+		}
 	}
 	var pr progressReply
 	fetchJSON(t, hs, "/api/progress", &pr)
 	if pr.Queued != 2 {
 		t.Errorf("progress: %+v, want 2 queued", pr)
 	}
-	var e errorReply
-	if code := fetchJSON(t, hs, "/api/solve?pits=2&seeds=2", &e); code != http.StatusServiceUnavailable {
-		t.Errorf("a request past the cap: status %d, %+v; want 503", code, e)
-	}
-	close(hold)
-	for i := 0; i < 3; i++ {
+	release.Do(func() { close(hold) })
+	for i := 0; i < 5; i++ {
 		if c := <-codes; c != 200 {
-			t.Errorf("a queued request: status %d", c)
+			t.Errorf("a waiting request: status %d", c)
 		}
+	}
+	if n := len(entered) + 1; n != 3 {
+		t.Errorf("%d searches ran, want 3 (the joined requests run none)", n)
 	}
 }
 
@@ -284,7 +404,7 @@ func TestProgressBounds(t *testing.T) {
 		t.Fatal(err)
 	}
 	cur := newRunning(r, p)
-	cur.id = "me"
+	cur.f = &flight{ids: []string{"me"}}
 	// The stores differ by 3. a (1 seed) sows into b and passes the turn,
 	// leaving 7 seeds; b reaches the store (an extra turn), leaving 6; c
 	// is empty.
@@ -322,8 +442,10 @@ func TestProgressBounds(t *testing.T) {
 // TestLiveBounds pauses a solve after every pass of its search and checks
 // what /api/progress shows at each pause against a solve of the test's
 // own: every move's bounds and the root's hold the exact value and only
-// narrow, the move being searched is named, until every move is solved;
-// and a second request, queued meanwhile, is told its place in line.
+// narrow, the move being searched is named, until every move is solved; a
+// second request for the position joins the search and sees its bounds,
+// and a request for another one, queued meanwhile, is told its place in
+// line.
 func TestLiveBounds(t *testing.T) {
 	paused, resume := make(chan solver.Progress), make(chan struct{})
 	// The ticker never fires: every report comes from a pass, in the
@@ -376,14 +498,45 @@ func TestLiveBounds(t *testing.T) {
 			t.Errorf("pass %d: searching %q in stage %q", passes, c.Searching, p.Stage)
 		}
 		if passes == 1 {
+			// A second request for the position joins the search: it
+			// is told the search is its own, and takes no place in
+			// line.
 			go fire("second")
+			var q progressReply
+			for deadline := time.Now().Add(5 * time.Second); !q.Yours; time.Sleep(5 * time.Millisecond) {
+				if time.Now().After(deadline) {
+					t.Fatalf("the second request: %+v, want it to join the running search", q)
+				}
+				fetchJSON(t, hs, "/api/progress?id=second", &q)
+			}
+			if q.Place != 0 || q.Queued != 0 || q.Running == nil || len(q.Running.Moves) != len(want.Moves) {
+				t.Errorf("the second request: %+v, want the running search's bounds and no place in line", q)
+			}
+			// A request for another position waits in line, told its
+			// place, until it goes away.
+			ctx, cancel := context.WithCancel(context.Background())
+			other := positions(t, 4, 3, r.Capture, 2)[1]
+			req, _ := http.NewRequestWithContext(ctx, "GET", hs.URL+"/api/solve?"+query(r.Capture, other)+"&id=third", nil)
+			gone := make(chan struct{})
+			go func() {
+				defer close(gone)
+				if resp, err := http.DefaultClient.Do(req); err == nil {
+					resp.Body.Close()
+					t.Errorf("the third request was answered: status %d", resp.StatusCode)
+				}
+			}()
 			for s.queued() < 1 {
 				time.Sleep(5 * time.Millisecond)
 			}
-			var q progressReply
-			fetchJSON(t, hs, "/api/progress?id=second", &q)
-			if q.Place != 1 || q.Queued != 1 || q.Yours {
-				t.Errorf("the second request: %+v, want place 1 of 1", q)
+			var q3 progressReply
+			fetchJSON(t, hs, "/api/progress?id=third", &q3)
+			if q3.Place != 1 || q3.Queued != 1 || q3.Yours {
+				t.Errorf("the third request: %+v, want place 1 of 1", q3)
+			}
+			cancel()
+			<-gone
+			for s.queued() > 0 {
+				time.Sleep(5 * time.Millisecond)
 			}
 		}
 		prev = c
@@ -399,7 +552,7 @@ func TestLiveBounds(t *testing.T) {
 			break
 		}
 	}
-	// The second request is answered from the cache: no more passes.
+	// The second request is answered by the same search: no more passes.
 	for i := 0; i < 2; i++ {
 		if c := <-codes; c != 200 {
 			t.Errorf("status %d", c)

@@ -70,6 +70,7 @@ func newBrowser(t *testing.T) context.Context {
 	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
 		t.Fatalf("starting %s: %v", bin, err)
 	}
+	catchExceptions(t, ctx)
 	// The docs' pictures are of Kalah(6,3), whose positions take up to a
 	// minute or two with the test's table on a loaded machine.
 	limit := 90 * time.Second
@@ -79,6 +80,36 @@ func newBrowser(t *testing.T) context.Context {
 	ctx, cancel3 := context.WithTimeout(ctx, limit)
 	t.Cleanup(cancel3)
 	return ctx
+}
+
+// catchExceptions fails the test for every exception the page throws and
+// nothing catches (and every promise rejection nothing handles).
+func catchExceptions(t *testing.T, ctx context.Context) {
+	cctx, cancel := context.WithCancel(ctx)
+	msgs := chromedp.Console(cctx)
+	var mu sync.Mutex
+	var seen []string
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for m, err := range msgs {
+			if err != nil {
+				return
+			}
+			if m.IsException() {
+				mu.Lock()
+				seen = append(seen, m.Text)
+				mu.Unlock()
+			}
+		}
+	}()
+	t.Cleanup(func() {
+		cancel()
+		<-done
+		for _, s := range seen {
+			t.Errorf("the page threw: %s", s)
+		}
+	})
 }
 
 func artifactsDir(t *testing.T) string {

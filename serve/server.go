@@ -12,15 +12,20 @@
 // Heavy work is serialised: at most one solve runs at a time (a solve
 // already uses every core the session has), the others wait in line, first
 // come first served, and past Options.MaxQueue waiting requests a new one
-// is turned away with HTTP 503. /api/progress shows the running solve's
-// proven bounds, the root's and every move's, and a waiting request's
-// place in the line, so the page can show the bounds narrowing while it
-// waits.
+// is turned away with HTTP 503. Only new searches wait in line: an answer
+// the server already holds never does (flight.go). A position the cache
+// has a root record of is answered at once, whatever runs; a request for
+// a position and rule whose solve is already running or in line joins it
+// and gets its answer, and its live bounds meanwhile. /api/progress shows
+// the running solve's proven bounds, the root's and every move's, and a
+// waiting request's place in the line, so the page can show the bounds
+// narrowing while it waits.
 package serve
 
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log"
 	"net/http"
 	"strings"
@@ -63,6 +68,16 @@ type Options struct {
 	PonderLimit time.Duration
 	// Log, if not nil, receives the sessions opened and the solves run.
 	Log *log.Logger
+	// AutoEGDB lets the sessions build the default endgame database, as
+	// 'kalah solve' does (kalah.Config.AutoEGDB): before the first search
+	// of a game (in the warm-up, for its game) whose default database
+	// directory holds none that deep. /api/status reports the build, and
+	// OnEGDBBuild, if set, receives its reports too.
+	AutoEGDB    bool
+	OnEGDBBuild func(kalah.EGDBBuild)
+
+	// autoEGDBSeeds, if positive, is the depth AutoEGDB builds to (tests).
+	autoEGDBSeeds int
 
 	// beforeSolve, if set, runs while the solve slot is held, before the
 	// session is used: tests hold the slot with it.
@@ -85,28 +100,40 @@ const DefaultMaxQueue = 8
 // ErrBusy is returned when the queue is full (HTTP 503).
 var ErrBusy = errors.New("the server is busy: too many requests are waiting for a solve; try again shortly")
 
+// ErrClosed is returned for a search asked for once Close has been called
+// (HTTP 503).
+var ErrClosed = errors.New("the server is shutting down")
+
 // Server answers the page and the API.
 type Server struct {
 	opts Options
 	mux  *http.ServeMux
 
-	mu      sync.Mutex         // guards busy, line, cur, next, pgen, pcancel and closed
-	busy    bool               // a request, or the look-ahead, holds the solve slot
-	line    []*waiter          // the requests waiting for the slot, first in line first
-	cur     *running           // the running solve, nil when idle
-	next    int64              // the ticket of the next solve
-	pgen    int64              // the latest look-ahead (ponder.go)
-	pcancel context.CancelFunc // stops the look-ahead holding the slot, nil when none does
-	closed  bool               // Close was called: no more look-ahead
+	mu      sync.Mutex            // guards busy, line, cur, next, pgen, pcancel, closed, flights, open and changed
+	busy    bool                  // a request, or the look-ahead, holds the solve slot
+	line    []*waiter             // the requests waiting for the slot, first in line first
+	cur     *running              // the running solve, nil when idle
+	next    int64                 // the ticket of the next solve
+	pgen    int64                 // the latest look-ahead (ponder.go)
+	pcancel context.CancelFunc    // stops the look-ahead holding the slot, nil when none does
+	closed  bool                  // Close was called: no more look-ahead, no new search
+	flights map[flightKey]*flight // the searches asked for, running or in line (flight.go)
+	open    bool                  // a session is open: k is not nil
+	changed chan struct{}         // closed and replaced when a session opens or fails to, or the slot is freed
 
-	// Owned by the holder of the slot.
+	// Owned by the holder of the slot, which changes k under smu's write
+	// lock; requests read the cache through k under its read lock.
+	smu  sync.RWMutex
 	k    *kalah.Session
 	kkey gameKey
+
+	stat statusBoard // what /api/status reports (status.go)
 }
 
-// waiter is a request waiting for the solve slot.
+// waiter is a request, or a search, waiting for the solve slot.
 type waiter struct {
 	id    string        // the request's id parameter, "" when it has none
+	f     *flight       // the search waiting, nil for other work
 	ready chan struct{} // closed when the slot is handed to it
 }
 
@@ -132,7 +159,7 @@ type running struct {
 	Moves     []liveMove `json:"moves"`               // every legal move, by pit
 	Nodes     int64      `json:"nodes"`
 	Elapsed   float64    `json:"elapsed"` // seconds
-	id        string     // the request's id parameter
+	f         *flight    // the search, with the ids of the requests waiting for it
 	started   time.Time  //
 	lo, hi    int        // the root's bounds from the stages on the root itself
 }
@@ -222,7 +249,7 @@ func New(opts Options) *Server {
 	if opts.ProgressEvery == 0 {
 		opts.ProgressEvery = 250 * time.Millisecond
 	}
-	s := &Server{opts: opts, mux: http.NewServeMux()}
+	s := &Server{opts: opts, mux: http.NewServeMux(), flights: map[flightKey]*flight{}, changed: make(chan struct{})}
 	s.routes()
 	return s
 }
@@ -235,6 +262,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.Serve
 func (s *Server) Close() error {
 	s.mu.Lock()
 	s.closed = true
+	for _, f := range s.flights {
+		f.cancel() // its requests get the bounds proven so far
+	}
 	s.mu.Unlock()
 	s.acquire(context.Background(), "", false)
 	defer s.release()
@@ -247,10 +277,21 @@ func (s *Server) Close() error {
 // away first.
 func (s *Server) acquire(ctx context.Context, id string, capped bool) error {
 	s.mu.Lock()
+	w, err := s.enter(&waiter{id: id}, capped)
+	s.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	return s.await(ctx, w)
+}
+
+// enter takes the solve slot for w when it is free (it returns nil), or
+// puts w in line (it returns w); it fails with ErrBusy when capped and
+// the line is full. The caller holds s.mu.
+func (s *Server) enter(w *waiter, capped bool) (*waiter, error) {
 	if !s.busy {
 		s.busy = true
-		s.mu.Unlock()
-		return nil
+		return nil, nil
 	}
 	// The look-ahead gives the slot up at once, so the first request
 	// that waits for it is as good as running: it does not count
@@ -262,12 +303,19 @@ func (s *Server) acquire(ctx context.Context, id string, capped bool) error {
 		limit++
 	}
 	if capped && len(s.line) >= limit {
-		s.mu.Unlock()
-		return ErrBusy
+		return nil, ErrBusy
 	}
-	w := &waiter{id: id, ready: make(chan struct{})}
+	w.ready = make(chan struct{})
 	s.line = append(s.line, w)
-	s.mu.Unlock()
+	return w, nil
+}
+
+// await waits until the slot is handed to w, which enter put in line (nil:
+// enter gave it the slot), or fails with ctx's error when ctx ends first.
+func (s *Server) await(ctx context.Context, w *waiter) error {
+	if w == nil {
+		return nil
+	}
 	select {
 	case <-w.ready:
 		return nil
@@ -300,6 +348,7 @@ func (s *Server) release() {
 func (s *Server) handOn() {
 	if len(s.line) == 0 {
 		s.busy = false
+		s.signal()
 		return
 	}
 	w := s.line[0]
@@ -327,12 +376,16 @@ func (s *Server) session(key gameKey) (*kalah.Session, error) {
 		Threads: s.opts.Threads, TableBytes: s.opts.TableBytes,
 		EGDBDir: s.opts.EGDBDir, NoEGDB: s.opts.NoEGDB,
 		CacheDir: s.opts.CacheDir, NoCache: s.opts.NoCache,
-		Progress: s.progress, ProgressEvery: s.opts.ProgressEvery, Log: s.opts.Log})
+		Progress: s.progress, ProgressEvery: s.opts.ProgressEvery, Log: s.opts.Log,
+		AutoEGDB: s.opts.AutoEGDB, AutoEGDBSeeds: s.opts.autoEGDBSeeds, OnEGDBBuild: s.egdbBuild})
 	if err != nil {
+		s.mu.Lock()
+		s.signal() // requests waiting for a session to read the cache through go on
+		s.mu.Unlock()
 		return nil, err
 	}
 	s.logf("session opened: Kalah(%d,%d) %v, cache %q", key.pits, key.seeds, key.rule, k.CacheDir())
-	s.k, s.kkey = k, key
+	s.setSession(k, key)
 	return k, nil
 }
 
@@ -357,15 +410,23 @@ func (s *Server) Warm(ctx context.Context, pits, seeds int, rule engine.Capture)
 	defer s.release()
 	t0 := time.Now()
 	key := gameKey{pits: pits, seeds: seeds, rule: rule}
+	s.stat.warming(&key) // /api/status says what it does
+	defer s.stat.warming(nil)
 	fresh := s.k == nil || s.kkey != key
 	k, err := s.session(key)
 	if err != nil {
 		return Warmed{}, err
 	}
+	s.stat.warmStage("opening the endgame database")
+	if err := s.prepareEGDB(ctx, k, key); err != nil {
+		return Warmed{}, err
+	}
+	s.stat.warmStage("making the table")
 	if err := k.Ready(); err != nil {
 		return Warmed{}, err
 	}
 	if fresh { // an open session's table holds answers: keep them
+		s.stat.warmStage("touching the table")
 		if err := k.ClearTable(); err != nil {
 			return Warmed{}, err
 		}
@@ -375,32 +436,57 @@ func (s *Server) Warm(ctx context.Context, pits, seeds int, rule engine.Capture)
 	return w, nil
 }
 
+// closeSession closes the open session, if any; the caller holds the slot.
 func (s *Server) closeSession() error {
-	if s.k == nil {
+	k := s.k
+	if k == nil {
 		return nil
 	}
-	err := s.k.Close()
-	s.k = nil
-	return err
+	s.setSession(nil, gameKey{})
+	return k.Close()
 }
 
-// solve runs a full solve (every move's value) of p under rules in the
-// session of key, waiting for the slot; id names the request in
-// /api/progress. It returns the session's cache directory too.
-func (s *Server) solve(ctx context.Context, key gameKey, rules engine.Rules, p engine.Position, id string) (*kalah.Result, string, error) {
-	if err := s.acquire(ctx, id, true); err != nil {
+// setSession makes k (nil for none) the open session, once no request
+// reads the cache through the one open before; the caller holds the slot.
+func (s *Server) setSession(k *kalah.Session, key gameKey) {
+	s.smu.Lock()
+	s.k, s.kkey = k, key
+	s.smu.Unlock()
+	s.mu.Lock()
+	s.open = k != nil
+	s.signal()
+	s.mu.Unlock()
+}
+
+// signal wakes the requests waiting for a session to read the cache
+// through (answer, in flight.go). The caller holds s.mu.
+func (s *Server) signal() {
+	close(s.changed)
+	s.changed = make(chan struct{})
+}
+
+// solve runs the search f, a full solve (every move's value) of its
+// position in the session of its game, once w, which enter put in line,
+// has the slot (w nil: the slot is held already). It returns the
+// session's cache directory too.
+func (s *Server) solve(ctx context.Context, f *flight, w *waiter) (*kalah.Result, string, error) {
+	if err := s.await(ctx, w); err != nil {
 		return nil, "", err
 	}
 	defer s.release()
 	if s.opts.beforeSolve != nil {
 		s.opts.beforeSolve()
 	}
+	key, rules, p := f.game.key, f.game.rules, f.game.pos
 	k, err := s.session(key)
 	if err != nil {
 		return nil, "", err
 	}
+	if err := s.prepareEGDB(ctx, k, key); err != nil { // the database first, reported on /api/status
+		return nil, "", err
+	}
 	cur := newRunning(rules, p)
-	cur.id = id
+	cur.f = f
 	s.mu.Lock()
 	s.next++
 	cur.Ticket = s.next
@@ -418,10 +504,45 @@ func (s *Server) solve(ctx context.Context, key gameKey, rules engine.Rules, p e
 	}
 	t0 := time.Now()
 	res, err := k.Solve(ctx, p)
-	if res != nil {
-		s.logf("solved %v %s %s in %.3f s (from cache %v)", key.rule, p, p.ToMove, time.Since(t0).Seconds(), res.FromCache)
-	}
+	s.logSolve(ctx, key.rule, p, res, err, time.Since(t0))
 	return res, k.CacheDir(), err
+}
+
+// logSolve logs how a solve of p ended: solved, stopped with its bounds
+// (and why), or failed.
+func (s *Server) logSolve(ctx context.Context, rule engine.Capture, p engine.Position, res *kalah.Result, err error, took time.Duration) {
+	switch {
+	case res == nil && err != nil:
+		s.logf("solving %v %s %s failed after %.3f s: %v", rule, p, p.ToMove, took.Seconds(), err)
+	case res == nil:
+	case err != nil || !res.Solved:
+		why := "interrupted"
+		switch {
+		case errors.Is(ctx.Err(), context.DeadlineExceeded):
+			why = fmt.Sprintf("stopped at the solve timeout (%v)", s.opts.SolveTimeout)
+		case s.isClosed():
+			why = "interrupted by the server's shutdown"
+		case ctx.Err() != nil:
+			why = "cancelled (no request waits for it any more)"
+		}
+		known := 0
+		for _, m := range res.Moves {
+			if m.Solved {
+				known++
+			}
+		}
+		s.logf("solve of %v %s %s %s after %.3f s: value in [%d, %d], %d of %d moves' values known, %d nodes",
+			rule, p, p.ToMove, why, took.Seconds(), res.Lower, res.Upper, known, len(p.Board.MoveList()), res.Stats.Nodes)
+	default:
+		s.logf("solved %v %s %s in %.3f s (from cache %v)", rule, p, p.ToMove, took.Seconds(), res.FromCache)
+	}
+}
+
+// isClosed says whether Close has been called.
+func (s *Server) isClosed() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.closed
 }
 
 // progress records a progress report of the running solve; the solver
@@ -439,15 +560,15 @@ func (s *Server) progress(p solver.Progress) {
 }
 
 // status is a copy of the running solve's state (nil when idle), the
-// number of requests waiting, and the place in line of the request named
-// id (1 for the next to run, 0 when it is not waiting) and whether it is
-// the one running.
+// number of searches waiting, and the place in line of the request named
+// id (1 for the next to run, 0 when it is not waiting) and whether the
+// running solve is its own (it started it or joined it).
 func (s *Server) status(id string) (cur *running, queued, place int, yours bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if id != "" {
 		for i, w := range s.line {
-			if w.id == id {
+			if w.id == id || w.f.has(id) {
 				place = i + 1
 				break
 			}
@@ -459,7 +580,7 @@ func (s *Server) status(id string) (cur *running, queued, place int, yours bool)
 	c := *s.cur
 	c.Moves = append([]liveMove(nil), c.Moves...)
 	c.Elapsed = time.Since(c.started).Seconds()
-	return &c, len(s.line), place, id != "" && c.id == id
+	return &c, len(s.line), place, c.f.has(id)
 }
 
 func (s *Server) logf(format string, a ...any) {

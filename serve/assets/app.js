@@ -15,29 +15,65 @@
     level: 'perfect', as: 'south', seed: 1, resigned: false, hint: false,
     line: null,        // the /api/line answer for root and moves
   };
+  const RULES = ['no-empty-capture', 'empty-capture'];
+  const MAX_SEEDS = 255;      // seeds on the board at most (engine.MaxSeeds)
+  const SLOW = 2;             // seconds after which a search is slow enough to say why
   const solved = new Map();   // "rule|position|to_move" -> /api/solve answer
   const inflight = new Map(); // the same key -> {promise, abort} of a request under way
   let epoch = 0;              // bumped on every change; late answers of an older epoch are dropped
   let poller = null;          // the /api/progress poll of the request being watched
   let seq = 0;                // numbers the page's requests
   let shown = null;           // the node the board shows, after any animation
-  const ANIM_KEY = 'kalah.animate';
+  let notes = [];             // what the next load tells: a bad address, a line cut short
+  let server = {state: 'ready', databases: []}; // the last /api/status answer
+  const ANIM_KEY = 'kalah.animate', ORDER_KEY = 'kalah.order';
   window.kalahAnimations = 0; // sowings animated so far (the browser test reads it)
 
   // ---- URL ----------------------------------------------------------------
 
+  // fromURL reads the state from the address. A parameter the page cannot
+  // use is said (in notes) and replaced by its default, so that the page
+  // always shows a valid game.
   function fromURL() {
     const q = new URLSearchParams(location.search);
-    st.mode = q.get('mode') === 'play' ? 'play' : 'explore';
-    st.rule = q.get('rule') || 'no-empty-capture';
-    st.pits = int(q.get('pits'), 6);
-    st.seeds = int(q.get('seeds'), 4);
-    st.root = q.get('position') ? {position: q.get('position'), to_move: q.get('to_move') || 'south'} : null;
+    const bad = (name, why, use) => notes.push(`${name}=${q.get(name)} in the address: ${why}; showing ${use}.`);
+    const pick = (name, allowed, def) => {
+      if (!q.has(name)) return def;
+      if (allowed.includes(q.get(name))) return q.get(name);
+      bad(name, `want ${allowed.join(' or ')}`, def);
+      return def;
+    };
+    const whole = (name, lo, hi, def, use) => {
+      if (!q.has(name)) return def;
+      const n = strictInt(q.get(name));
+      if (n === null || n < lo || n > hi) { bad(name, `want a whole number ${lo}..${hi}`, use || String(def)); return def; }
+      return n;
+    };
+    st.mode = pick('mode', ['explore', 'play'], 'explore');
+    st.rule = pick('rule', RULES, 'no-empty-capture');
+    st.pits = whole('pits', 1, 8, 6, '6 pits');
+    st.seeds = whole('seeds', 1, maxSeeds(st.pits), Math.min(4, maxSeeds(st.pits)), `${Math.min(4, maxSeeds(st.pits))} seeds`);
+    st.root = null;
+    if (q.get('position')) {
+      st.root = {position: q.get('position'), to_move: pick('to_move', ['south', 'north'], 'south')};
+      // Without pits and seeds, the position's own: 2m+2 counts.
+      const holes = st.root.position.split(',').map((x) => strictInt(x));
+      const m = (holes.length - 2) / 2;
+      if (!q.has('pits') && Number.isInteger(m) && m >= 1 && m <= 8) st.pits = m;
+      if (!q.has('seeds') && holes.every((x) => x !== null && x >= 0)) {
+        st.seeds = Math.max(1, Math.min(maxSeeds(st.pits), Math.ceil(holes.reduce((a, b) => a + b, 0) / (2 * st.pits))));
+      }
+    }
     st.moves = (q.get('moves') || '').split(/[ ,]+/).filter(Boolean);
-    st.at = q.has('at') ? Math.min(int(q.get('at'), 0), st.moves.length) : st.moves.length;
-    st.level = LEVELS.includes(q.get('level')) ? q.get('level') : 'perfect';
-    st.as = q.get('as') === 'north' ? 'north' : 'south';
-    st.seed = int(q.get('seed'), 1);
+    st.at = st.moves.length;
+    if (q.has('at')) {
+      const n = strictInt(q.get('at'));
+      if (n === null) bad('at', 'not a whole number', 'the end of the line');
+      else st.at = n; // checked against the line once it is loaded
+    }
+    st.level = pick('level', LEVELS, 'perfect');
+    st.as = pick('as', ['south', 'north'], 'south');
+    st.seed = whole('seed', 0, Number.MAX_SAFE_INTEGER, 1);
   }
 
   function toURL() {
@@ -54,6 +90,9 @@
   }
 
   function int(s, def) { const n = parseInt(s, 10); return Number.isFinite(n) ? n : def; }
+  function strictInt(s) { return /^\s*[-+]?\d+\s*$/.test(s) ? parseInt(s, 10) : null; }
+  // maxSeeds is the most seeds a pit of Kalah(pits, n) can start with.
+  function maxSeeds(pits) { return Math.floor(MAX_SEEDS / (2 * pits)); }
 
   // ---- API ----------------------------------------------------------------
 
@@ -65,14 +104,17 @@
   }
 
   async function api(path, q, signal) {
-    const r = await fetch('/api/' + path + '?' + q.toString(), {signal});
-    const body = await r.json();
+    const r = await fetch('/api/' + path + (q && [...q].length ? '?' + q.toString() : ''), {signal});
+    let body;
+    try { body = await r.json(); } catch (e) { body = {error: `${r.status} ${r.statusText}`}; }
     if (!r.ok) { const e = new Error(body.error || r.statusText); e.status = r.status; e.body = body; throw e; }
     return body;
   }
 
-  // load fetches the positions along the line, keeping its legal prefix
-  // when a move is illegal (after a change of rule).
+  // load fetches the positions along the line. A line with an illegal
+  // move (an address edited by hand, a change of rule) is cut before it,
+  // saying where; a game or position the server refuses gives way to the
+  // start of a valid game, saying why; either way the page stays whole.
   async function load() {
     const my = ++epoch;
     const q = gameParams();
@@ -81,17 +123,40 @@
     try {
       line = await api('line', q);
     } catch (e) {
+      if (my !== epoch) return;
       if (e.status === 400 && e.body && e.body.legal !== undefined && e.body.legal < st.moves.length) {
-        st.moves = st.moves.slice(0, e.body.legal);
-        st.at = Math.min(st.at, st.moves.length);
+        const k = e.body.legal;
+        notes.push(`The line is cut ${k ? `after move ${k} (${st.moves.slice(0, k).join(',')})` : 'before its first move'}: ${e.message}.`);
+        st.moves = st.moves.slice(0, k);
+        if (st.at > k) st.at = k;
         return load();
       }
-      showError(e.message);
+      if (e.status === 400 && st.root) {
+        notes.push(`The position ${st.root.position}, ${st.root.to_move} to move, cannot be shown: ${e.message}; showing the start of Kalah(${st.pits},${st.seeds}).`);
+        st.root = null;
+        st.moves = [];
+        st.at = 0;
+        return load();
+      }
+      if (e.status === 400 && (st.rule !== 'no-empty-capture' || st.pits !== 6 || st.seeds !== 4 || st.moves.length)) {
+        notes.push(`Kalah(${st.pits},${st.seeds}) under ${st.rule} cannot be shown: ${e.message}; showing Kalah(6,4).`);
+        Object.assign(st, {rule: 'no-empty-capture', pits: 6, seeds: 4, moves: [], at: 0});
+        return load();
+      }
+      showError(`The server did not give the line: ${e.message}`);
       return;
     }
     if (my !== epoch) return;
     st.line = line;
-    showError('');
+    const n = st.moves.length;
+    if (st.at < 0 || st.at > n) {
+      notes.push(`at=${st.at} is outside the line, which has ${n} move${n === 1 ? '' : 's'} (at 0..${n}); showing ${st.at < 0 ? 'its start' : 'its end'}.`);
+      st.at = Math.max(0, Math.min(st.at, n));
+    }
+    // In play mode the board is at the end of the line, but for a review of a finished game.
+    if (st.mode === 'play' && !gameOver()) st.at = n;
+    showError(notes.join('\n'));
+    notes = [];
     render();
   }
 
@@ -142,28 +207,38 @@
 
   function isAbort(e) { return e && e.name === 'AbortError'; }
 
-  // watch polls /api/progress for request id, about node.
+  // watch polls /api/progress for request id, about node, and /api/status
+  // for what the server does meanwhile: the page says whether the request
+  // is being searched (with the proven bounds), waits in line (its place),
+  // or waits for the server to warm up or build a database.
   function watch(node, id) {
     unwatch();
     const w = {id, node, timer: null};
     poller = w;
-    w.timer = setInterval(async () => {
-      let pr;
-      try { pr = await api('progress', new URLSearchParams({id})); } catch (e) { return; }
+    const tick = async () => {
+      let pr, ss;
+      try {
+        [pr, ss] = await Promise.all([api('progress', new URLSearchParams({id})), api('status')]);
+      } catch (e) { return; }
       if (poller !== w) return;
-      const cur = current();
-      if (!cur || cur.position !== node.position || cur.to_move !== node.to_move) return;
+      showServer(ss);
+      if (!same(current(), node)) return;
       const r = pr.running;
       if (pr.yours && r) {
         const where = r.searching ? `, searching ${r.searching}` : r.stage === 'deepening' ? ', deepening' : '';
         setStatus(`solving… value in [${signed(r.lower)}, ${signed(r.upper)}]${where}; ` +
           `${r.nodes.toLocaleString()} nodes, ${r.elapsed.toFixed(1)} s` + (pr.queued ? `; ${pr.queued} waiting` : ''), true);
-        if (st.mode === 'explore' || st.hint) showLive(node, r);
+        if (st.mode === 'explore' || st.hint || gameOver()) showLive(node, r);
+        showSlow(node, r.elapsed);
       } else if (pr.place) {
         setStatus(`waiting in line: ${ordinal(pr.place)} of ${pr.queued}` +
-          (r ? `, behind a solve running for ${r.elapsed.toFixed(1)} s` : ''), true);
+          (r ? `, behind a solve running for ${r.elapsed.toFixed(1)} s` : ss.state !== 'ready' ? `, behind the server's ${serverDoing(ss)}` : ''), true);
+      } else if (ss.state !== 'ready') {
+        setStatus(`waiting for the server: ${serverDoing(ss)}…`, true);
       }
-    }, 400);
+    };
+    w.timer = setInterval(tick, 400);
+    setTimeout(() => { if (poller === w) tick(); }, 120);
   }
 
   function unwatch(id) {
@@ -172,12 +247,84 @@
 
   function ordinal(n) { return n + (n % 10 === 1 && n % 100 !== 11 ? 'st' : n % 10 === 2 && n % 100 !== 12 ? 'nd' : n % 10 === 3 && n % 100 !== 13 ? 'rd' : 'th'); }
 
+  // ---- what the server does -------------------------------------------------
+
+  let statusTimer = null;
+
+  // pollStatus reads /api/status, and again every half second until the
+  // server is ready (watch reads it too while a request waits).
+  async function pollStatus() {
+    clearTimeout(statusTimer);
+    statusTimer = null;
+    try { showServer(await api('status')); } catch (e) { /* the server is away: the requests say so */ }
+    if (server.state !== 'ready' && !statusTimer) statusTimer = setTimeout(pollStatus, 500);
+  }
+
+  // showServer shows what the server does besides searching: its warm-up
+  // (the first game's database and table being opened) or a database
+  // being built, with its progress; nothing when it is ready.
+  function showServer(ss) {
+    server = ss;
+    const b = ss.build, w = ss.warming, bar = $('server-bar');
+    if (ss.state === 'building' && b) {
+      const pct = b.positions ? Math.floor(100 * b.done / b.positions) : 0;
+      $('server-text').textContent = `The server is building the endgame database of Kalah(${b.pits}) under ${b.rule} ` +
+        `up to ${b.max_seeds} seeds: ${pct}% of ${b.positions.toLocaleString()} positions, ${b.elapsed.toFixed(0)} s so far ` +
+        `(once: later runs reuse it). Answers that need a search wait for it.`;
+      bar.max = Math.max(1, b.positions);
+      bar.value = b.done;
+      bar.hidden = false;
+    } else if (ss.state === 'warming' && w) {
+      $('server-text').textContent = `The server is warming up Kalah(${w.pits},${w.seeds}) under ${w.rule}: ${w.stage} ` +
+        `(${w.elapsed.toFixed(1)} s). Answers that need a search wait for it.`;
+      bar.hidden = true;
+    }
+    $('server').hidden = ss.state === 'ready';
+    $('server').dataset.state = ss.state;
+    if (ss.state !== 'ready' && !statusTimer) statusTimer = setTimeout(pollStatus, 500);
+  }
+
+  function serverDoing(ss) {
+    if (ss.state === 'building' && ss.build) {
+      return `endgame database build (${ss.build.positions ? Math.floor(100 * ss.build.done / ss.build.positions) : 0}%)`;
+    }
+    return ss.state === 'warming' ? 'warm-up' : 'work';
+  }
+
+  // showSlow says why a search of node that has taken seconds is slow
+  // when the endgame database of its game is shallower than the one the
+  // server builds by default, and the one command that makes it fast.
+  function showSlow(node, seconds) {
+    if (seconds < SLOW || !st.line) return;
+    const db = (server.databases || []).find((d) => d.pits === st.line.pits && d.rule === st.rule);
+    const onBoard = node.holes.reduce((a, b) => a + b, 0) - node.south_store - node.north_store;
+    if (!db || !db.command || db.seeds >= onBoard) return;
+    const el = $('slow');
+    const what = db.seeds < 0 ? `there is no endgame database for Kalah(${db.pits}) under ${db.rule}` :
+      `the endgame database of Kalah(${db.pits}) under ${db.rule} covers only ${db.seeds} seeds (the default is ${db.default_seeds})`;
+    const code = document.createElement('code');
+    code.textContent = db.command;
+    el.replaceChildren(`Slow because ${what}. `, code, ' builds it once and makes positions like this fast; then restart kalah serve.');
+    el.hidden = false;
+  }
+
   // ---- rendering ----------------------------------------------------------
 
   function current() {
     if (!st.line) return null;
-    return st.at === 0 ? st.line.start : st.line.steps[st.at - 1].after;
+    const at = Math.max(0, Math.min(st.at, st.line.steps.length));
+    return at === 0 ? st.line.start : st.line.steps[at - 1].after;
   }
+
+  // lineEnd is the position at the end of the line.
+  function lineEnd() {
+    const n = Math.min(st.moves.length, st.line.steps.length);
+    return n === 0 ? st.line.start : st.line.steps[n - 1].after;
+  }
+
+  // gameOver says whether the game of play mode has ended (the user
+  // resigned, or the line ends the game): the page then reviews it.
+  function gameOver() { return st.mode === 'play' && !!st.line && (st.resigned || lineEnd().over); }
 
   // render shows the current position: after an animation of the sowing
   // that led to it, when the board showed the position before it.
@@ -205,9 +352,10 @@
     $('mode-explore').classList.toggle('active', st.mode === 'explore');
     $('mode-play').classList.toggle('active', st.mode === 'play');
     $('play-controls').hidden = st.mode !== 'play';
-    $('nav').hidden = st.mode === 'play';
+    $('nav').hidden = st.mode === 'play' && !gameOver();
     $('rule').value = st.rule;
     $('pits').value = st.pits;
+    $('seeds').max = maxSeeds(st.pits);
     $('seeds').value = st.seeds;
     $('position').value = node.position;
     $('to-move').value = node.to_move;
@@ -215,6 +363,7 @@
     $('as').value = st.as;
     $('seed').value = st.seed;
     $('animate').checked = animate();
+    $('order').value = order();
     $('game-name').textContent = `Kalah(${st.pits}${st.root ? '' : ',' + st.seeds}), ${st.rule}`;
     for (const id of ['first', 'back']) $(id).disabled = st.at === 0;
     for (const id of ['forward', 'last']) $(id).disabled = st.at === st.moves.length;
@@ -235,15 +384,11 @@
   let chooseCtl = null; // the computer's move being asked for
 
   function playTurn(node, my) {
+    const over = gameOver();
     $('undo').disabled = st.moves.length === 0;
-    $('hint').disabled = node.over || st.resigned || node.to_move !== st.as;
-    $('resign').disabled = node.over || st.resigned;
-    if (st.resigned) { setStatus(`You resigned. ${scoreText(node)}`); return; }
-    if (node.over) {
-      const you = node.winner === st.as ? 'you win' : node.winner === 'draw' ? 'a draw' : 'you lose';
-      setStatus(`${finalText(node)}: ${you}.`);
-      return;
-    }
+    $('hint').disabled = over || node.to_move !== st.as;
+    $('resign').disabled = over;
+    if (over) { review(node, my); return; }
     if (node.to_move === st.as) {
       setStatus(`Your move (${st.as}).`);
       if (st.hint) {
@@ -271,6 +416,78 @@
       load();
     }).catch((e) => { unwatch(id); if (my === epoch && !isAbort(e)) { setStatus(''); showError(e.message); } })
       .finally(() => { if (chooseCtl === ctl) chooseCtl = null; });
+  }
+
+  // review shows a finished game of play mode. At its end the table lists
+  // the moves played with their values (each for the side that played it)
+  // against the best; before the end the board shows the position with
+  // every move's value, the move played there marked. The buttons under
+  // the board, the arrow keys and the moves of the line step through it.
+  function review(node, my) {
+    const n = st.moves.length;
+    if (st.at === n) {
+      const you = node.winner === st.as ? 'you win' : node.winner === 'draw' ? 'a draw' : 'you lose';
+      setStatus((st.resigned ? `You resigned. ${scoreText(node)}` : `${finalText(node)}: ${you}.`) +
+        (n ? ' Step back through the game to see every move\u2019s value.' : ''));
+      summary(my);
+      return;
+    }
+    const step = st.line.steps[st.at];
+    setStatus(`Move ${st.at + 1} of ${n}: ${step.side === st.as ? 'you' : 'the computer'} (${step.side}) played ${step.move}.`);
+    solve(node).then((rep) => { if (my === epoch) showValues(node, rep, step); })
+      .catch((e) => { if (my === epoch && !isAbort(e)) showError(e.message); });
+  }
+
+  // summary lists the moves of the finished game with their values, each
+  // asked for in turn (most come from the page's cache: the computer's
+  // answers, and the look-ahead's for the user's positions).
+  async function summary(my) {
+    const steps = st.line.steps.slice(0, st.moves.length);
+    if (!steps.length) return;
+    setHead(['move played', 'value', 'result', 'best']);
+    $('order-box').hidden = true;
+    const body = $('moves').querySelector('tbody');
+    body.replaceChildren();
+    const rows = steps.map((s, k) => {
+      const tr = document.createElement('tr');
+      tr.dataset.ply = k + 1;
+      tr.dataset.move = s.move;
+      tr.className = 'pending';
+      for (const t of [`${k + 1}. ${s.move}` + (s.side === st.as ? ' (you)' : ''), '…', '', '']) {
+        const td = document.createElement('td');
+        td.textContent = t;
+        tr.appendChild(td);
+      }
+      tr.title = 'show the position before this move';
+      tr.addEventListener('click', () => goTo(k));
+      body.appendChild(tr);
+      return tr;
+    });
+    $('moves-box').hidden = false;
+    const lost = {south: 0, north: 0};
+    for (let k = 0; k < steps.length; k++) {
+      const before = k === 0 ? st.line.start : steps[k - 1].after;
+      let rep;
+      try {
+        rep = await solve(before);
+      } catch (e) {
+        if (my === epoch && !isAbort(e)) showError(e.message);
+        return;
+      }
+      if (my !== epoch) return;
+      const mv = rep.moves.find((m) => m.move === steps[k].move);
+      if (!mv) continue;
+      const tr = rows[k], best = rep.best.includes(mv.move);
+      tr.dataset.value = mv.value;
+      tr.dataset.best = rep.value;
+      tr.className = cls3(mv.value) + (best ? ' best' : '');
+      const cells = [tr.children[0].textContent, signed(mv.value) + (rep.solved ? '' : ' (bounds only)'), outcome(mv.value),
+        best ? '★ best' : `${rep.best.join(' or ')}: ${signed(rep.value)}`];
+      cells.forEach((t, j) => { tr.children[j].textContent = t; });
+      lost[steps[k].side] += rep.value - mv.value;
+    }
+    const them = st.as === 'south' ? 'north' : 'south';
+    $('meta').textContent = `Values for the side that moved. Against perfect play you gave away ${lost[st.as]} seed${lost[st.as] === 1 ? '' : 's'} of margin, the computer ${lost[them]}.`;
   }
 
   // ---- the sowing animation -------------------------------------------------
@@ -443,7 +660,7 @@
 
   function canClick(node) {
     if (st.mode === 'explore') return true;
-    return !st.resigned && node.to_move === st.as;
+    return !gameOver() && node.to_move === st.as;
   }
 
   function drawLine() {
@@ -461,16 +678,47 @@
       e.textContent = s.move;
       e.title = `ply ${s.ply}: ${s.side} ${s.move}` + (s.captured ? `, captures ${s.captured}` : '') + (s.extra_turn ? ', extra turn' : '');
       if (k + 1 === st.at) e.classList.add('current');
-      e.addEventListener('click', () => { if (st.mode === 'explore') goTo(k + 1); });
+      e.addEventListener('click', () => { if (st.mode === 'explore' || gameOver()) goTo(k + 1); });
       turn.appendChild(e);
     });
   }
 
+  const HEAD = ['move', 'value', 'result', ''];
+
+  function setHead(cols) {
+    const ths = $('moves').querySelectorAll('thead th');
+    cols.forEach((c, i) => { ths[i].textContent = c; });
+  }
+
+  // clearValues empties the table and hides it, header and all, until
+  // values come.
   function clearValues() {
     $('moves').querySelector('tbody').replaceChildren();
+    $('moves-box').hidden = true;
     $('pv').replaceChildren();
     $('pv-box').hidden = true;
     $('meta').textContent = '';
+    $('slow').hidden = true;
+    $('slow').replaceChildren();
+  }
+
+  // order is how the table lists the moves: 'pit' (pit order) or 'best'
+  // (best first), remembered in this browser.
+  function order() { return localStorage.getItem(ORDER_KEY) === 'best' ? 'best' : 'pit'; }
+
+  // ordered lists moves in the chosen order: best first is by value (for
+  // bounds, the upper bound, then the lower), ties in pit order.
+  function ordered(moves) {
+    if (order() !== 'best') return moves;
+    const hi = (m) => (m.value !== undefined ? m.value : m.upper);
+    const lo = (m) => (m.value !== undefined ? m.value : m.lower);
+    return moves.slice().sort((a, b) => hi(b) - hi(a) || lo(b) - lo(a) || a.pit - b.pit);
+  }
+
+  function showTable() {
+    setHead(HEAD);
+    $('order-box').hidden = false;
+    $('moves-box').hidden = false;
   }
 
   // showLive shows a running solve's proven bounds: each move's value
@@ -478,12 +726,14 @@
   function showLive(node, r) {
     if (!r.moves || !r.moves.length) return;
     drawBadges(null, r);
+    showTable();
+    const moves = ordered(r.moves);
     // The rows are updated in place, so that a click on one is not lost.
     const body = $('moves').querySelector('tbody');
     const rows = Array.from(body.children);
-    if (rows.length !== r.moves.length || rows.some((tr, i) => !tr.classList.contains('live') || tr.dataset.move !== r.moves[i].move)) {
+    if (rows.length !== moves.length || rows.some((tr, i) => !tr.classList.contains('live') || tr.dataset.move !== moves[i].move)) {
       body.replaceChildren();
-      for (const mv of r.moves) {
+      for (const mv of moves) {
         const tr = document.createElement('tr');
         tr.dataset.move = mv.move;
         for (let i = 0; i < 4; i++) tr.appendChild(document.createElement('td'));
@@ -491,7 +741,7 @@
         body.appendChild(tr);
       }
     }
-    r.moves.forEach((mv, i) => {
+    moves.forEach((mv, i) => {
       const tr = body.children[i];
       tr.dataset.lower = mv.lower;
       tr.dataset.upper = mv.upper;
@@ -513,18 +763,22 @@
     return '?';
   }
 
-  function showValues(node, rep) {
+  // showValues shows every move's value of node; played (a step of the
+  // line) marks the move played there, in the review of a finished game.
+  function showValues(node, rep, played) {
     drawBadges(rep, null);
+    showTable();
     const body = $('moves').querySelector('tbody');
     body.replaceChildren();
-    for (const mv of rep.moves) {
+    for (const mv of ordered(rep.moves)) {
       const tr = document.createElement('tr');
       tr.dataset.move = mv.move;
       tr.dataset.value = mv.value;
-      const best = rep.best.includes(mv.move);
-      tr.className = cls3(mv.value) + (best ? ' best' : '');
+      const best = rep.best.includes(mv.move), here = !!played && played.move === mv.move;
+      tr.className = cls3(mv.value) + (best ? ' best' : '') + (here ? ' played' : '');
       const bounds = mv.lower !== undefined ? ` [${signed(mv.lower)}, ${signed(mv.upper)}]` : '';
-      for (const t of [mv.move + (mv.extra_turn ? ' +' : ''), signed(mv.value) + bounds, outcome(mv.value), best ? '★ best' : '']) {
+      const mark = [best ? '★ best' : '', here ? '← played' : ''].filter(Boolean).join(' ');
+      for (const t of [mv.move + (mv.extra_turn ? ' +' : ''), signed(mv.value) + bounds, outcome(mv.value), mark]) {
         const td = document.createElement('td');
         td.textContent = t;
         tr.appendChild(td);
@@ -532,6 +786,7 @@
       if (canClick(node)) tr.addEventListener('click', () => playMove(mv.move));
       body.appendChild(tr);
     }
+    $('moves-box').hidden = rep.moves.length === 0;
     const pv = $('pv');
     pv.replaceChildren();
     $('pv-box').hidden = !rep.pv_letters;
@@ -555,6 +810,14 @@
       `${rep.nodes.toLocaleString()} nodes in ${rep.seconds.toFixed(3)} s` + (rep.egdb_seeds >= 0 ? `, database to ${rep.egdb_seeds} seeds` : '');
     $('meta').textContent = `value ${signed(rep.value)} for ${rep.to_move}` + (rep.solved ? '' : ' (bounds only)') + `; ${how}`;
     if (st.mode === 'explore') setStatus(`${cap(node.to_move)} to move: ${outcome(rep.value)}`);
+    if (played) {
+      const mv = rep.moves.find((m) => m.move === played.move);
+      if (mv) {
+        setStatus(`Move ${st.at + 1} of ${st.moves.length}: ${played.side === st.as ? 'you' : 'the computer'} (${played.side}) played ${played.move}, ` +
+          (rep.best.includes(mv.move) ? `${outcome(mv.value)}, a best move.` : `${outcome(mv.value)}; ${rep.best.join(' or ')} gave ${outcome(rep.value)}.`));
+      }
+    }
+    if (!rep.from_cache && rep.seconds >= SLOW) showSlow(node, rep.seconds);
   }
 
   // ---- actions ------------------------------------------------------------
@@ -607,7 +870,7 @@
       st.root = {position: line.start.position, to_move: line.start.to_move};
       st.pits = line.pits;
       const total = line.start.holes.reduce((a, b) => a + b, 0);
-      st.seeds = Math.max(1, Math.ceil(total / (2 * st.pits)));
+      st.seeds = Math.max(1, Math.min(maxSeeds(st.pits), Math.ceil(total / (2 * st.pits))));
       st.moves = [];
       st.at = 0;
       st.resigned = false;
@@ -635,13 +898,33 @@
         st.moves = st.moves.slice(0, st.at);
         st.resigned = false;
         st.hint = false;
-        epoch++;
-        render();
+        load();
       });
     }
     $('rule').addEventListener('change', () => { st.rule = $('rule').value; load(); });
-    $('pits').addEventListener('change', () => { st.pits = int($('pits').value, 6); newGame(); });
-    $('seeds').addEventListener('change', () => { st.seeds = int($('seeds').value, 4); newGame(); });
+    $('pits').addEventListener('change', () => {
+      st.pits = int($('pits').value, 6);
+      if (st.seeds > maxSeeds(st.pits)) {
+        notes.push(`${st.pits} pits hold at most ${maxSeeds(st.pits)} seeds each (${MAX_SEEDS} in all): showing Kalah(${st.pits},${maxSeeds(st.pits)}).`);
+        st.seeds = maxSeeds(st.pits);
+      }
+      newGame();
+    });
+    $('seeds').addEventListener('change', () => {
+      const n = strictInt($('seeds').value);
+      if (n === null || n < 1 || n > maxSeeds(st.pits)) {
+        showError(`Seeds: want a whole number 1..${maxSeeds(st.pits)} for ${st.pits} pits.`);
+        $('seeds').value = st.seeds;
+        return;
+      }
+      st.seeds = n;
+      newGame();
+    });
+    $('order').addEventListener('change', () => {
+      localStorage.setItem(ORDER_KEY, $('order').value);
+      epoch++;
+      render();
+    });
     $('new-game').addEventListener('click', newGame);
     $('set-position').addEventListener('click', setPosition);
     $('position').addEventListener('keydown', (e) => { if (e.key === 'Enter') setPosition(); });
@@ -659,12 +942,13 @@
     $('hint').addEventListener('click', () => { st.hint = true; epoch++; render(); });
     $('resign').addEventListener('click', () => { st.resigned = true; epoch++; render(); });
     document.addEventListener('keydown', (e) => {
-      if (st.mode !== 'explore' || e.target.tagName === 'INPUT') return;
+      if ((st.mode !== 'explore' && !gameOver()) || ['INPUT', 'SELECT'].includes(e.target.tagName)) return;
       const to = {ArrowLeft: st.at - 1, ArrowRight: st.at + 1, Home: 0, End: st.moves.length}[e.key];
       if (to !== undefined) { e.preventDefault(); goTo(to); }
     });
     fromURL();
     load();
+    pollStatus();
   }
 
   init();

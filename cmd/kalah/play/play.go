@@ -5,6 +5,7 @@ package playcmd
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -14,6 +15,7 @@ import (
 	"github.com/kalah-solver/kalah"
 	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
 	"github.com/kalah-solver/kalah/engine"
+	"github.com/kalah-solver/kalah/persist"
 	"github.com/kalah-solver/kalah/play"
 	"github.com/spf13/cobra"
 )
@@ -69,7 +71,11 @@ solve; at the prompt Ctrl-C or Ctrl-D ends the game.
 the position and prints the record of where it ends: the exact value, every
 move's value, the best moves and a perfect game (the fields of 'kalah solve
 --json', with --json), and the line played. Nothing is read from standard
-input then.`,
+input then.
+
+When another process holds the cache (a running 'kalah serve'), play goes
+on without it, saying so on standard error: positions are solved afresh
+and not kept.`,
 		Example: `  kalah play
   kalah play --pits 4 --seeds 3 --level medium --as north --seed 7
   kalah play --mode explore --rule empty-capture
@@ -172,7 +178,7 @@ func run(ctx context.Context, opts *Options) error {
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	g.k, err = kalah.Open(cfg)
+	g.k, err = openSession(cfg, opts.IO)
 	if err != nil {
 		return err
 	}
@@ -187,4 +193,25 @@ func run(ctx context.Context, opts *Options) error {
 		err = cerr
 	}
 	return err
+}
+
+// openSession opens the game's session. When another process holds the
+// cache ('kalah serve', a long 'kalah solve'), it goes on without it, and
+// says so in one line: a BadgerDB directory has one user at a time, even
+// to read (its read-only mode takes the directory lock too).
+func openSession(cfg kalah.Config, io *cmdutil.IOStreams) (*kalah.Session, error) {
+	k, err := kalah.Open(cfg)
+	if err == nil || cfg.NoCache || !errors.Is(err, persist.ErrInUse) {
+		return k, err
+	}
+	dir := cfg.CacheDir
+	if dir == "" {
+		dir, _ = persist.DefaultDir()
+	}
+	cfg.NoCache = true
+	k, err = kalah.Open(cfg)
+	if err == nil {
+		fmt.Fprintf(io.ErrOut, "kalah play: the cache %s is in use by another kalah process (kalah serve?); playing without it: positions are solved afresh and not kept\n", dir)
+	}
+	return k, err
 }

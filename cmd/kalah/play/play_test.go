@@ -136,3 +136,47 @@ func TestPlayInteractive(t *testing.T) {
 		t.Errorf("explore output:\n%s", out)
 	}
 }
+
+// TestPlayCacheInUse: while another process holds the cache ('kalah
+// serve'), play goes on without it and says so in one line.
+func TestPlayCacheInUse(t *testing.T) {
+	dir := t.TempDir()
+	held, err := kalah.Open(kalah.Config{Pits: 4, Seeds: 3, NoEGDB: true, CacheDir: dir, Threads: 1, TableBytes: 16 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
+	for _, c := range []struct {
+		input string
+		args  []string
+	}{
+		{"", []string{"--moves", "b,d,A", "--json"}},
+		{"values\nquit\n", []string{"--mode", "explore"}},
+	} {
+		io, out, errOut := cmdutil.Test()
+		io.In = strings.NewReader(c.input)
+		cmd := NewCmdPlay(io)
+		cmd.SetArgs(append([]string{"--cache", dir, "--no-egdb", "--threads", "1", "--tt-mem", "16MiB", "--pits", "4", "--seeds", "3"}, c.args...))
+		cmd.SetOut(io.Out)
+		cmd.SetErr(io.ErrOut)
+		cmd.SilenceUsage, cmd.SilenceErrors = true, true
+		if err := cmd.Execute(); err != nil {
+			t.Fatalf("%v: %v (stderr %q)", c.args, err, errOut.String())
+		}
+		lines := strings.Split(strings.TrimSpace(errOut.String()), "\n")
+		if len(lines) != 1 || !strings.Contains(lines[0], dir) || !strings.Contains(lines[0], "in use by another kalah process") || !strings.Contains(lines[0], "playing without it") {
+			t.Errorf("%v: stderr %q, want one line saying the cache is in use", c.args, errOut.String())
+		}
+		if c.input == "" {
+			var rec record
+			if err := json.Unmarshal(out.Bytes(), &rec); err != nil {
+				t.Fatalf("%v in %q", err, out.String())
+			}
+			if !rec.Solved || rec.Cache != "" || rec.FromCache || len(rec.Moves) == 0 {
+				t.Errorf("record %+v: want a solved record, from no cache", rec)
+			}
+		} else if !strings.Contains(out.String(), "value +6 for south") {
+			t.Errorf("output %q", out.String())
+		}
+	}
+}

@@ -13,11 +13,14 @@ import (
 	"os/exec"
 	"os/signal"
 	"runtime"
+	"sync"
 	"syscall"
 	"time"
 
+	"github.com/kalah-solver/kalah"
 	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
 	"github.com/kalah-solver/kalah/engine"
+	"github.com/kalah-solver/kalah/results"
 	"github.com/kalah-solver/kalah/serve"
 	"github.com/spf13/cobra"
 )
@@ -68,15 +71,24 @@ warning: anyone who reaches the address can make the machine solve).
 The values come from the same session as 'kalah solve': the endgame
 database when one is installed and the cache, which keeps every answer, so
 a position is solved once. One solve runs at a time; at most
---max-queue requests wait behind it, the rest get HTTP 503. The JSON API
+--max-queue new searches wait behind it, the rest get HTTP 503. An answer
+the server holds never waits in line: a position in the cache is answered
+at once, and a request for a position already being solved joins that
+solve. The API reads its query strictly: an unknown, repeated or
+malformed parameter is HTTP 400, naming it. The JSON API
 (GET /api/line, /api/solve, /api/choose, /api/progress) is described in
 docs/explorer.md. Ctrl-C stops the server and saves the cache.
 
 At start the server opens the session of the page's first game, Kalah(6,4)
-under no-empty-capture, in the background: it opens (or builds) the endgame
-database and touches every page of the table, so that the first answer does
-not wait seconds for that. Requests that come meanwhile wait in line;
---no-warm skips it.
+under no-empty-capture, in the background: it opens the endgame database and
+touches every page of the table, so that the first answer does not wait
+seconds for that. Requests that come meanwhile wait in line; --no-warm skips
+it. Like 'kalah solve', the first session of a big board builds the default
+endgame database when the default directory holds none that deep (Kalah(6,4):
+20 seeds, 110 MB, about 20 s on two cores; once), with its progress on
+standard error and on the page; --no-egdb serves without. The page says what
+the server does (GET /api/status): warming up, building, searching, waiting
+in line.
 
 While the page waits for a click, the server looks ahead: once it has
 answered a position and no request waits, it solves the positions after
@@ -108,7 +120,7 @@ usually answered from the cache. A request stops the look-ahead at once.
 	f.BoolVar(&opts.NoEGDB, "no-egdb", false, "use no endgame database")
 	f.StringVar(&opts.TTMem, "tt-mem", "", "transposition table size, e.g. 512MiB (default: "+cmdutil.TTMemDefault+")")
 	f.IntVar(&opts.Threads, "threads", 0, fmt.Sprintf("search threads (default all cores, %d)", runtime.GOMAXPROCS(0)))
-	f.IntVar(&opts.MaxQueue, "max-queue", serve.DefaultMaxQueue, "requests that may wait for the running solve; more get HTTP 503")
+	f.IntVar(&opts.MaxQueue, "max-queue", serve.DefaultMaxQueue, "new searches that may wait for the running solve; more get HTTP 503 (answers from the cache never wait)")
 	f.DurationVar(&opts.SolveTimeout, "solve-timeout", 10*time.Minute, "stop a solve after this long and answer with its bounds (0: no limit)")
 	f.BoolVar(&opts.NoWarm, "no-warm", false, "do not open the first game's session (database and table) at start, only on the first request")
 	f.BoolVar(&opts.NoPonder, "no-ponder", false, "do not look ahead: no solves of the next positions between requests")
@@ -132,7 +144,8 @@ func run(ctx context.Context, opts *Options) error {
 	}
 	so := serve.Options{CacheDir: opts.Cache, NoCache: opts.NoCache, EGDBDir: opts.EGDB, NoEGDB: opts.NoEGDB,
 		Threads: opts.Threads, MaxQueue: opts.MaxQueue, SolveTimeout: opts.SolveTimeout,
-		NoPonder: opts.NoPonder, PonderLimit: opts.PonderLimit}
+		NoPonder: opts.NoPonder, PonderLimit: opts.PonderLimit,
+		AutoEGDB: true, OnEGDBBuild: egdbLogger(opts.IO)}
 	if so.MaxQueue == 0 {
 		so.MaxQueue = -1 // none may wait
 	}
@@ -227,6 +240,34 @@ func warm(ctx context.Context, srv *serve.Server, io *cmdutil.IOStreams) {
 		}
 		fmt.Fprintf(io.ErrOut, "kalah serve: Kalah(%d,%d) %v is ready (%s table touched, %s) in %v\n",
 			pits, seeds, rule, cmdutil.FormatBytes(w.TableBytes), db, w.Took.Round(10*time.Millisecond))
+	}
+}
+
+// egdbLogger returns the reporter of the server's database builds: a line
+// when one starts, one at every tenth of it, and one when it ends.
+func egdbLogger(io *cmdutil.IOStreams) func(kalah.EGDBBuild) {
+	var mu sync.Mutex
+	var t0 time.Time
+	var tenth int64
+	return func(ev kalah.EGDBBuild) {
+		mu.Lock()
+		defer mu.Unlock()
+		w := io.ErrOut
+		switch {
+		case ev.Finished && ev.Err != nil:
+			fmt.Fprintf(w, "kalah serve: building the endgame database in %s failed: %v\n", ev.Dir, ev.Err)
+		case ev.Finished:
+			fmt.Fprintf(w, "kalah serve: the endgame database of %v up to %d seeds is built (%v)\n", ev.Rules, ev.MaxSeeds, time.Since(t0).Round(100*time.Millisecond))
+		case ev.Done == 0:
+			t0, tenth = time.Now(), 0
+			fmt.Fprintf(w, "kalah serve: building the endgame database of %v up to %d seeds in %s (%s positions, about %s; once, later runs reuse it; --no-egdb serves without); the page waits for it\n",
+				ev.Rules, ev.MaxSeeds, ev.Dir, results.Group(ev.Positions), cmdutil.FormatBytes(ev.Bytes))
+		case ev.Positions > 0:
+			if t := ev.Done * 10 / ev.Positions; t > tenth && t < 10 {
+				tenth = t
+				fmt.Fprintf(w, "kalah serve: endgame database %d%% (%s of %s positions, %v)\n", t*10, results.Group(ev.Done), results.Group(ev.Positions), time.Since(t0).Round(100*time.Millisecond))
+			}
+		}
 	}
 }
 

@@ -8,7 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kalah-solver/kalah"
 	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
+	"github.com/kalah-solver/kalah/engine"
 )
 
 // serveOnce runs the command on addr, fetches path once it listens, stops
@@ -77,5 +79,27 @@ func TestServeBadInput(t *testing.T) {
 		if err := run(context.Background(), o); cmdutil.ExitCode(err) != 2 {
 			t.Errorf("%+v: %v, want bad input", o, err)
 		}
+	}
+}
+
+// TestServeEGDBLog: the server's database build is logged: a line when it
+// starts, one at every tenth, one when it ends.
+func TestServeEGDBLog(t *testing.T) {
+	io_, _, errOut := cmdutil.Test()
+	log := egdbLogger(io_)
+	r := engine.Rules{Pits: 6, Capture: engine.NoEmptyCapture}
+	ev := kalah.EGDBBuild{Dir: "/data/kalah/egdb/kalah-m6-no-empty-capture", Rules: r, MaxSeeds: 20, Positions: 1000, Bytes: 500}
+	log(ev)
+	for done := int64(50); done <= 1000; done += 50 {
+		ev.Done = done
+		log(ev)
+	}
+	ev.Finished = true
+	log(ev)
+	lines := strings.Split(strings.TrimSpace(errOut.String()), "\n")
+	if len(lines) != 11 || !strings.Contains(lines[0], "building the endgame database of Kalah(6) no-empty-capture up to 20 seeds in /data/kalah/egdb/kalah-m6-no-empty-capture (1,000 positions") ||
+		!strings.Contains(lines[1], "endgame database 10% (100 of 1,000 positions") || !strings.Contains(lines[9], "endgame database 90%") ||
+		!strings.Contains(lines[10], "the endgame database of Kalah(6) no-empty-capture up to 20 seeds is built") {
+		t.Errorf("log:\n%s", errOut.String())
 	}
 }

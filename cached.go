@@ -1,0 +1,59 @@
+package kalah
+
+import (
+	"encoding/json"
+
+	"github.com/kalah-solver/kalah/engine"
+	"github.com/kalah-solver/kalah/results"
+	"github.com/kalah-solver/kalah/solver"
+)
+
+// Cached returns the answer the cache holds for p, a position of a game
+// with rules r: the root record of an earlier Solve, as Solve would
+// answer it, with no search. ok is false when the cache holds none, the
+// record does not hold up, the session has no cache, or
+// Config.Recompute is set. r need not be the session's game: the cache
+// keeps the records of every rule and pit count, so one open session
+// answers them all.
+//
+// Unlike the session's other methods, Cached may be called from any
+// goroutine while the session searches (the cache is safe for concurrent
+// use); it must not overlap Close.
+func (k *Session) Cached(r engine.Rules, p engine.Position) (res *Result, ok bool) {
+	if k.cache == nil || k.cfg.Recompute || r.Validate() != nil || p.Pits != r.Pits {
+		return nil, false
+	}
+	b, found := k.cache.GetRootOf(r, p)
+	if !found {
+		return nil, false
+	}
+	var rec results.Record
+	if err := json.Unmarshal(b, &rec); err != nil {
+		k.logf("ignoring the cache's record of %v: %v", p, err)
+		return nil, false
+	}
+	rec.SyncDeprecated()
+	if err := rec.CheckPosition(r, p); err != nil {
+		k.logf("ignoring the cache's record of %v: %v", p, err)
+		return nil, false
+	}
+	pv, err := r.ParsePaper(p, rec.PV)
+	if err != nil {
+		return nil, false
+	}
+	res = &Result{Position: p, Rules: r, Value: rec.Value, Lower: rec.Value, Upper: rec.Value, Solved: true, FromCache: true, PV: pv, Record: &rec}
+	for _, m := range rec.Moves {
+		res.Moves = append(res.Moves, solver.MoveValue{Pit: m.Pit, Move: m.Move, Value: m.Value, Extra: m.ExtraTurn, Solved: true, Lower: m.Value, Upper: m.Value})
+		if m.Value == rec.Value {
+			res.Best = append(res.Best, m.Pit-1)
+		}
+	}
+	// A start position is the start of one game, Kalah(m, seeds/2m).
+	rec.Seeds = 0
+	if n := p.Board.Total() / (2 * p.Pits); n > 0 {
+		if start, err := r.StartPosition(n); err == nil && start == p {
+			rec.Seeds = n
+		}
+	}
+	return res, true
+}

@@ -57,18 +57,30 @@ func newBrowser(t *testing.T) context.Context {
 		chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(t.TempDir()),
 		chromedp.WindowSize(1100, 620),
 	}
-	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
-	t.Cleanup(cancel)
-	ctx, cancel2 := chromedp.NewContext(actx)
-	t.Cleanup(cancel2)
 	// The first action starts the browser, under a context without a
 	// deadline (a deadline there would stop the browser); the rest run
-	// under the test's.
-	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
-		t.Fatalf("starting %s: %v", bin, err)
+	// under the test's. On a loaded machine the browser now and then
+	// dies as it starts: it gets three tries.
+	var ctx context.Context
+	for try := 1; ; try++ {
+		actx, cancel := chromedp.NewExecAllocator(context.Background(), append(opts, chromedp.UserDataDir(t.TempDir()))...)
+		c, cancel2 := chromedp.NewContext(actx)
+		err := chromedp.Do(c, chromedp.Navigate("about:blank"))
+		if err == nil {
+			t.Cleanup(cancel)
+			t.Cleanup(cancel2)
+			ctx = c
+			break
+		}
+		cancel2()
+		cancel()
+		if try == 3 {
+			t.Fatalf("starting %s: %v", bin, err)
+		}
+		t.Logf("starting %s (try %d): %v", bin, try, err)
+		time.Sleep(time.Second)
 	}
 	catchExceptions(t, ctx)
 	// The docs' pictures are of Kalah(6,3), whose positions take up to a

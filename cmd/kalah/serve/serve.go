@@ -68,8 +68,8 @@ The page and its script are in the binary: the server needs no network.
 It listens on the loopback interface unless --addr says otherwise (with a
 warning: anyone who reaches the address can make the machine solve).
 
-The values come from the same session as 'kalah solve': the endgame
-database when one is installed and the cache, which keeps every answer, so
+The values come from the same solver as 'kalah solve': the endgame
+database when one is installed, the built-in opening book and the cache, which keeps every answer, so
 a position is solved once. One solve runs at a time; at most
 --max-queue new searches wait behind it, the rest get HTTP 503. An answer
 the server holds never waits in line: a position in the cache is answered
@@ -79,11 +79,11 @@ malformed parameter is HTTP 400, naming it. The JSON API
 (GET /api/line, /api/solve, /api/choose, /api/progress) is described in
 docs/explorer.md. Ctrl-C stops the server and saves the cache.
 
-At start the server opens the session of the page's first game, Kalah(6,4)
+At start the server prepares the page's first game, Kalah(6,4)
 under no-empty-capture, in the background: it opens the endgame database and
 touches every page of the table, so that the first answer does not wait
 seconds for that. Requests that come meanwhile wait in line; --no-warm skips
-it. Like 'kalah solve', the first session of a big board builds the default
+it. Like 'kalah solve', the first solve of a big board builds the default
 endgame database when the default directory holds none that deep (Kalah(6,4):
 20 seeds, 110 MB, about 20 s on two cores; once), with its progress on
 standard error and on the page; --no-egdb serves without. The page says what
@@ -122,10 +122,10 @@ usually answered from the cache. A request stops the look-ahead at once.
 	f.IntVar(&opts.Threads, "threads", 0, fmt.Sprintf("search threads (default all cores, %d)", runtime.GOMAXPROCS(0)))
 	f.IntVar(&opts.MaxQueue, "max-queue", serve.DefaultMaxQueue, "new searches that may wait for the running solve; more get HTTP 503 (answers from the cache never wait)")
 	f.DurationVar(&opts.SolveTimeout, "solve-timeout", 10*time.Minute, "stop a solve after this long and answer with its bounds (0: no limit)")
-	f.BoolVar(&opts.NoWarm, "no-warm", false, "do not open the first game's session (database and table) at start, only on the first request")
+	f.BoolVar(&opts.NoWarm, "no-warm", false, "do not prepare the first game (database and table) at start, only on the first request")
 	f.BoolVar(&opts.NoPonder, "no-ponder", false, "do not look ahead: no solves of the next positions between requests")
 	f.DurationVar(&opts.PonderLimit, "ponder-limit", serve.DefaultPonderLimit, "longest look-ahead solve of one next position")
-	f.BoolVarP(&opts.Verbose, "verbose", "v", false, "log sessions opened and solves run on standard error")
+	f.BoolVarP(&opts.Verbose, "verbose", "v", false, "log the games opened (database, table, cache) and the solves run on standard error")
 	// The old names, for one release (removed in v0.3.0).
 	cmdutil.DeprecatedAlias(cmd, "store", "cache")
 	cmdutil.DeprecatedAlias(cmd, "no-store", "no-cache")

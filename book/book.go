@@ -293,9 +293,8 @@ type key struct {
 	pos   engine.Position
 }
 
-// New indexes the files; a position in two of them (games of one board
-// size meet only at their starts' descendants, which hold the same seeds)
-// is answered by the first.
+// New indexes the files; a position two of them hold (two books of one
+// game) is answered by the first.
 func New(files ...*File) (*Book, error) {
 	b := &Book{files: files, index: map[key]*results.Record{}}
 	for _, f := range files {

@@ -166,7 +166,11 @@ func run(opts *Options) error {
 		}
 	})
 	if bar != nil {
-		bar.Finish()
+		if err != nil {
+			bar.Exit() // stopped: the bar keeps the count reached
+		} else {
+			bar.Finish()
+		}
 		io.WriteString(opts.IO.ErrOut, "\n")
 	}
 	sum.Solved, sum.FromCache, sum.FromStore, sum.Seconds = st.Done, st.FromCache, st.FromCache, time.Since(t0).Seconds()

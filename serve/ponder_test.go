@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kalah-solver/kalah/book"
 	"github.com/kalah-solver/kalah/engine"
 )
 
@@ -108,18 +109,29 @@ func lookAheadYields(t *testing.T, maxQueue int) {
 	s, hs := newTestServer(t, Options{PonderLimit: 3 * time.Minute, MaxQueue: maxQueue,
 		ponderStarted: func(q engine.Position) { started <- q },
 		ponderEnded:   func(n int) { ended <- n }})
-	// Kalah(6,4) one ply in, no database, one thread, a 16 MiB table:
-	// each position after it takes far longer than this test.
+	// Kalah(6,4) at the last ply of the built-in opening book, no
+	// database, one thread, a 16 MiB table: each position after it that
+	// the book does not hold takes far longer than this test.
 	r, _ := engine.NewRules(6, engine.NoEmptyCapture)
-	start, _ := r.StartPosition(4)
-	p, _ := r.PlayPosition(start, 0)
+	p, _ := r.StartPosition(4)
+	bk, _ := book.Embedded()
+	if f := bk.File(r, 4); f != nil {
+		for range f.Plies {
+			p, _ = r.PlayPosition(p, p.Board.MoveList()[0])
+		}
+	}
 	// The test starts the look-ahead of p itself, as the handler would
 	// after answering p (which would take minutes here).
 	var next []engine.Position
 	for _, i := range p.Board.MoveList() {
 		if q, res := r.PlayPosition(p, i); !res.Over() {
-			next = append(next, q)
+			if _, inBook := bk.Lookup(r, q); !inBook {
+				next = append(next, q)
+			}
 		}
+	}
+	if len(next) == 0 {
+		t.Fatal("every position after p is in the book")
 	}
 	s.mu.Lock()
 	s.pgen++

@@ -85,19 +85,45 @@ func (k *Session) fromBook(r engine.Rules, p engine.Position) *results.Record {
 // with Config.NoBook or Config.Recompute. Like Cached, it may be called
 // from any goroutine while the session searches.
 func (k *Session) BookAnswer(r engine.Rules, p engine.Position) (res *Result, ok bool) {
-	if k.cfg.Recompute || r.Validate() != nil || p.Pits != r.Pits {
+	if k.cfg.Recompute || k.cfg.NoBook {
 		return nil, false
 	}
-	rec := k.fromBook(r, p)
-	if rec == nil {
+	return BookAnswer(r, p)
+}
+
+// BookAnswer is the built-in opening book's answer for p under rules r,
+// as Session.BookAnswer gives it, for a front end that has no session
+// open yet (the explorer while it opens one). ok is false when the book
+// holds none or cannot be read.
+func BookAnswer(r engine.Rules, p engine.Position) (res *Result, ok bool) {
+	if r.Validate() != nil || p.Pits != r.Pits {
 		return nil, false
 	}
+	b, err := book.Embedded()
+	if err != nil {
+		return nil, false
+	}
+	rec, found := b.Lookup(r, p)
+	if !found {
+		return nil, false
+	}
+	res, ok = resultOf(r, p, rec)
+	if ok {
+		res.FromBook = true
+	}
+	return res, ok
+}
+
+// resultOf is the answer a root record gives for p under rules r, as
+// Solve would give it with no search: FromCache set. ok is false when the
+// record's principal variation does not replay.
+func resultOf(r engine.Rules, p engine.Position, rec *results.Record) (*Result, bool) {
 	pv, err := r.ParsePaper(p, rec.PV)
 	if err != nil {
 		return nil, false
 	}
-	res = &Result{Position: p, Rules: r, Value: rec.Value, Lower: rec.Value, Upper: rec.Value, Solved: true,
-		FromCache: true, FromBook: true, PV: pv, Record: rec}
+	res := &Result{Position: p, Rules: r, Value: rec.Value, Lower: rec.Value, Upper: rec.Value, Solved: true,
+		FromCache: true, PV: pv, Record: rec}
 	for _, m := range rec.Moves {
 		res.Moves = append(res.Moves, solver.MoveValue{Pit: m.Pit, Move: m.Move, Value: m.Value, Extra: m.ExtraTurn, Solved: true, Lower: m.Value, Upper: m.Value})
 		if m.Value == rec.Value {

@@ -5,7 +5,6 @@ import (
 
 	"github.com/kalah-solver/kalah/engine"
 	"github.com/kalah-solver/kalah/results"
-	"github.com/kalah-solver/kalah/solver"
 )
 
 // Cached returns the answer the cache holds for p, a position of a game
@@ -37,16 +36,9 @@ func (k *Session) Cached(r engine.Rules, p engine.Position) (res *Result, ok boo
 		k.logf("ignoring the cache's record of %v: %v", p, err)
 		return nil, false
 	}
-	pv, err := r.ParsePaper(p, rec.PV)
-	if err != nil {
+	res, ok = resultOf(r, p, &rec)
+	if !ok {
 		return nil, false
-	}
-	res = &Result{Position: p, Rules: r, Value: rec.Value, Lower: rec.Value, Upper: rec.Value, Solved: true, FromCache: true, PV: pv, Record: &rec}
-	for _, m := range rec.Moves {
-		res.Moves = append(res.Moves, solver.MoveValue{Pit: m.Pit, Move: m.Move, Value: m.Value, Extra: m.ExtraTurn, Solved: true, Lower: m.Value, Upper: m.Value})
-		if m.Value == rec.Value {
-			res.Best = append(res.Best, m.Pit-1)
-		}
 	}
 	// A start position is the start of one game, Kalah(m, seeds/2m).
 	rec.Seeds = 0

@@ -254,6 +254,7 @@ type solveReply struct {
 	Interrupted bool         `json:"interrupted,omitempty"`
 	ValueOnly   bool         `json:"value_only"`
 	FromCache   bool         `json:"from_cache"`
+	FromBook    bool         `json:"from_book,omitempty"` // of those, from the built-in opening book
 	NPS         float64      `json:"nps"`
 	Cache       string       `json:"cache,omitempty"`
 	Stats       solver.Stats `json:"stats"`
@@ -293,7 +294,7 @@ func (s *Server) solveReply(ctx context.Context, g game) (*solveReply, error) {
 		return nil, fmt.Errorf("internal error: the answer is for %s %s %s, not for the position asked, %s %s %s",
 			res.Record.Rule, res.Record.Position, res.Record.ToMove, g.rules.Capture, g.pos, g.pos.ToMove)
 	}
-	rep := &solveReply{Record: *res.Record, Solved: res.Solved, Interrupted: err != nil, FromCache: res.FromCache, Stats: res.Stats}
+	rep := &solveReply{Record: *res.Record, Solved: res.Solved, Interrupted: err != nil, FromCache: res.FromCache, FromBook: res.FromBook, Stats: res.Stats}
 	rep.Seeds = 0
 	if g.start {
 		rep.Seeds = g.key.seeds

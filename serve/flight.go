@@ -88,19 +88,22 @@ func (s *Server) answer(ctx context.Context, g game) (*kalah.Result, string, err
 	}
 }
 
-// cached is the cache's answer for g's position, read through the open
-// session, if it holds one.
+// cached is the answer the server holds for g's position: the cache's,
+// read through the open session, else the built-in opening book's, which
+// needs no session (it answers while the first one opens or builds its
+// database).
 func (s *Server) cached(g game) (*kalah.Result, string, bool) {
 	s.smu.RLock()
 	defer s.smu.RUnlock()
-	if s.k == nil {
-		return nil, "", false
+	if s.k != nil {
+		if res, ok := s.k.Cached(g.rules, g.pos); ok {
+			return res, s.k.CacheDir(), true
+		}
 	}
-	res, ok := s.k.Cached(g.rules, g.pos)
-	if !ok {
-		return nil, "", false
+	if res, ok := kalah.BookAnswer(g.rules, g.pos); ok {
+		return res, "", true
 	}
-	return res, s.k.CacheDir(), true
+	return nil, "", false
 }
 
 // join adds the request g to the search of its position, starting one

@@ -21,6 +21,7 @@ type record struct {
 	results.Record
 	Solved        bool    `json:"solved"`
 	FromCache     bool    `json:"from_cache"`
+	FromBook      bool    `json:"from_book,omitempty"` // of those, from the built-in opening book
 	StartPosition string  `json:"start_position"`
 	StartToMove   string  `json:"start_to_move"`
 	Line          string  `json:"line"` // the moves played, letters, turns separated by dashes
@@ -71,7 +72,7 @@ func (g *game) printRecord(ctx context.Context) error {
 	}
 	p := g.line.Current()
 	h := p.Holes()
-	rec := record{Record: *res.Record, Solved: res.Solved, FromCache: res.FromCache,
+	rec := record{Record: *res.Record, Solved: res.Solved, FromCache: res.FromCache, FromBook: res.FromBook,
 		StartPosition: g.line.Start.String(), StartToMove: g.line.Start.ToMove.String(), Line: g.line.Letters(), Plies: []ply{},
 		Over: p.Board.Over(), SouthStore: h[p.Pits], NorthStore: h[2*p.Pits+1], StoreDiff: p.SouthDiff(), Cache: g.k.CacheDir()}
 	rec.Record.SyncDeprecated()
@@ -138,7 +139,10 @@ func (g *game) printBoard(w io.Writer) {
 func printValues(w io.Writer, res *kalah.Result) {
 	rec := res.Record
 	fmt.Fprintf(w, "value %s for %s (%s)", results.Signed(rec.Value), rec.ToMove, outcome(rec.Value))
-	if res.FromCache {
+	switch {
+	case res.FromBook:
+		fmt.Fprint(w, ", from the built-in opening book")
+	case res.FromCache:
 		fmt.Fprint(w, ", from the cache")
 	}
 	fmt.Fprintln(w)

@@ -67,15 +67,19 @@ func (k *Session) fromBook(r engine.Rules, p engine.Position) *results.Record {
 	if k.cfg.NoBook {
 		return nil
 	}
-	b, err := book.Embedded()
+	rec, err := bookRecord(r, p)
 	if err != nil {
 		bookErrOnce.Do(func() { k.logf("the built-in opening book: %v", err) })
 	}
-	rec, ok := b.Lookup(r, p)
-	if !ok {
-		return nil
-	}
 	return rec
+}
+
+// bookRecord returns the built-in book's record of p under rules r (a
+// copy), nil when it holds none; the error says the book cannot be read.
+func bookRecord(r engine.Rules, p engine.Position) (*results.Record, error) {
+	b, err := book.Embedded()
+	rec, _ := b.Lookup(r, p) // a nil book holds nothing
+	return rec, err
 }
 
 // BookAnswer returns the answer the opening book built into the binary
@@ -99,28 +103,25 @@ func BookAnswer(r engine.Rules, p engine.Position) (res *Result, ok bool) {
 	if r.Validate() != nil || p.Pits != r.Pits {
 		return nil, false
 	}
-	b, err := book.Embedded()
+	rec, _ := bookRecord(r, p)
+	if rec == nil {
+		return nil, false
+	}
+	res, err := resultOf(r, p, rec)
 	if err != nil {
 		return nil, false
 	}
-	rec, found := b.Lookup(r, p)
-	if !found {
-		return nil, false
-	}
-	res, ok = resultOf(r, p, rec)
-	if ok {
-		res.FromBook = true
-	}
-	return res, ok
+	res.FromBook = true
+	return res, true
 }
 
 // resultOf is the answer a root record gives for p under rules r, as
-// Solve would give it with no search: FromCache set. ok is false when the
+// Solve would give it with no search: FromCache set. The error says the
 // record's principal variation does not replay.
-func resultOf(r engine.Rules, p engine.Position, rec *results.Record) (*Result, bool) {
+func resultOf(r engine.Rules, p engine.Position, rec *results.Record) (*Result, error) {
 	pv, err := r.ParsePaper(p, rec.PV)
 	if err != nil {
-		return nil, false
+		return nil, err
 	}
 	res := &Result{Position: p, Rules: r, Value: rec.Value, Lower: rec.Value, Upper: rec.Value, Solved: true,
 		FromCache: true, PV: pv, Record: rec}
@@ -130,7 +131,7 @@ func resultOf(r engine.Rules, p engine.Position, rec *results.Record) (*Result, 
 			res.Best = append(res.Best, m.Pit-1)
 		}
 	}
-	return res, true
+	return res, nil
 }
 
 // BookProgress is the state of a book build after one more position.

@@ -22,22 +22,12 @@ func (k *Session) Cached(r engine.Rules, p engine.Position) (res *Result, ok boo
 	if k.cache == nil || k.cfg.Recompute || r.Validate() != nil || p.Pits != r.Pits {
 		return nil, false
 	}
-	b, found := k.cache.GetRootOf(r, p)
-	if !found {
+	rec := k.cacheRecord(r, p)
+	if rec == nil {
 		return nil, false
 	}
-	var rec results.Record
-	if err := json.Unmarshal(b, &rec); err != nil {
-		k.logf("ignoring the cache's record of %v: %v", p, err)
-		return nil, false
-	}
-	rec.SyncDeprecated()
-	if err := rec.CheckPosition(r, p); err != nil {
-		k.logf("ignoring the cache's record of %v: %v", p, err)
-		return nil, false
-	}
-	res, ok = resultOf(r, p, &rec)
-	if !ok {
+	res, err := resultOf(r, p, rec)
+	if err != nil {
 		return nil, false
 	}
 	// A start position is the start of one game, Kalah(m, seeds/2m).
@@ -48,4 +38,27 @@ func (k *Session) Cached(r engine.Rules, p engine.Position) (res *Result, ok boo
 		}
 	}
 	return res, true
+}
+
+// cacheRecord returns the cache's root record of p under rules r, or nil
+// when it holds none or the record does not hold up (logged).
+func (k *Session) cacheRecord(r engine.Rules, p engine.Position) *results.Record {
+	if k.cache == nil {
+		return nil
+	}
+	b, found := k.cache.GetRootOf(r, p)
+	if !found {
+		return nil
+	}
+	var rec results.Record
+	if err := json.Unmarshal(b, &rec); err != nil {
+		k.logf("ignoring the cache's record of %v: %v", p, err)
+		return nil
+	}
+	rec.SyncDeprecated()
+	if err := rec.CheckPosition(r, p); err != nil {
+		k.logf("ignoring the cache's record of %v: %v", p, err)
+		return nil
+	}
+	return &rec
 }

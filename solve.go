@@ -215,40 +215,15 @@ func (k *Session) saveRoot(p engine.Position, rec *results.Record) error {
 // fromCache returns the cache's record of p, or nil when there is none or
 // it does not hold up (CheckPosition).
 func (k *Session) fromCache(p engine.Position) *results.Record {
-	if k.cache == nil {
-		return nil
-	}
-	b, ok := k.cache.GetRoot(p)
-	if !ok {
-		return nil
-	}
-	var rec results.Record
-	if err := json.Unmarshal(b, &rec); err != nil {
-		k.logf("ignoring the cache's record of %v: %v", p, err)
-		return nil
-	}
-	rec.SyncDeprecated()
-	if err := rec.CheckPosition(k.rules, p); err != nil {
-		k.logf("ignoring the cache's record of %v: %v", p, err)
-		return nil
-	}
-	return &rec
+	return k.cacheRecord(k.rules, p)
 }
 
 // fromRecord turns a cached record back into a Result.
 func (k *Session) fromRecord(p engine.Position, rec *results.Record) (*Result, error) {
-	res := &Result{Position: p, Rules: k.rules, Value: rec.Value, Lower: rec.Value, Upper: rec.Value, Solved: true, FromCache: true, Record: rec}
-	for _, m := range rec.Moves {
-		res.Moves = append(res.Moves, solver.MoveValue{Pit: m.Pit, Move: m.Move, Value: m.Value, Extra: m.ExtraTurn, Solved: true, Lower: m.Value, Upper: m.Value})
-		if m.Value == rec.Value {
-			res.Best = append(res.Best, m.Pit-1)
-		}
-	}
-	pv, err := k.rules.ParsePaper(p, rec.PV)
+	res, err := resultOf(k.rules, p, rec)
 	if err != nil {
 		return nil, err
 	}
-	res.PV = pv
 	if start, err := k.rules.StartPosition(k.cfg.Seeds); err == nil && start == p {
 		rec.Seeds = k.cfg.Seeds
 	}

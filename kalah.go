@@ -11,7 +11,8 @@
 //     and kept for the session's later ones;
 //   - the endgame database of the rule installed in the default directory
 //     (egdb.DefaultDir, see 'kalah egdb path') or in Config.EGDBDir, used
-//     when there is one;
+//     when there is one (RefreshEGDB switches to a deeper one written
+//     there since);
 //   - the cache (package persist) in the default directory or
 //     Config.CacheDir: proven entries survive the process, a position
 //     solved once is answered from the cache's root record at once, and a
@@ -42,6 +43,8 @@ import (
 	"errors"
 	"fmt"
 	"log"
+	"os"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -149,6 +152,9 @@ type Session struct {
 	db    *egdb.DB       // nil until the first search, or when none
 	dbSet bool           // the database has been looked for
 	sv    *solver.Solver // nil until the first search
+	// dbFailed stamps the slice files of the deeper database that
+	// RefreshEGDB failed to open (filesStamp), "" when none did.
+	dbFailed string
 
 	nodes   atomic.Int64 // the running search's nodes, from its progress reports
 	resumed bool         // the last solve started from a checkpoint
@@ -346,6 +352,88 @@ func (k *Session) EGDB() (*egdb.DB, error) {
 		}
 	}
 	return db, nil
+}
+
+// RefreshEGDB switches the session to a deeper endgame database when its
+// directory (Config.EGDBDir, or the default) holds one now: slices past
+// the deepest the session opened, written since (by 'kalah egdb build
+// --max-seeds', which writes each slice under a temporary name and
+// renames it when it is complete), or a first database where there was
+// none. It opens the deeper database as the first search does (every
+// header checked, the payload of every file not checked before) and
+// reports whether it switched. After a switch the searches use the new
+// database; the table is dropped (the next search builds one of the size
+// the policy gives the new depth, or Config.TableBytes), the old
+// database is closed, and a database EGDB returned or a Team taken
+// before must not be used any more. The cache stays, and so do its
+// answers: values are exact whatever the database.
+//
+// When nothing has changed it costs a look at the directory (a stat of
+// each slice file). It does nothing with Config.NoEGDB or before the
+// database has been looked for (by the first search, Ready, EGDB or
+// PrepareEGDB, which open the deepest there is). A deeper database that
+// fails to open (a damaged file, one still being copied in place) is an
+// error, returned once: the session keeps the database it has, and a
+// later call tries again once a slice file has changed. Like the
+// session's other methods it must not overlap a search or a Team's
+// tests: a long-running program calls it between searches (the web
+// explorer before a search, at most every few seconds).
+func (k *Session) RefreshEGDB() (bool, error) {
+	if k.cfg.NoEGDB || !k.dbSet {
+		return false, nil
+	}
+	dir := k.egdbDir()
+	if dir == "" {
+		return false, nil
+	}
+	was := -1
+	if k.db != nil {
+		was = k.db.MaxSeeds()
+	}
+	covered := egdb.Covered(dir, k.rules)
+	if covered <= was {
+		return false, nil
+	}
+	stamp := filesStamp(dir, k.rules, covered)
+	if stamp == k.dbFailed {
+		return false, nil
+	}
+	t0 := time.Now()
+	db, err := OpenEGDB(k.cfg.EGDBDir, k.rules)
+	if err != nil || db == nil {
+		k.dbFailed = stamp
+		return false, err
+	}
+	k.dbFailed = ""
+	if db.MaxSeeds() <= was { // slices removed again meanwhile
+		return false, db.Close()
+	}
+	old := k.db
+	k.Reset()
+	k.db, k.tb = db, k.cfg.TableBytes
+	wasText := "none"
+	if was >= 0 {
+		wasText = fmt.Sprintf("%d seeds", was)
+	}
+	k.logf("endgame database %s now %d seeds (was %s), opened in %.2f s", egdb.RuleDir(dir, k.rules), db.MaxSeeds(), wasText, time.Since(t0).Seconds())
+	if old != nil {
+		if err := old.Close(); err != nil {
+			return true, fmt.Errorf("closing the endgame database of %d seeds: %w", was, err)
+		}
+	}
+	return true, nil
+}
+
+// filesStamp describes the slice files 0..n of r in dir (size and
+// modification time of each): a file written since changes it.
+func filesStamp(dir string, r engine.Rules, n int) string {
+	var b strings.Builder
+	for s := 0; s <= n; s++ {
+		if fi, err := os.Stat(egdb.SlicePath(dir, r, s)); err == nil {
+			fmt.Fprintf(&b, "%d:%d:%d ", s, fi.Size(), fi.ModTime().UnixNano())
+		}
+	}
+	return b.String()
 }
 
 func (k *Session) egdbDir() string {

@@ -86,6 +86,8 @@ type Options struct {
 	// request's solve has been recorded, in the solver's goroutine that
 	// made it: tests pause the solve with it, between two passes.
 	afterProgress func(solver.Progress)
+	// egdbCheckEvery, if positive, replaces EGDBCheckEvery (tests).
+	egdbCheckEvery time.Duration
 	// ponderStarted, if set, runs when a look-ahead solve of q has taken
 	// the slot, before it starts; ponderEnded when a look-ahead ends,
 	// with the number of positions it solved completely (tests).
@@ -96,6 +98,11 @@ type Options struct {
 // DefaultMaxQueue is the number of requests that may wait for the solve
 // slot by default.
 const DefaultMaxQueue = 8
+
+// EGDBCheckEvery is the shortest time between two looks at the open
+// session's endgame-database directory for a deeper database
+// (refreshEGDB).
+const EGDBCheckEvery = 3 * time.Second
 
 // ErrBusy is returned when the queue is full (HTTP 503).
 var ErrBusy = errors.New("the server is busy: too many requests are waiting for a solve; try again shortly")
@@ -126,6 +133,9 @@ type Server struct {
 	smu  sync.RWMutex
 	k    *kalah.Session
 	kkey gameKey
+	// Owned by the holder of the slot: when k's database directory was
+	// last looked at for a deeper database (refreshEGDB).
+	egdbChecked time.Time
 
 	stat statusBoard // what /api/status reports (status.go)
 }
@@ -363,10 +373,12 @@ func (s *Server) queued() int {
 	return len(s.line)
 }
 
-// session returns the session of the game key, closing another one.
-// The caller holds the slot.
+// session returns the session of the game key, closing another one;
+// an open session switches to a deeper endgame database first when one
+// has been written since (refreshEGDB). The caller holds the slot.
 func (s *Server) session(key gameKey) (*kalah.Session, error) {
 	if s.k != nil && s.kkey == key {
+		s.refreshEGDB()
 		return s.k, nil
 	}
 	if err := s.closeSession(); err != nil {
@@ -386,7 +398,39 @@ func (s *Server) session(key gameKey) (*kalah.Session, error) {
 	}
 	s.logf("session opened: Kalah(%d,%d) %v, cache %q", key.pits, key.seeds, key.rule, k.CacheDir())
 	s.setSession(k, key)
+	s.egdbChecked = time.Now()
 	return k, nil
+}
+
+// refreshEGDB switches the open session to a deeper endgame database
+// when its directory holds one now (kalah.Session.RefreshEGDB: a
+// database built or deepened while the server runs), looking at most
+// every EGDBCheckEvery, and records the new depth for /api/status. The
+// caller holds the slot, so no search runs on the session: the one that
+// ran finished on the database it started with, and the next starts on
+// the new one. Answers in the cache stay (values are exact whatever the
+// database); the session's table starts anew.
+func (s *Server) refreshEGDB() {
+	every := EGDBCheckEvery
+	if s.opts.egdbCheckEvery > 0 {
+		every = s.opts.egdbCheckEvery
+	}
+	if time.Since(s.egdbChecked) < every {
+		return
+	}
+	s.egdbChecked = time.Now()
+	k, key := s.k, s.kkey
+	switched, err := k.RefreshEGDB() // logs the switch
+	if err != nil {
+		kept := "without one"
+		if d := k.EGDBSeeds(); d >= 0 {
+			kept = fmt.Sprintf("with the one of %d seeds", d)
+		}
+		s.logf("Kalah(%d) %v: a deeper endgame database does not open, searching %s: %v", key.pits, key.rule, kept, err)
+	}
+	if switched {
+		s.noteEGDB(k, key)
+	}
 }
 
 // Warmed says what Warm prepared.

@@ -17,7 +17,8 @@ import (
 // says whether it is warming up (opening the first game's session: its
 // cache, its endgame database, its table), building an endgame database
 // (with the positions done so far), or ready, and for every game whose
-// session it has opened, how deep that game's database is against the
+// session it has opened, how deep the database its searches use is (one
+// deepened while the server runs, from the next search on) against the
 // depth the server builds by itself, with the command that makes a
 // shallow one deep enough. The page polls it while it waits, beside
 // /api/progress, and says what the server does.
@@ -73,8 +74,8 @@ type egdbState struct {
 	NoEGDB       bool   `json:"no_egdb,omitempty"`
 	// Command, when the database is shallower than the default (or than
 	// the game's seeds, for a game with fewer) and the server uses
-	// databases, builds that one: the next session of the game (a restart
-	// of the server) searches with it.
+	// databases, builds that one: the server searches with it from its
+	// next search on (refreshEGDB), and Seeds then says its depth.
 	Command string `json:"command,omitempty"`
 }
 

@@ -304,7 +304,7 @@
       `the endgame database of Kalah(${db.pits}) under ${db.rule} covers only ${db.seeds} seeds (the default is ${db.default_seeds})`;
     const code = document.createElement('code');
     code.textContent = db.command;
-    el.replaceChildren(`Slow because ${what}. `, code, ' builds it once and makes positions like this fast; then restart kalah serve.');
+    el.replaceChildren(`Slow because ${what}. `, code, ' builds it once and makes positions like this fast; the server uses it from its next search on.');
     el.hidden = false;
   }
 

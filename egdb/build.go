@@ -22,7 +22,9 @@ package egdb
 // access to it is an atomic operation on the 32-bit word holding the byte,
 // and a value is published with one atomic AND (0xFF & v = v), so two
 // threads that compute the same position write the same byte harmlessly.
-// Lower slices are complete before the slice starts and only read.
+// Lower slices are complete before the slice starts and only read. The
+// same code builds a whole slice (buildSlice) or one part of it, a set of
+// sub-slices closed under same-slice moves (runSpans, parts.go).
 
 import (
 	"context"
@@ -147,9 +149,13 @@ func (w *slicer) run(lo, hi int64) {
 	}
 }
 
+// span is the ranks [lo, hi) of the slice being built.
+type span struct{ lo, hi int64 }
+
 // buildSlice computes slice s from the complete slices lower[0..s-1] with
-// the given number of threads. progress, when set, is called (from any
-// thread) with the number of ranks of each finished chunk.
+// the given number of threads, in memory: the slice built whole. progress,
+// when set, is called (from any thread) with the number of ranks of each
+// finished chunk.
 func buildSlice(ctx context.Context, rules engine.Rules, x *Index, lower []table, s, threads int, progress func(int64)) ([]byte, error) {
 	n := x.Size(s)
 	if n == 0 {
@@ -159,23 +165,48 @@ func buildSlice(ctx context.Context, rules engine.Rules, x *Index, lower []table
 	for i := range words {
 		words[i] = ^uint32(0)
 	}
+	if err := runSpans(ctx, rules, x, lower, s, words, []span{{0, n}}, threads, progress); err != nil {
+		return nil, err
+	}
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(words))), n), nil
+}
+
+// runSpans computes the entries of the ranks spans of slice s into cur,
+// the slice's words indexed by rank (cur[r>>2] holds rank r), whose
+// entries in spans must be unknown and whose words elsewhere are not
+// touched except where the same-slice children of spans lie: the spans
+// must be closed under same-slice moves (the whole slice, or the
+// sub-slices of a part, parts.go). Threads take chunks of the spans in
+// order; progress is as for buildSlice.
+func runSpans(ctx context.Context, rules engine.Rules, x *Index, lower []table, s int, cur []uint32, spans []span, threads int, progress func(int64)) error {
+	// first[i] is the number of chunks before span i.
+	first := make([]int64, len(spans)+1)
+	for i, sp := range spans {
+		first[i+1] = first[i] + (sp.hi-sp.lo+chunk-1)/chunk
+	}
+	chunks := first[len(spans)]
 	if threads < 1 {
 		threads = runtime.GOMAXPROCS(0)
 	}
 	var next atomic.Int64
 	g, ctx := errgroup.WithContext(ctx)
 	for range threads {
-		w := &slicer{rules: rules, x: x, lower: lower, cur: words, s: s}
+		w := &slicer{rules: rules, x: x, lower: lower, cur: cur, s: s}
 		g.Go(func() error {
+			i := 0
 			for {
-				lo := next.Add(chunk) - chunk
-				if lo >= n {
+				c := next.Add(1) - 1
+				if c >= chunks {
 					return nil
 				}
 				if err := ctx.Err(); err != nil {
 					return err
 				}
-				hi := min(lo+chunk, n)
+				for first[i+1] <= c {
+					i++
+				}
+				lo := spans[i].lo + (c-first[i])*chunk
+				hi := min(lo+chunk, spans[i].hi)
 				w.run(lo, hi)
 				if progress != nil {
 					progress(hi - lo)
@@ -183,8 +214,21 @@ func buildSlice(ctx context.Context, rules engine.Rules, x *Index, lower []table
 			}
 		})
 	}
-	if err := g.Wait(); err != nil {
-		return nil, err
+	return g.Wait()
+}
+
+// fillUnknown sets the entries of spans in words to unknown, byte by byte
+// (a span's first and last words may hold entries of ranks outside it).
+func fillUnknown(words []uint32, spans []span) {
+	b := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(words))), 4*len(words))
+	for _, sp := range spans {
+		p := b[sp.lo:sp.hi]
+		if len(p) == 0 {
+			continue
+		}
+		p[0] = unknown
+		for k := 1; k < len(p); k *= 2 {
+			copy(p[k:], p[:k])
+		}
 	}
-	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(words))), n), nil
 }

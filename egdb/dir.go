@@ -55,17 +55,30 @@ type Options struct {
 	Encoding int
 	// Available, when set, replaces the reading of the memory available
 	// (meminfo.Available) that is checked before each slice is built
-	// (SliceMemory); ok false skips the check.
+	// (SliceMemory, PartsMemory); ok false skips the check.
 	Available func() (bytes int64, ok bool)
+	// MaxMemory, when positive, is the memory a slice may take while it
+	// is built, in place of the memory available.
+	MaxMemory int64
+	// PartDone, when set, is called after each part of a slice built in
+	// parts (BuildDir) is built or found done by an earlier build.
+	PartDone func(PartReport)
 }
+
+// partsMin is the smallest slice (positions) that BuildDir builds in parts
+// when it would fit in memory whole (six pits: slice 22 and up). Smaller
+// slices take seconds, and their parts' syncs and renames would be a
+// larger share of that than the gain.
+var partsMin int64 = 1 << 27
 
 // ErrMemory is the error of a build that stops before a slice because
 // the machine has too little memory available to build it.
 var ErrMemory = errors.New("not enough memory to build the slice")
 
 // SliceMemory is about how much memory building a slice of n positions
-// in encoding enc takes: one byte a position while it is computed, and
-// the packed copy beside it while it is packed. The slices below it take
+// whole in encoding enc takes: one byte a position while it is computed,
+// and the packed copy beside it while it is packed (PartsMemory: built in
+// parts). The slices below it take
 // none of it when the build writes to a directory (it maps them from
 // their files, which the kernel can page out and back in); an in-memory
 // Build holds them besides.
@@ -76,17 +89,24 @@ func SliceMemory(n int64, enc int) int64 {
 	return n + PackedBytes(n)
 }
 
-// checkMemory reports ErrMemory when building slice s (n positions)
-// would take more memory than is available.
-func checkMemory(dir string, rules engine.Rules, s int, n int64, enc int, avail func() (int64, bool)) error {
+// memoryBudget is the memory a slice may take while it is built:
+// opts.MaxMemory, or the memory available; ok false when there is no
+// bound (the memory available is unknown).
+func memoryBudget(opts Options) (bytes int64, ok bool) {
+	if opts.MaxMemory > 0 {
+		return opts.MaxMemory, true
+	}
+	avail := opts.Available
 	if avail == nil {
 		avail = meminfo.Available
 	}
-	have, ok := avail()
-	need := SliceMemory(n, enc)
-	if !ok || need <= have {
-		return nil
-	}
+	return avail()
+}
+
+// memoryError is the ErrMemory of slice s (n positions), which needs
+// need bytes (in parts: the largest part of part positions) and has
+// budget (from opts).
+func memoryError(dir string, rules engine.Rules, s int, n, part, need, budget int64, opts Options) error {
 	kept := "nothing is kept (an in-memory build)"
 	if dir != "" {
 		kept = "nothing is lost"
@@ -94,8 +114,25 @@ func checkMemory(dir string, rules engine.Rules, s int, n int64, enc int, avail 
 			kept = fmt.Sprintf("slices 0..%d are kept in %s", s-1, RuleDir(dir, rules))
 		}
 	}
-	return fmt.Errorf("%w: slice %d (%d positions) needs about %.1f GiB while it is built and %.1f GiB is available; %s; free memory or stop at --max-seeds %d",
-		ErrMemory, s, n, float64(need)/(1<<30), float64(have)/(1<<30), kept, s-1)
+	how := "while it is built"
+	if part > 0 {
+		how = fmt.Sprintf("while it is built in parts (the largest, %d positions)", part)
+	}
+	have, fix := memSize(budget)+" is available", "free memory"
+	if opts.MaxMemory > 0 {
+		have, fix = "the memory budget (--max-memory) is "+memSize(budget), "raise the budget"
+	}
+	return fmt.Errorf("%w: slice %d (%d positions) needs about %s %s and %s; %s; %s or stop at --max-seeds %d",
+		ErrMemory, s, n, memSize(need), how, have, kept, fix, s-1)
+}
+
+// memSize writes a memory size in GiB with one decimal, or in MiB below
+// 1 GiB.
+func memSize(b int64) string {
+	if b < 1<<30 {
+		return fmt.Sprintf("%.0f MiB", float64(b)/(1<<20))
+	}
+	return fmt.Sprintf("%.1f GiB", float64(b)/(1<<30))
 }
 
 // SliceReport says what happened to one slice during a build.
@@ -104,8 +141,9 @@ type SliceReport struct {
 	Positions int64   `json:"positions"`
 	Built     bool    `json:"built"` // false: an existing file was loaded
 	Seconds   float64 `json:"seconds"`
-	Encoding  string  `json:"format"` // "byte" or "packed"
-	Bytes     int64   `json:"bytes"`  // the payload (the file is HeaderSize more)
+	Encoding  string  `json:"format"`          // "byte" or "packed"
+	Bytes     int64   `json:"bytes"`           // the payload (the file is HeaderSize more)
+	Parts     int     `json:"parts,omitempty"` // built in parts: how many (PartDone reports each)
 }
 
 // Build computes the slices 0..maxSeeds of rules in memory.
@@ -118,6 +156,14 @@ func Build(ctx context.Context, rules engine.Rules, maxSeeds int, opts Options) 
 // others are computed and written, each atomically, so that an interrupted
 // build resumes where it stopped. A bad existing file is an error, never
 // overwritten. It returns the database, which the caller closes.
+//
+// A slice of at least 2^27 positions, one that would not fit in the
+// memory budget whole (opts.MaxMemory, or the memory available), or one
+// that an earlier build left in parts is built in parts (parts.go): each
+// part is saved when it is done, so an interrupted slice resumes from its
+// last finished part, and the build's memory is the largest part
+// (PartsMemory) instead of the slice (SliceMemory). The file is the same
+// either way, byte for byte.
 func BuildDir(ctx context.Context, dir string, rules engine.Rules, maxSeeds int, opts Options) (*DB, error) {
 	if dir == "" {
 		return nil, errors.New("BuildDir: no directory")
@@ -157,6 +203,7 @@ func build(ctx context.Context, dir string, rules engine.Rules, maxSeeds int, op
 		if dir != "" {
 			loaded, unmap, err := loadSlice(SlicePath(dir, rules, s), rules, s, x.Size(s))
 			if err == nil {
+				removeParts(dir, rules, s) // left if a build stopped between writing the file and removing them
 				db.unmap = append(db.unmap, unmap)
 				db.slices = append(db.slices, loaded)
 				rep.Seconds = time.Since(start).Seconds()
@@ -168,9 +215,31 @@ func build(ctx context.Context, dir string, rules engine.Rules, maxSeeds int, op
 				return nil, err
 			}
 		}
-		if err := checkMemory(dir, rules, s, x.Size(s), enc, opts.Available); err != nil {
+		n := x.Size(s)
+		budget, bounded := memoryBudget(opts)
+		whole := SliceMemory(n, enc)
+		if dir != "" && n > 0 && (hasParts(dir, rules, s) || n >= partsMin || bounded && whole > budget) {
+			if need := PartsMemory(x, s, enc); bounded && need > budget {
+				db.Close()
+				return nil, memoryError(dir, rules, s, n, largestPart(x, s), need, budget, opts)
+			}
+			t, unmap, parts, err := buildParts(ctx, dir, rules, x, db.slices, s, enc, opts)
+			if err != nil {
+				db.Close()
+				return nil, err
+			}
+			db.unmap = append(db.unmap, unmap)
+			db.slices = append(db.slices, t)
+			rep.Built, rep.Seconds, rep.Parts = true, time.Since(start).Seconds(), parts
+			report(rep, &t)
+			continue
+		}
+		if bounded && whole > budget {
 			db.Close()
-			return nil, err
+			return nil, memoryError(dir, rules, s, n, 0, whole, budget, opts)
+		}
+		if dir != "" {
+			removeParts(dir, rules, s) // a byte file left without its progress file holds nothing
 		}
 		data, err := buildSlice(ctx, rules, x, db.slices, s, opts.Threads, opts.Progress)
 		t := byteTable(data)

@@ -12,7 +12,8 @@
 // version 2, the default), or one byte each (version 1). The parts:
 //
 //   - build (build.go, dir.go: Build, BuildDir): slice by slice, each from
-//     the slices below it, resumable, every file written atomically;
+//     the slices below it, resumable, every file written atomically; a
+//     large slice in parts (parts.go), resumable part by part;
 //   - files (file.go): a 64-byte header with magic, format version, rule,
 //     pits, seed count and checksums, and a payload that is memory-mapped;
 //     a bad file is an error (ErrCorrupt, ErrMismatch), never a guess;

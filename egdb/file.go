@@ -311,3 +311,80 @@ func writeSlice(path string, rules engine.Rules, s int, t table) error {
 	}
 	return err
 }
+
+// writeBatch is the most lines writeSliceFrom packs at a time (16 MiB of
+// lines, 33 M positions).
+const writeBatch = 1 << 18
+
+// writeSliceFrom writes the file of slice s, whose n entries of one byte
+// each read fills in (read(p, r): the entries of ranks r.. into p), in
+// the encoding enc, atomically as writeSlice does, and with the same
+// bytes as writeSlice's of the same entries. It packs and writes batch
+// lines at a time (at most writeBatch) and fills the header in last, so
+// that it holds a batch of entries, their lines and the exception list,
+// not the slice.
+func writeSliceFrom(path string, rules engine.Rules, s int, n int64, enc int, batch int64, read func(p []byte, r int64) error) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	f, err := outfile.Create(path)
+	if err != nil {
+		return err
+	}
+	defer f.Abort()
+	d := xxhash.New()
+	write := func(p []byte) error {
+		d.Write(p)
+		_, err := f.Write(p)
+		return err
+	}
+	if err := write(make([]byte, HeaderSize)); err != nil {
+		return err
+	}
+	d.Reset()
+	h := Header{Version: versionOf(enc), Rules: rules, Seeds: s, Encoding: enc, Entries: n}
+	src := make([]byte, min(n, min(max(batch, 1), writeBatch)*perLine))
+	if enc == EncodingGainByte {
+		for r := int64(0); r < n; r += int64(len(src)) {
+			p := src[:min(int64(len(src)), n-r)]
+			if err := read(p, r); err != nil {
+				return err
+			}
+			if err := write(p); err != nil {
+				return err
+			}
+		}
+	} else {
+		_, nd := packedLayout(n)
+		e := excList{exc: []byte{}, dir: make([]byte, 8*nd)}
+		lines := make([]byte, (int64(len(src))+perLine-1)/perLine*lineSize)
+		for r := int64(0); r < n; r += int64(len(src)) {
+			p := src[:min(int64(len(src)), n-r)]
+			if err := read(p, r); err != nil {
+				return err
+			}
+			l := lines[:(int64(len(p))+perLine-1)/perLine*lineSize]
+			e.add(packLines(l, p, r))
+			if err := write(l); err != nil {
+				return err
+			}
+		}
+		e.finish()
+		if err := write(e.exc); err != nil {
+			return err
+		}
+		if err := write(e.dir); err != nil {
+			return err
+		}
+		h.Exceptions = int64(len(e.exc) / excSize)
+	}
+	h.Checksum = d.Sum64()
+	if _, err := f.WriteAt(h.encode(), 0); err != nil {
+		return err
+	}
+	if err := f.Commit(); err != nil {
+		return err
+	}
+	dropCache(path)
+	return nil
+}

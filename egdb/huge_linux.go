@@ -48,3 +48,11 @@ func dropCache(path string) {
 		_ = unix.Fadvise(int(f.Fd()), 0, 0, unix.FADV_DONTNEED)
 	}
 }
+
+// dropRange asks the kernel to forget the page-cache pages of bytes
+// [off, off+n) of f, written and synced: the byte file of a slice built
+// in parts is not read again until the slice is packed, and its pages
+// would crowd out the lower slices' that the next parts read. Best effort.
+func dropRange(f *os.File, off, n int64) {
+	_ = unix.Fadvise(int(f.Fd()), off, n, unix.FADV_DONTNEED)
+}

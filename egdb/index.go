@@ -91,6 +91,14 @@ func (x *Index) MaxSeeds() int { return x.maxSeeds }
 // Size is the number of positions in slice s.
 func (x *Index) Size(s int) int64 { return int64(x.size[s]) }
 
+// subSlice is the ranks of sub-slice a of slice s, the positions whose
+// mover holds a seeds (1 <= a <= s-1): count(a)*count(s-a) of them, the
+// same number as sub-slice s-a's.
+func (x *Index) subSlice(s, a int) span {
+	lo := x.offset[s*(x.maxSeeds+1)+a]
+	return span{int64(lo), int64(lo + x.count[a]*x.count[s-a])}
+}
+
 // rankSide is rankC of one side's pit word, given its prefix-sum word
 // (lane j = S_j); unrolled, since it runs twice per child in a build.
 func (x *Index) rankSide(pre uint64) uint64 {

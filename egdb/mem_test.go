@@ -48,14 +48,15 @@ func TestBuildDirMapsWrittenSlices(t *testing.T) {
 	}
 }
 
-// A build that has too little memory for a slice stops before it with
-// ErrMemory and a message saying what is kept; the slices below are on
+// A build that has too little memory for a slice, whole or in parts,
+// stops before it with ErrMemory and a message saying what is kept; the slices below are on
 // disk, and a build with memory enough resumes from them.
 func TestBuildStopsWithoutMemory(t *testing.T) {
 	dir := t.TempDir()
 	rules := rules4
 	const stopAt, maxSeeds = 8, 10
-	limit := SliceMemory(SliceSize(4, stopAt).Int64(), EncodingPacked) - 1
+	x, _ := NewIndex(4, maxSeeds)
+	limit := min(SliceMemory(x.Size(stopAt), EncodingPacked), PartsMemory(x, stopAt, EncodingPacked)) - 1 // neither whole nor in parts
 	_, err := BuildDir(context.Background(), dir, rules, maxSeeds, Options{
 		Available: func() (int64, bool) { return limit, true }})
 	if !errors.Is(err, ErrMemory) {

@@ -186,6 +186,20 @@ func pack(data []byte) table {
 	n := int64(len(data))
 	nl, nd := packedLayout(n)
 	t := table{packed: true, n: n, raw: make([]byte, nl*lineSize), dir: make([]byte, 8*nd)}
+	e := excList{exc: []byte{}, dir: t.dir}
+	e.add(packLines(t.raw, data, 0))
+	e.finish()
+	t.exc = e.exc
+	return t
+}
+
+// packLines packs the entries src of ranks r0.. (r0 a multiple of
+// perLine) into the ceil(len(src)/perLine) lines dst, in parallel over
+// runs of lines, and returns each run's exceptions (packLine's), in rank
+// order.
+func packLines(dst, src []byte, r0 int64) [][]uint64 {
+	n := int64(len(src))
+	nl := (n + perLine - 1) / perLine
 	const part = 1 << 14 // lines per task
 	parts := make([][]uint64, (nl+part-1)/part)
 	var g errgroup.Group
@@ -194,30 +208,43 @@ func pack(data []byte) table {
 		g.Go(func() error {
 			var exc []uint64
 			for l := int64(p) * part; l < min(int64(p+1)*part, nl); l++ {
-				r0 := l * perLine
-				exc = packLine(t.raw[l*lineSize:(l+1)*lineSize], data[r0:min(r0+perLine, n)], r0, exc)
+				r := l * perLine
+				exc = packLine(dst[l*lineSize:(l+1)*lineSize], src[r:min(r+perLine, n)], r0+r, exc)
 			}
 			parts[p] = exc
 			return nil
 		})
 	}
 	g.Wait()
-	// Exceptions in rank order, and the directory: entry k = index of the
-	// first exception of rank >= k<<dirShift.
-	t.exc = []byte{}
-	k := int64(0)
+	return parts
+}
+
+// excList assembles a packed slice's exception list and its directory
+// from the exceptions (rank<<8 | g) in rank order: directory entry k is
+// the index of the first exception of rank >= k<<dirShift.
+type excList struct {
+	exc []byte // excSize bytes an exception
+	dir []byte // the directory, 8 bytes an entry, all of them
+	k   int64  // directory entries set
+}
+
+// add appends exceptions of ranks above those added before.
+func (e *excList) add(parts [][]uint64) {
 	for _, part := range parts {
-		for _, e := range part {
-			for ; k <= int64(e>>8>>dirShift); k++ {
-				binary.LittleEndian.PutUint64(t.dir[8*k:], uint64(t.exceptions()))
+		for _, x := range part {
+			for ; e.k <= int64(x>>8>>dirShift); e.k++ {
+				binary.LittleEndian.PutUint64(e.dir[8*e.k:], uint64(len(e.exc)/excSize))
 			}
-			t.exc = append(t.exc, byte(e>>8), byte(e>>16), byte(e))
+			e.exc = append(e.exc, byte(x>>8), byte(x>>16), byte(x))
 		}
 	}
-	for ; k < nd; k++ {
-		binary.LittleEndian.PutUint64(t.dir[8*k:], uint64(t.exceptions()))
+}
+
+// finish sets the directory entries past the last exception.
+func (e *excList) finish() {
+	for ; e.k < int64(len(e.dir)/8); e.k++ {
+		binary.LittleEndian.PutUint64(e.dir[8*e.k:], uint64(len(e.exc)/excSize))
 	}
-	return t
 }
 
 // checkPacked checks the structure of a packed table read from a file of

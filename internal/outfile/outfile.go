@@ -96,6 +96,20 @@ func (f *File) Write(p []byte) (int, error) {
 	return n, err
 }
 
+// WriteAt writes p at offset off of the file being written, such as a
+// header whose checksum is known only once the rest is written. A target
+// written in place (not a regular file) must be seekable for it.
+func (f *File) WriteAt(p []byte, off int64) (int, error) {
+	if f.done {
+		return 0, fmt.Errorf("writing %s: %w", f.path, fs.ErrClosed)
+	}
+	n, err := f.f.WriteAt(p, off)
+	if err != nil {
+		err = fmt.Errorf("writing %s: %w", f.path, unwrapPath(err))
+	}
+	return n, err
+}
+
 // Commit syncs the data and renames the temporary file over the target,
 // then syncs the directory so that the rename is durable. On error the
 // temporary file is removed and the target is left as it was.

@@ -141,3 +141,28 @@ func TestDevice(t *testing.T) {
 		t.Errorf("writing /dev/full: %v", err)
 	}
 }
+
+// WriteAt overwrites what was written, before the commit; not after.
+func TestWriteAt(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "out.bin")
+	f, err := Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Abort()
+	if _, err := io.WriteString(f, "....body"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteAt([]byte("head"), 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "headbody" {
+		t.Errorf("content %q, want headbody", b)
+	}
+	if _, err := f.WriteAt([]byte("x"), 0); !errors.Is(err, os.ErrClosed) {
+		t.Errorf("WriteAt after Commit: %v", err)
+	}
+}

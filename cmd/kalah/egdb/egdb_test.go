@@ -323,3 +323,35 @@ func TestConvertCommand(t *testing.T) {
 		t.Errorf("converting nothing: %v", err)
 	}
 }
+
+// --max-memory below what a slice takes whole builds it in parts, to the
+// same files; below what its largest part takes, the build stops with an
+// error that says so.
+func TestBuildMaxMemory(t *testing.T) {
+	whole, parts := t.TempDir(), t.TempDir()
+	if _, _, err := execute(t, "build", "--egdb", whole, "--max-seeds", "13", "-q"); err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := execute(t, "build", "--egdb", parts, "--max-seeds", "13", "--max-memory", "1MiB", "-q", "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := json.Marshal(decode(t, out)["in_parts"]); string(b) != "[11,12,13]" {
+		t.Errorf("built in parts: %s, want [11,12,13]", b)
+	}
+	rules := engine.Rules{Pits: 6}
+	for s := 0; s <= 13; s++ {
+		a, _ := os.ReadFile(egdb.SlicePath(whole, rules, s))
+		b, err := os.ReadFile(egdb.SlicePath(parts, rules, s))
+		if err != nil || string(a) != string(b) {
+			t.Errorf("slice %d differs (%v)", s, err)
+		}
+	}
+	_, _, err = execute(t, "build", "--egdb", parts, "--max-seeds", "14", "--max-memory", "1MiB", "-q")
+	if cmdutil.ExitCode(err) != 1 || !strings.Contains(err.Error(), "slice 14 ") || !strings.Contains(err.Error(), "in parts") || !strings.Contains(err.Error(), "--max-memory") {
+		t.Errorf("slice 14 under 1 MiB: %v (exit %d)", err, cmdutil.ExitCode(err))
+	}
+	if _, _, err := execute(t, "build", "--egdb", parts, "--max-memory", "lots"); cmdutil.ExitCode(err) != 2 {
+		t.Errorf("--max-memory lots: %v", err)
+	}
+}

@@ -21,8 +21,8 @@ var builtIn = []struct {
 	rule         engine.Capture
 	seeds, plies int
 }{
-	{engine.NoEmptyCapture, 4, 2},
-	{engine.EmptyCapture, 4, 2},
+	{engine.NoEmptyCapture, 4, 4},
+	{engine.EmptyCapture, 4, 4},
 }
 
 func embedded(t *testing.T) *book.Book {

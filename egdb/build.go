@@ -64,13 +64,20 @@ type slicer struct {
 }
 
 // value computes g for the slice-s position (own, opp). Every move is sown
-// and its child ranked first, the child's line prefetched, and only then
-// are the children read: their cache misses overlap instead of coming one
-// after the other.
+// and its child ranked first, the child's line prefetched (sow), and only
+// then are the children read (best): their cache misses overlap instead of
+// coming one after the other. run does the same for a batch of positions
+// at a time.
 func (w *slicer) value(own, opp uint64) int {
-	b := engine.Board{Own: own, Opp: opp}
-	s := w.s
 	var kids [engine.MaxPits]kid
+	n := w.sow(own, opp, &kids)
+	return w.best(&kids, n)
+}
+
+// sow sows every move of (own, opp) into kids, ranks each child and
+// prefetches its line; it returns the number of moves.
+func (w *slicer) sow(own, opp uint64, kids *[engine.MaxPits]kid) int {
+	b := engine.Board{Own: own, Opp: opp}
 	n := 0
 	for mv := b.Moves(); mv != 0; mv &= mv - 1 {
 		c, res := w.rules.Sow(b, bits.TrailingZeros8(mv))
@@ -91,6 +98,12 @@ func (w *slicer) value(own, opp uint64) int {
 			w.lower[kd.s2].prefetch(kd.r)
 		}
 	}
+	return n
+}
+
+// best reads the children sown by sow and returns the best move's worth.
+func (w *slicer) best(kids *[engine.MaxPits]kid, n int) int {
+	s := w.s
 	best := 0
 	for i := range n {
 		kd := &kids[i]
@@ -136,16 +149,44 @@ func (w *slicer) same(r int64, own, opp uint64) int {
 	return v
 }
 
-// run computes every entry of ranks [lo, hi) that is still unknown.
+// batch is the number of positions whose children run sows and
+// prefetches before it reads any of them (docs/egdb.md, "Design notes").
+const batch = 8
+
+// run computes every entry of ranks [lo, hi) that is still unknown, a
+// batch of positions at a time: the children of all of them are sown and
+// their lines prefetched before the first is read, so that the misses of
+// several positions overlap, not only those of one position's moves. A
+// position of the batch that a recursion into same-slice children has
+// computed meanwhile is skipped (it would get the same value).
 func (w *slicer) run(lo, hi int64) {
 	c := w.x.Cursor(w.s, lo, hi-lo)
-	for c.Next() {
-		p, sh := &w.cur[c.Rank>>2], byteShift[c.Rank&3]
-		if atomic.LoadUint32(p)>>sh&0xff != unknown {
-			continue
+	var kids [batch][engine.MaxPits]kid
+	var ns [batch]int
+	var rs [batch]int64
+	for more := true; more; {
+		m := 0
+		for m < batch {
+			if !c.Next() {
+				more = false
+				break
+			}
+			p, sh := &w.cur[c.Rank>>2], byteShift[c.Rank&3]
+			if atomic.LoadUint32(p)>>sh&0xff != unknown {
+				continue
+			}
+			rs[m] = c.Rank
+			ns[m] = w.sow(c.Own, c.Opp, &kids[m])
+			m++
 		}
-		v := w.value(c.Own, c.Opp)
-		atomic.AndUint32(p, ^(uint32(unknown^v) << sh))
+		for i := range m {
+			p, sh := &w.cur[rs[i]>>2], byteShift[rs[i]&3]
+			if atomic.LoadUint32(p)>>sh&0xff != unknown {
+				continue // computed meanwhile by a recursion
+			}
+			v := w.best(&kids[i], ns[i])
+			atomic.AndUint32(p, ^(uint32(unknown^v) << sh))
+		}
 	}
 }
 

@@ -10,7 +10,10 @@
 #	serve/measure.sh [RULE [GAMES [PLIES [CAP]]]]
 #
 # RULE no-empty-capture (default) or empty-capture; GAMES 200; PLIES the
-# book's depth, 1; CAP a solve's time limit (Go duration, default none).
+# depth of a book built into the cache, 1 (0: none, a fresh cache, only
+# the built-in book answers); CAP a solve's time limit (Go duration,
+# default none). MAX_SEEDS=20 PLIES=0 is a fresh install: the default
+# database and the built-in book.
 # WORK (default /tmp/kalah-measure), MAX_SEEDS (the databases' largest
 # seed count, 18) and THREADS (default all cores) come from the
 # environment, and so do the benchmark's own variables (serve/games_test.go),
@@ -33,8 +36,13 @@ tflag=
 [ "$threads" -gt 0 ] && tflag="--threads $threads"
 echo "== databases: $work/egdb-$rule (up to $maxseeds seeds)"
 "$work/kalah" egdb build --pits 6 --rule "$rule" --max-seeds "$maxseeds" --egdb "$work/egdb-$rule" -q $tflag
-echo "== book: $work/cache-$rule (Kalah(6,4) within $plies plies)"
-"$work/kalah" book build --pits 6 --seeds 4 --rule "$rule" --plies "$plies" --egdb "$work/egdb-$rule" --cache "$work/cache-$rule" -q $tflag
+if [ "$plies" -gt 0 ]; then
+	echo "== book: $work/cache-$rule (Kalah(6,4) within $plies plies)"
+	"$work/kalah" book build --pits 6 --seeds 4 --rule "$rule" --plies "$plies" --egdb "$work/egdb-$rule" --cache "$work/cache-$rule" -q $tflag
+else
+	echo "== a fresh cache: $work/cache-$rule"
+	rm -rf "$work/cache-$rule"
+fi
 echo "== $games random games (load before: $(uptime))"
 cd "$work"
 KALAH_GAMES_CACHE="$work/cache-$rule" KALAH_GAMES_EGDB="$work/egdb-$rule" KALAH_GAMES_RULE="$rule" \
@@ -53,3 +61,26 @@ summary() {
 	}' "$1"
 }
 summary "$work/games-$rule.tsv"
+# byply: the answer times by ply (median, 99th percentile, largest; the
+# nearest rank) and the answers a CAP stopped.
+byply() {
+	awk -F'\t' 'NR > 1 {
+		g = $2 <= 12 ? $2 : $2 <= 16 ? 13 : $2 <= 20 ? 14 : $2 <= 30 ? 15 : 16
+		print g "\t" $4 "\t" ($8 != "true")
+	}' "$1" | sort -k1,1n -k2,2g | awk -F'\t' '
+	function row() {
+		if (!m) return
+		r50 = int(0.5 * m + 0.5); r99 = int(0.99 * m + 0.5)
+		printf "%-6s %9d %9.4f %9.4f %9.4f %7d\n", name[g], m, v[r50 < 1 ? 1 : r50], v[r99 < 1 ? 1 : r99], v[m], capped
+	}
+	BEGIN {
+		for (i = 0; i <= 12; i++) name[i] = i
+		g = -1
+		name[13] = "13-16"; name[14] = "17-20"; name[15] = "21-30"; name[16] = "31-"
+		printf "%-6s %9s %9s %9s %9s %7s\n", "ply", "positions", "median s", "p99 s", "max s", "capped"
+	}
+	$1 != g { row(); g = $1; m = 0; capped = 0 }
+	{ v[++m] = $2; capped += $3 }
+	END { row() }'
+}
+byply "$work/games-$rule.tsv"

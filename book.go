@@ -78,7 +78,10 @@ func (k *Session) fromBook(r engine.Rules, p engine.Position) *results.Record {
 // copy), nil when it holds none; the error says the book cannot be read.
 func bookRecord(r engine.Rules, p engine.Position) (*results.Record, error) {
 	b, err := book.Embedded()
-	rec, _ := b.Lookup(r, p) // a nil book holds nothing
+	if err != nil {
+		return nil, err
+	}
+	rec, _, err := b.Find(r, p)
 	return rec, err
 }
 

@@ -281,11 +281,15 @@ func (f *File) name() string {
 	return FileName(f.Header)
 }
 
-// Book is a set of book files, indexed for lookup. It is safe for
+// Book is a set of book files, indexed for lookup. A book made by Lazy
+// reads each file on the first lookup in its game. It is safe for
 // concurrent use.
 type Book struct {
+	mu    sync.Mutex
 	files []*File
 	index map[key]*results.Record
+	lazy  map[game]func() (*File, error) // files not read yet
+	errs  map[game]error                 // files that did not hold up
 }
 
 type key struct {
@@ -293,23 +297,137 @@ type key struct {
 	pos   engine.Position
 }
 
+// game is Kalah(rules.Pits, seeds) under rules.
+type game struct {
+	rules engine.Rules
+	seeds int
+}
+
 // New indexes the files; a position two of them hold (two books of one
 // game) is answered by the first.
 func New(files ...*File) (*Book, error) {
-	b := &Book{files: files, index: map[key]*results.Record{}}
+	b := &Book{index: map[key]*results.Record{}}
 	for _, f := range files {
-		for _, rec := range f.Records {
-			p, err := recordPosition(rec)
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", f.name(), err)
-			}
-			k := key{f.Rules, p}
-			if _, ok := b.index[k]; !ok {
-				b.index[k] = rec
-			}
+		if err := b.add(f); err != nil {
+			return nil, err
 		}
 	}
 	return b, nil
+}
+
+// add indexes f; b.mu is held or b not yet shared.
+func (b *Book) add(f *File) error {
+	for _, rec := range f.Records {
+		if _, err := recordPosition(rec); err != nil {
+			return fmt.Errorf("%s: %w", f.name(), err)
+		}
+	}
+	for _, rec := range f.Records {
+		p, _ := recordPosition(rec)
+		k := key{f.Rules, p}
+		if _, ok := b.index[k]; !ok {
+			b.index[k] = rec
+		}
+	}
+	b.files = append(b.files, f)
+	sort.SliceStable(b.files, func(i, j int) bool { return b.files[i].name() < b.files[j].name() })
+	return nil
+}
+
+// Lazy is the book of the *.jsonl.gz files of dir in fsys, each read and
+// checked (File.Check) on the first lookup in its game, which the file's
+// name gives: a program that answers one game reads one file. A file
+// that does not hold up answers nothing; Find and Err name it.
+func Lazy(fsys fs.FS, dir string) (*Book, error) {
+	ents, err := fs.ReadDir(fsys, dir)
+	if err != nil {
+		return nil, err
+	}
+	b := &Book{index: map[key]*results.Record{}, lazy: map[game]func() (*File, error){}, errs: map[game]error{}}
+	for _, e := range ents {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), Ext) {
+			continue
+		}
+		g, err := gameOf(e.Name())
+		if err != nil {
+			return nil, fmt.Errorf("book %s: %w", e.Name(), err)
+		}
+		name := path.Join(dir, e.Name())
+		b.lazy[g] = func() (*File, error) { return loadFile(fsys, name) }
+	}
+	return b, nil
+}
+
+// gameOf reads the game from a book file's name (FileName).
+func gameOf(name string) (game, error) {
+	var pits, seeds int
+	var rule string
+	base := strings.TrimSuffix(name, Ext)
+	if n, err := fmt.Sscanf(strings.Replace(base, "-", " ", 2), "%d %d %s", &pits, &seeds, &rule); n != 3 || err != nil {
+		return game{}, fmt.Errorf("not a book file's name (want <pits>-<seeds>-<rule>%s)", Ext)
+	}
+	c, err := engine.ParseCapture(rule)
+	if err != nil {
+		return game{}, err
+	}
+	r, err := engine.NewRules(pits, c)
+	if err != nil {
+		return game{}, err
+	}
+	return game{r, seeds}, nil
+}
+
+// load reads the file of g if it is still to be read; b.mu is held.
+func (b *Book) load(g game) {
+	read, ok := b.lazy[g]
+	if !ok {
+		return
+	}
+	delete(b.lazy, g)
+	f, err := read()
+	if err == nil {
+		err = b.add(f)
+	}
+	if err != nil {
+		b.errs[g] = fmt.Errorf("book %s: %w", FileName(Header{Pits: g.rules.Pits, Seeds: g.seeds, Rule: g.rules.Capture.String()}), err)
+	}
+}
+
+// loadAll reads every file still to be read, in name order; b.mu is held.
+func (b *Book) loadAll() {
+	gs := make([]game, 0, len(b.lazy))
+	for g := range b.lazy {
+		gs = append(gs, g)
+	}
+	sort.Slice(gs, func(i, j int) bool {
+		if gs[i].rules.Pits != gs[j].rules.Pits {
+			return gs[i].rules.Pits < gs[j].rules.Pits
+		}
+		if gs[i].seeds != gs[j].seeds {
+			return gs[i].seeds < gs[j].seeds
+		}
+		return gs[i].rules.Capture < gs[j].rules.Capture
+	})
+	for _, g := range gs {
+		b.load(g)
+	}
+}
+
+// Err reads every file still to be read and names those that did not
+// hold up (nil when all did).
+func (b *Book) Err() error {
+	if b == nil {
+		return nil
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.loadAll()
+	var errs []error
+	for _, err := range b.errs {
+		errs = append(errs, err)
+	}
+	sort.Slice(errs, func(i, j int) bool { return errs[i].Error() < errs[j].Error() })
+	return errors.Join(errs...)
 }
 
 // Load reads and checks (File.Check) every *.jsonl.gz file of dir in
@@ -333,7 +451,6 @@ func Load(fsys fs.FS, dir string) (*Book, error) {
 		}
 		files = append(files, f)
 	}
-	sort.Slice(files, func(i, j int) bool { return files[i].Name < files[j].Name })
 	b, err := New(files...)
 	if err != nil {
 		return nil, err
@@ -367,20 +484,30 @@ var (
 	embedErr  error
 )
 
-// Embedded is the book built into the binary: the files of book/data,
-// read and checked once, on first use. A file that does not hold up is
-// left out and named in the error (the tests see to it that none does).
+// Embedded is the book built into the binary: the files of book/data
+// (Lazy), each read and checked on the first lookup in its game. A file
+// that does not hold up answers nothing and is named by Find and Err (the
+// tests see to it that none does); the error is for a book/data that
+// cannot be listed.
 func Embedded() (*Book, error) {
-	embedOnce.Do(func() { embedBook, embedErr = Load(embedded, "data") })
+	embedOnce.Do(func() { embedBook, embedErr = Lazy(embedded, "data") })
 	return embedBook, embedErr
 }
 
-// Files are the book's files, by name.
-func (b *Book) Files() []*File { return b.files }
+// Files are the book's files, by name (a lazy book reads them all).
+func (b *Book) Files() []*File {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.loadAll()
+	return slices.Clone(b.files)
+}
 
 // File is the book file of Kalah(r.Pits, seeds) under r's rule, nil when
-// there is none.
+// there is none (or it did not hold up).
 func (b *Book) File(r engine.Rules, seeds int) *File {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.load(game{r, seeds})
 	for _, f := range b.files {
 		if f.Rules == r && f.Seeds == seeds {
 			return f
@@ -392,24 +519,43 @@ func (b *Book) File(r engine.Rules, seeds int) *File {
 // Lookup returns the book's record of p under rules r: a copy the caller
 // may change.
 func (b *Book) Lookup(r engine.Rules, p engine.Position) (*results.Record, bool) {
+	rec, ok, _ := b.Find(r, p)
+	return rec, ok
+}
+
+// Find is Lookup, and the error of the file of p's game when that file
+// did not hold up.
+func (b *Book) Find(r engine.Rules, p engine.Position) (*results.Record, bool, error) {
 	if b == nil {
-		return nil, false
+		return nil, false, nil
+	}
+	b.mu.Lock()
+	var g game
+	if total, n := p.Board.Total(), 2*r.Pits; n > 0 && total%n == 0 {
+		g = game{r, total / n}
+		b.load(g)
 	}
 	rec, ok := b.index[key{r, p}]
+	err := b.errs[g]
+	b.mu.Unlock()
 	if !ok {
-		return nil, false
+		return nil, false, err
 	}
 	c := *rec
 	c.Moves = slices.Clone(rec.Moves)
 	c.Best = slices.Clone(rec.Best)
 	c.Openings = slices.Clone(rec.Openings)
-	return &c, true
+	return &c, true, nil
 }
 
-// Len is the number of positions the book answers.
+// Len is the number of positions the book answers (a lazy book reads
+// every file).
 func (b *Book) Len() int {
 	if b == nil {
 		return 0
 	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.loadAll()
 	return len(b.index)
 }

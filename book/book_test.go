@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"regexp"
 	"sort"
+	"strings"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/kalah-solver/kalah"
@@ -21,14 +23,17 @@ var builtIn = []struct {
 	rule         engine.Capture
 	seeds, plies int
 }{
-	{engine.NoEmptyCapture, 4, 4},
-	{engine.EmptyCapture, 4, 4},
+	{engine.NoEmptyCapture, 4, 5},
+	{engine.EmptyCapture, 4, 5},
 }
 
 func embedded(t *testing.T) *book.Book {
 	t.Helper()
 	b, err := book.Embedded()
 	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Err(); err != nil { // every file read, and each holds up
 		t.Fatal(err)
 	}
 	return b
@@ -432,3 +437,47 @@ func bound(v, gamma int) string {
 
 // dbSeeds is the depth of the database TestAgainstSolver builds.
 const dbSeeds = 14
+
+// TestLazy: a lazy book reads a file on the first lookup in its game, a
+// file that does not hold up answers nothing and is named by Find for its
+// own game only and by Err, and the other files still answer.
+func TestLazy(t *testing.T) {
+	good := embedded(t).Files()[0]
+	var buf bytes.Buffer
+	if err := book.Write(&buf, good); err != nil {
+		t.Fatal(err)
+	}
+	other := engine.Rules{Pits: good.Rules.Pits, Capture: 1 - good.Rules.Capture}
+	otherName := book.FileName(book.Header{Pits: other.Pits, Seeds: good.Seeds, Rule: other.Capture.String()})
+	fsys := fstest.MapFS{
+		"d/" + good.Name: {Data: buf.Bytes()},
+		"d/" + otherName: {Data: []byte("not gzip")},
+	}
+	b, err := book.Lazy(fsys, "d")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Another game's lookup reads neither file.
+	small, _ := engine.NewRules(3, good.Rules.Capture)
+	p3, _ := small.StartPosition(3)
+	if _, ok, err := b.Find(small, p3); ok || err != nil {
+		t.Fatalf("Kalah(3,3): %v %v, want nothing", ok, err)
+	}
+	rec, ok, err := b.Find(good.Rules, good.Start)
+	if !ok || err != nil || rec.Value != good.Records[0].Value {
+		t.Fatalf("the good file's start: %v %v", ok, err)
+	}
+	ostart, _ := other.StartPosition(good.Seeds)
+	if _, ok, err := b.Find(other, ostart); ok || err == nil || !strings.Contains(err.Error(), otherName) {
+		t.Fatalf("the bad file's start: %v, error %v; want its name", ok, err)
+	}
+	if err := b.Err(); err == nil || !strings.Contains(err.Error(), otherName) {
+		t.Errorf("Err: %v, want the bad file named", err)
+	}
+	if n := b.Len(); n != len(good.Records) {
+		t.Errorf("Len %d, want %d", n, len(good.Records))
+	}
+	if _, err := book.Lazy(fstest.MapFS{"d/x" + book.Ext: {Data: buf.Bytes()}}, "d"); err == nil {
+		t.Error("a file whose name is not a game's: no error")
+	}
+}

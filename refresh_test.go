@@ -10,36 +10,8 @@ import (
 
 	"github.com/kalah-solver/kalah/egdb"
 	"github.com/kalah-solver/kalah/engine"
+	"github.com/kalah-solver/kalah/internal/egdbtest"
 )
-
-// buildEGDB builds the slices 0..maxSeeds of r in dir (keeping those
-// already there) and closes the database.
-func buildEGDB(t *testing.T, dir string, r engine.Rules, maxSeeds int) {
-	t.Helper()
-	db, err := egdb.BuildDir(context.Background(), dir, r, maxSeeds, egdb.Options{Threads: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// mappings counts the process's memory mappings of the file path, -1
-// where /proc/self/maps cannot be read.
-func mappings(path string) int {
-	b, err := os.ReadFile("/proc/self/maps")
-	if err != nil {
-		return -1
-	}
-	n := 0
-	for _, l := range strings.Split(string(b), "\n") {
-		if strings.HasSuffix(l, " "+path) {
-			n++
-		}
-	}
-	return n
-}
 
 // TestRefreshEGDB: a session switches to a database deepened in its
 // directory after it opened its own (RefreshEGDB), and only then: the
@@ -51,7 +23,7 @@ func TestRefreshEGDB(t *testing.T) {
 	ctx := context.Background()
 	r := engine.Rules{Pits: 3, Capture: NoEmptyCapture}
 	dir := t.TempDir()
-	buildEGDB(t, dir, r, 2)
+	egdbtest.Build(t, dir, r, 2)
 	var logs bytes.Buffer
 	k, err := Open(Config{Pits: 3, Seeds: 3, Threads: 1, TableBytes: 16 << 20, NoCache: true, EGDBDir: dir, Log: log.New(&logs, "", 0)})
 	if err != nil {
@@ -97,8 +69,8 @@ func TestRefreshEGDB(t *testing.T) {
 	refresh(false)
 
 	s2 := egdb.SlicePath(dir, r, 2)
-	before := mappings(s2)
-	buildEGDB(t, dir, r, 12)
+	before := egdbtest.Mappings(s2)
+	egdbtest.Build(t, dir, r, 12)
 	refresh(true)
 	if k.EGDBSeeds() != 12 {
 		t.Errorf("EGDBSeeds %d after the switch, want 12", k.EGDBSeeds())
@@ -107,7 +79,7 @@ func TestRefreshEGDB(t *testing.T) {
 		t.Errorf("log %q: no line for the switch", logs.String())
 	}
 	if before >= 0 {
-		if after := mappings(s2); before != 1 || after != 1 {
+		if after := egdbtest.Mappings(s2); before != 1 || after != 1 {
 			t.Errorf("%s mapped %d times before the switch, %d after; want once each (the old database closed)", s2, before, after)
 		}
 	}
@@ -136,7 +108,7 @@ func TestRefreshEGDB(t *testing.T) {
 	if err := os.Remove(bad); err != nil {
 		t.Fatal(err)
 	}
-	buildEGDB(t, dir, r, 14)
+	egdbtest.Build(t, dir, r, 14)
 	refresh(true)
 	res, err := k.Solve(ctx, k.Start())
 	if err != nil {
@@ -160,7 +132,7 @@ func TestRefreshEGDB(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	buildEGDB(t, def, r, 4)
+	egdbtest.Build(t, def, r, 4)
 	if got, err := k2.RefreshEGDB(); !got || err != nil || k2.EGDBSeeds() != 4 {
 		t.Errorf("RefreshEGDB with a first database: %v, %v, database %d; want a switch to 4 seeds", got, err, k2.EGDBSeeds())
 	}

@@ -1,7 +1,6 @@
 package serve
 
 import (
-	"context"
 	"log"
 	"os"
 	"strings"
@@ -12,38 +11,9 @@ import (
 	"github.com/kalah-solver/kalah"
 	"github.com/kalah-solver/kalah/egdb"
 	"github.com/kalah-solver/kalah/engine"
+	"github.com/kalah-solver/kalah/internal/egdbtest"
 	"github.com/kalah-solver/kalah/solver"
 )
-
-// buildEGDB builds the slices 0..maxSeeds of r in dir, keeping those
-// already there, each written under a temporary name and renamed when
-// complete, as 'kalah egdb build' does; it closes the database.
-func buildEGDB(t *testing.T, dir string, r engine.Rules, maxSeeds int) {
-	t.Helper()
-	db, err := egdb.BuildDir(context.Background(), dir, r, maxSeeds, egdb.Options{Threads: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// mappings counts the process's memory mappings of the file path, -1
-// where /proc/self/maps cannot be read.
-func mappings(path string) int {
-	b, err := os.ReadFile("/proc/self/maps")
-	if err != nil {
-		return -1
-	}
-	n := 0
-	for _, l := range strings.Split(string(b), "\n") {
-		if strings.HasSuffix(l, " "+path) {
-			n++
-		}
-	}
-	return n
-}
 
 // TestEGDBDeepened: a database deepened in the server's directory while
 // it runs is used from the next search on. A solve running while the
@@ -58,7 +28,7 @@ func mappings(path string) int {
 func TestEGDBDeepened(t *testing.T) {
 	r := engine.Rules{Pits: 3, Capture: engine.NoEmptyCapture}
 	dir := t.TempDir()
-	buildEGDB(t, dir, r, 2)
+	egdbtest.Build(t, dir, r, 2)
 	var logs syncBuffer
 	var hold atomic.Bool
 	paused, resume := make(chan struct{}), make(chan struct{})
@@ -102,7 +72,7 @@ func TestEGDBDeepened(t *testing.T) {
 	gotB, gotC := make(chan *solveReply, 1), make(chan *solveReply, 1)
 	go func() { gotB <- solve(b) }()
 	<-paused
-	buildEGDB(t, dir, r, 18)
+	egdbtest.Build(t, dir, r, 18)
 	go func() { gotC <- solve(c) }()
 	for s.queued() < 1 {
 		time.Sleep(5 * time.Millisecond)
@@ -128,7 +98,7 @@ func TestEGDBDeepened(t *testing.T) {
 	if rep := solve(a); !rep.FromCache || rep.Value != reference(t, r.Capture, a).Value {
 		t.Errorf("a cached answer after the switch: from the cache %v, value %d", rep.FromCache, rep.Value)
 	}
-	if n := mappings(egdb.SlicePath(dir, r, 2)); n >= 0 && n != 1 {
+	if n := egdbtest.Mappings(egdb.SlicePath(dir, r, 2)); n >= 0 && n != 1 {
 		t.Errorf("slice 2 mapped %d times, want once: by the new database, the old one closed", n)
 	}
 	// A damaged slice past it: logged, and the searches keep the database.
@@ -147,7 +117,7 @@ func TestEGDBDeepened(t *testing.T) {
 
 	// With the default interval the server does not look again at once.
 	dir2 := t.TempDir()
-	buildEGDB(t, dir2, r, 2)
+	egdbtest.Build(t, dir2, r, 2)
 	_, hs2 := startServer(t, Options{CacheDir: t.TempDir(), EGDBDir: dir2, TableBytes: 16 << 20, Threads: 1, NoPonder: true,
 		egdbCheckEvery: time.Hour})
 	for i, p := range []engine.Position{a, b} {
@@ -156,7 +126,7 @@ func TestEGDBDeepened(t *testing.T) {
 			t.Errorf("solve %d within the interval: status %d, database %d seeds; want 2", i, code, rep.EGDBSeeds)
 		}
 		if i == 0 {
-			buildEGDB(t, dir2, r, 6)
+			egdbtest.Build(t, dir2, r, 6)
 		}
 	}
 }

@@ -90,6 +90,7 @@ type Coordinator struct {
 	rate    rateMeter       // the counters at each status write, for the rate
 	runCtx  context.Context // Run's context: when it ends, units stay queued
 	stopRun context.CancelFunc
+	results jetstream.Consumer // the run's consumer of answers
 }
 
 type bounds struct{ lo, hi int }
@@ -296,6 +297,7 @@ func (co *Coordinator) Run(ctx context.Context) (*results.Record, error) {
 	if err != nil {
 		return nil, fmt.Errorf("results stream: %w", err)
 	}
+	co.results = cons
 	// Answers that came while no coordinator ran go in first.
 	for {
 		batch, err := cons.FetchNoWait(100)

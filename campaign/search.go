@@ -413,6 +413,17 @@ func (co *Coordinator) issue(ctx context.Context, key string, b engine.Board, ga
 		if _, err := st.GetMsg(ctx, ack.Sequence); err == nil {
 			break
 		}
+		// A worker acks a unit after publishing its answer, so a copy
+		// gone from the queue may have been answered: once the answers
+		// published so far are taken, an answered unit needs no copy.
+		if co.answersTaken(ctx) {
+			co.mu.Lock()
+			closed := p.closed
+			co.mu.Unlock()
+			if closed {
+				return nil
+			}
+		}
 		mk.N++
 	}
 	co.mu.Lock()
@@ -422,6 +433,31 @@ func (co *Coordinator) issue(ctx context.Context, key string, b engine.Board, ga
 	}
 	co.mu.Unlock()
 	return nil
+}
+
+// answersTaken waits, for at most two seconds, until the run's consumer
+// of answers has taken every answer on the stream (none waiting or
+// unacknowledged); false when it has not or cannot tell.
+func (co *Coordinator) answersTaken(ctx context.Context) bool {
+	if co.results == nil {
+		return false
+	}
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	for {
+		info, err := co.results.Info(ctx)
+		if err != nil {
+			return false
+		}
+		if info.NumPending == 0 && info.NumAckPending == 0 {
+			return true
+		}
+		select {
+		case <-ctx.Done():
+			return false
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
 }
 
 // reissue queues a unit still waited for again, under a new message id,

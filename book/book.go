@@ -315,18 +315,19 @@ func New(files ...*File) (*Book, error) {
 	return b, nil
 }
 
-// add indexes f; b.mu is held or b not yet shared.
+// add indexes f, all of it or nothing; b.mu is held or b not yet shared.
 func (b *Book) add(f *File) error {
-	for _, rec := range f.Records {
-		if _, err := recordPosition(rec); err != nil {
+	keys := make([]key, len(f.Records))
+	for i, rec := range f.Records {
+		p, err := recordPosition(rec)
+		if err != nil {
 			return fmt.Errorf("%s: %w", f.name(), err)
 		}
+		keys[i] = key{f.Rules, p}
 	}
-	for _, rec := range f.Records {
-		p, _ := recordPosition(rec)
-		k := key{f.Rules, p}
+	for i, k := range keys {
 		if _, ok := b.index[k]; !ok {
-			b.index[k] = rec
+			b.index[k] = f.Records[i]
 		}
 	}
 	b.files = append(b.files, f)
@@ -393,22 +394,10 @@ func (b *Book) load(g game) {
 	}
 }
 
-// loadAll reads every file still to be read, in name order; b.mu is held.
+// loadAll reads every file still to be read; b.mu is held. Their order
+// does not matter: each is the only file of its game.
 func (b *Book) loadAll() {
-	gs := make([]game, 0, len(b.lazy))
 	for g := range b.lazy {
-		gs = append(gs, g)
-	}
-	sort.Slice(gs, func(i, j int) bool {
-		if gs[i].rules.Pits != gs[j].rules.Pits {
-			return gs[i].rules.Pits < gs[j].rules.Pits
-		}
-		if gs[i].seeds != gs[j].seeds {
-			return gs[i].seeds < gs[j].seeds
-		}
-		return gs[i].rules.Capture < gs[j].rules.Capture
-	})
-	for _, g := range gs {
 		b.load(g)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"flag"
 	"fmt"
 	"math/rand/v2"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 
@@ -154,5 +156,64 @@ func BenchmarkBuild(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// readGiB lists the footprints of BenchmarkRandomRead, a flag of the test
+// binary: go test -run '^$' -bench RandomRead -read-gib 0.5,4,16 ./egdb/
+var readGiB = flag.String("read-gib", "", "BenchmarkRandomRead: footprints in GiB, comma-separated (none: skipped)")
+
+// BenchmarkRandomRead measures the machine, not the database: random
+// one-byte reads over anonymous memory of each footprint in -read-gib, in
+// huge pages where the kernel gives them (the arena a part is built in),
+// independent of each other (as a probe after its prefetch) and dependent
+// (each address from the byte read before: the latency). A probe of a
+// database file is such a read; how its cost grows with the footprint is
+// what the deep databases pay (docs/egdb.md, "Probe cost").
+func BenchmarkRandomRead(b *testing.B) {
+	if *readGiB == "" {
+		b.Skip("no -read-gib")
+	}
+	for _, f := range strings.Split(*readGiB, ",") {
+		gib, err := strconv.ParseFloat(f, 64)
+		if err != nil || gib <= 0 {
+			b.Fatalf("-read-gib: %q is not a positive number", f)
+		}
+		n := int64(gib * (1 << 30))
+		a, err := newArena(n)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := a.open([]span{{0, n}}); err != nil {
+			b.Fatal(err)
+		}
+		mem := a.bytes()[:n]
+		for i := int64(0); i < n; i += 4096 {
+			mem[i] = byte(i >> 12)
+		}
+		next := func(x uint64) uint64 { x ^= x << 13; x ^= x >> 7; return x ^ x<<17 }
+		b.Run(fmt.Sprintf("%sGiB/independent", f), func(b *testing.B) {
+			x, sum := uint64(88172645463325252), 0
+			for range b.N {
+				x = next(x)
+				sum += int(mem[x%uint64(n)])
+			}
+			if sum < 0 {
+				b.Fatal(sum)
+			}
+		})
+		b.Run(fmt.Sprintf("%sGiB/dependent", f), func(b *testing.B) {
+			x, j := uint64(88172645463325252), uint64(0)
+			for range b.N {
+				x = next(x)
+				j = (x + uint64(mem[j])) % uint64(n)
+			}
+			if j == uint64(n) {
+				b.Fatal(j)
+			}
+		})
+		if err := a.close(); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

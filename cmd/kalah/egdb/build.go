@@ -46,10 +46,12 @@ builds read). Existing files keep their format, whatever --format says;
 'kalah egdb convert' rewrites them.
 
 Deeper databases make the search faster and cost time, disk and memory
-(six pits, two cores, packed): 20 seeds take about 20 s and 110 MB; 28
-seeds about 20 minutes and 2.9 GB a rule; 32 seeds 11.2 GB a rule, slices
-29-32 about 50 minutes on top of 28. With 32 seeds the value of Kalah(6,5)
-takes under two minutes (docs/egdb.md, docs/benchmarks.md).
+(six pits, two cores, packed, one rule): 20 seeds take about 20 s and
+110 MB; 28 seeds about 10 minutes and 2.9 GB; 32 seeds 11.2 GB, about 35
+minutes on top of 28; 34 seeds 20.7 GB, about 90 minutes from nothing,
+2.2 GB of the build's own memory beside the page cache. With 34 seeds
+every move's value of Kalah(6,4) takes about half a second and the value
+of Kalah(6,5) 17-25 s (docs/egdb.md, docs/benchmarks.md).
 
 Memory: a slice of under 2^27 positions (six pits: up to 21 seeds) is
 built whole, one byte a position and then its packed copy. A larger

@@ -49,7 +49,7 @@ Deeper databases make the search faster and cost time, disk and memory
 (six pits, two cores, packed, one rule): 20 seeds take about 20 s and
 110 MB; 28 seeds about 10 minutes and 2.9 GB; 32 seeds 11.2 GB, about 35
 minutes on top of 28; 34 seeds 20.7 GB, about 90 minutes from nothing,
-2.2 GB of the build's own memory beside the page cache. With 34 seeds
+2.2 GiB of the build's own memory beside the page cache. With 34 seeds
 every move's value of Kalah(6,4) takes about half a second and the value
 of Kalah(6,5) 17-25 s (docs/egdb.md, docs/benchmarks.md).
 

@@ -84,3 +84,42 @@ func TestCheckedFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestTrustedOpenClose: a file Open trusts is mapped in the background
+// (populateAsync); closing the handle at once, while that may still run,
+// and opening again is safe, and the answers are the ones the files hold.
+func TestTrustedOpenClose(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no inode numbers: every file is checked at every Open")
+	}
+	dir := t.TempDir()
+	buildToEnc(t, dir, rules4, 8, EncodingPacked)
+	old := time.Now().Add(-time.Hour)
+	for s := 0; s <= 8; s++ {
+		os.Chtimes(SlicePath(dir, rules4, s), old, old)
+	}
+	var ref [9][]byte // the slices as the first, checking, Open read them
+	for i := range 20 {
+		db, err := Open(dir, rules4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 {
+			for s := range ref {
+				ref[s] = db.Slice(s)
+			}
+		} else if len(readChecked(dir, rules4)) == 0 {
+			t.Fatal("no file remembered: the background mapping was not exercised")
+		}
+		if i%2 == 1 {
+			for s := 0; s <= 8; s++ {
+				if got, want := db.Slice(s), ref[s]; string(got) != string(want) {
+					t.Fatalf("slice %d differs after a trusted open", s)
+				}
+			}
+		}
+		if err := db.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

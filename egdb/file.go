@@ -253,7 +253,13 @@ func openSlice(path string, rules engine.Rules, s int, entries int64, known *che
 	}
 	payload := data[HeaderSize:]
 	if trusted {
-		populate(data) // what the checks' reading did for the search
+		// What the checks' reading did for the search, in the background.
+		stop := populateAsync(data)
+		unmapOnly := unmap
+		unmap = func() error {
+			stop()
+			return unmapOnly()
+		}
 	} else {
 		if got := xxhash.Sum64(payload); got != h.Checksum {
 			unmap()

@@ -2,6 +2,7 @@ package egdb
 
 import (
 	"os"
+	"sync/atomic"
 
 	"golang.org/x/sys/unix"
 )
@@ -21,15 +22,44 @@ func adviseHuge(data []byte) {
 	}
 }
 
-// populate maps every page of a slice file's mapping at once
-// (MADV_POPULATE_READ, Linux 5.14): reading the pages the page cache
-// holds and the rest from disk, in file order. Without it every first
-// touch of a page by the search is a fault (and, for a file not cached
-// yet, a random read from disk); the payload check used to do this as a
-// side effect, and a file that Open has checked before is not read by it
-// (checked.go). Failure (an older kernel) only costs speed.
-func populate(data []byte) {
-	_ = unix.Madvise(data, unix.MADV_POPULATE_READ)
+// populateChunk is how much of a mapping populateAsync maps a call: 64
+// MiB, a multiple of the 2 MiB pages, read from disk in about 50 ms, so
+// that stopping it never waits long.
+const populateChunk = 64 << 20
+
+// populating lets one mapping at a time be populated, so that the files
+// not cached yet are read from disk in order rather than all at once.
+var populating = make(chan struct{}, 1)
+
+// populateAsync maps every page of a slice file's mapping in the
+// background (MADV_POPULATE_READ, Linux 5.14), a chunk at a time: the
+// pages the page cache holds at once, the rest read from disk in file
+// order. Without it every first touch of a page by the search is a fault
+// (and, for a file not cached yet, a random read from disk); the payload
+// check used to do this as a side effect, and a file that Open has checked
+// before is not read by it (checked.go). In the background, so that an
+// Open of files that left the page cache (20.7 GB at 34 seeds) returns at
+// once and a search that needs few of their pages does not wait for all
+// of them. The returned function stops it and waits for the chunk under
+// way; it must run before the mapping is unmapped. Failure (an older
+// kernel) only costs speed.
+func populateAsync(data []byte) (stop func()) {
+	var quit atomic.Bool
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		populating <- struct{}{}
+		defer func() { <-populating }()
+		for off := 0; off < len(data) && !quit.Load(); off += populateChunk {
+			if unix.Madvise(data[off:min(off+populateChunk, len(data))], unix.MADV_POPULATE_READ) != nil {
+				return
+			}
+		}
+	}()
+	return func() {
+		quit.Store(true)
+		<-done
+	}
 }
 
 // dropCache asks the kernel to forget the page-cache pages of the file at

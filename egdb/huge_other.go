@@ -12,5 +12,5 @@ func dropCache(string)  {}
 // dropRange does nothing here.
 func dropRange(*os.File, int64, int64) {}
 
-// populate does nothing here.
-func populate([]byte) {}
+// populateAsync does nothing here.
+func populateAsync([]byte) (stop func()) { return func() {} }

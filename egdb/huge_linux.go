@@ -2,7 +2,7 @@ package egdb
 
 import (
 	"os"
-	"sync/atomic"
+	"sync"
 
 	"golang.org/x/sys/unix"
 )
@@ -44,22 +44,30 @@ var populating = make(chan struct{}, 1)
 // way; it must run before the mapping is unmapped. Failure (an older
 // kernel) only costs speed.
 func populateAsync(data []byte) (stop func()) {
-	var quit atomic.Bool
-	done := make(chan struct{})
+	quit, done := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(done)
-		populating <- struct{}{}
+		select {
+		case populating <- struct{}{}:
+		case <-quit:
+			return
+		}
 		defer func() { <-populating }()
-		for off := 0; off < len(data) && !quit.Load(); off += populateChunk {
+		for off := 0; off < len(data); off += populateChunk {
+			select {
+			case <-quit:
+				return
+			default:
+			}
 			if unix.Madvise(data[off:min(off+populateChunk, len(data))], unix.MADV_POPULATE_READ) != nil {
 				return
 			}
 		}
 	}()
-	return func() {
-		quit.Store(true)
+	return sync.OnceFunc(func() {
+		close(quit)
 		<-done
-	}
+	})
 }
 
 // dropCache asks the kernel to forget the page-cache pages of the file at

@@ -404,7 +404,8 @@ func (w *thread) expandAhead(b engine.Board, ex *expansion, ttMove int, next *ex
 
 // scoreMoves sets each move's place in the order of step 5 (the table
 // move, then extra turns nearest the store first, then by the seeds the
-// move banks, ties broken by history) and returns the index of the move
+// move banks, then by the opponent's moves after it, fewest first, ties
+// broken by history) and returns the index of the move
 // that step 5 puts first if the peeks settle nothing; -1 when every move
 // ends the game (moves that do are not scored: the peeks settle them).
 func (w *thread) scoreMoves(b engine.Board, list []candidate, ttMove int) int {
@@ -414,7 +415,13 @@ func (w *thread) scoreMoves(b engine.Board, list []candidate, ttMove int) int {
 		if cd.res.Over() {
 			continue
 		}
-		score := int64(int(cd.gain)+256)<<24 + int64(w.hist[cd.pit][b.Pit(int(cd.pit))])
+		score := int64(int(cd.gain)+256)<<28 + int64(w.hist[cd.pit][b.Pit(int(cd.pit))])
+		if !cd.res.Extra() {
+			// Among moves banking alike, the one leaving the
+			// opponent the fewest moves: a cut-off it brings is
+			// proven over fewer replies (docs/algorithms.md).
+			score += int64(engine.MaxPits-cd.child.NumMoves()) << 24
+		}
 		switch {
 		case int(cd.pit) == ttMove:
 			score += 1 << 50
@@ -515,7 +522,8 @@ func seedSettled(res engine.Result, gain, cs, alpha, beta int) (lo, hi int, sett
 
 // order sorts the open moves by score, highest first (step 5): the table
 // move, extra turns (nearest the store first), then by the seeds the move
-// banks (so captures by their size), ties broken by history. Insertion
+// banks (so captures by their size), then by the opponent's moves after
+// it (fewest first), ties broken by history. Insertion
 // sort, stable: at most eight moves. (Ordering by the peeked interval, or
 // captures before every other move, cost nodes: docs/algorithms.md.)
 func order(ex *expansion) {

@@ -68,16 +68,16 @@ The page and its script are in the binary: the server needs no network.
 It listens on the loopback interface unless --addr says otherwise (with a
 warning: anyone who reaches the address can make the machine solve).
 
-The values come from the same solver as 'kalah solve': the endgame
-database when one is installed, the built-in opening book and the cache, which keeps every answer, so
-a position is solved once. One solve runs at a time; at most
---max-queue new searches wait behind it, the rest get HTTP 503. An answer
-the server holds never waits in line: a position in the cache is answered
-at once, and a request for a position already being solved joins that
-solve. The API reads its query strictly: an unknown, repeated or
-malformed parameter is HTTP 400, naming it. The JSON API
-(GET /api/line, /api/solve, /api/choose, /api/progress) is described in
-docs/explorer.md. Ctrl-C stops the server and saves the cache.
+The values come from the same solver as 'kalah solve': the endgame database
+when one is installed, the built-in opening book and the cache, which keeps
+every answer, so a position is solved once. One solve runs at a time; at
+most --max-queue new searches wait behind it, the rest get HTTP 503. An
+answer the server holds never waits in line: a position in the cache is
+answered at once, and a request for a position already being solved joins
+that solve. The API reads its query strictly: an unknown, repeated or
+malformed parameter is HTTP 400, naming it. The JSON API (GET /api/line,
+/api/solve, /api/choose, /api/progress) is described in docs/explorer.md.
+Ctrl-C stops the server and saves the cache.
 
 At start the server prepares the page's first game, Kalah(6,4)
 under no-empty-capture, in the background: it opens the endgame database and

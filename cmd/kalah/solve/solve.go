@@ -77,9 +77,11 @@ one. Without --egdb, the first solve of a big board (more than twice the
 seeds of the deepest database of 2.5*10^8 positions: 20 seeds for six
 pits, 16 for seven, 14 for eight) builds that database in the default
 directory first, once, with a line saying so and a progress bar
-(Kalah(6,4): 110 MB, about 20 s on two cores); --no-egdb solves without. Long solves report progress on standard error every 2 s (not with
---quiet, nor with --json when standard error is not a terminal). Ctrl-C or
-SIGTERM stops the solve, prints the bounds proven so far and exits 130.
+(Kalah(6,4): 110 MB, about 20 s on two cores); --no-egdb solves without.
+
+Long solves report progress on standard error every 2 s (not with --quiet,
+nor with --json when standard error is not a terminal). Ctrl-C or SIGTERM
+stops the solve, prints the bounds proven so far and exits 130.
 
 With --players 3 or 4 it solves the k-player game under --concept paranoid
 (what the mover can guarantee against all the others; every seat's

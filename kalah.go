@@ -444,6 +444,13 @@ func (k *Session) egdbDir() string {
 	return d
 }
 
+// EGDBLoading reports how far the process is in reading the endgame
+// databases' files it has opened into memory in the background: done of
+// total bytes, equal when nothing is being read (egdb.Loading). Until then
+// a search waits for each page it touches first, so front ends say so
+// beside a progress report.
+func EGDBLoading() (done, total int64) { return egdb.Loading() }
+
 // OpenEGDB opens the endgame database of r in dir, or in the default
 // directory when dir is "". It returns nil, and no error, when the default
 // directory holds no database for r; an explicit dir without one, or a bad

@@ -45,23 +45,31 @@ var populating = make(chan struct{}, 1)
 // kernel) only costs speed.
 func populateAsync(data []byte) (stop func()) {
 	quit, done := make(chan struct{}), make(chan struct{})
+	loadQueued.Add(int64(len(data)))
 	go func() {
-		defer close(done)
+		off := 0
+		defer func() {
+			loadDone.Add(int64(len(data) - off)) // what is left will not be read here
+			close(done)
+		}()
 		select {
 		case populating <- struct{}{}:
 		case <-quit:
 			return
 		}
 		defer func() { <-populating }()
-		for off := 0; off < len(data); off += populateChunk {
+		for off < len(data) {
 			select {
 			case <-quit:
 				return
 			default:
 			}
-			if unix.Madvise(data[off:min(off+populateChunk, len(data))], unix.MADV_POPULATE_READ) != nil {
+			end := min(off+populateChunk, len(data))
+			if unix.Madvise(data[off:end], unix.MADV_POPULATE_READ) != nil {
 				return
 			}
+			loadDone.Add(int64(end - off))
+			off = end
 		}
 	}()
 	return sync.OnceFunc(func() {

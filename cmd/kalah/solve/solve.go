@@ -80,8 +80,10 @@ directory first, once, with a line saying so and a progress bar
 (Kalah(6,4): 110 MB, about 20 s on two cores); --no-egdb solves without.
 
 Long solves report progress on standard error every 2 s (not with --quiet,
-nor with --json when standard error is not a terminal). Ctrl-C or SIGTERM
-stops the solve, prints the bounds proven so far and exits 130.
+nor with --json when standard error is not a terminal), with how much of
+the endgame database is still being read into memory when it is (the
+first solve after a reboot: the search then waits for the disk). Ctrl-C
+or SIGTERM stops the solve, prints the bounds proven so far and exits 130.
 
 With --players 3 or 4 it solves the k-player game under --concept paranoid
 (what the mover can guarantee against all the others; every seat's

@@ -465,3 +465,14 @@ func TestSolveDeprecatedFlags(t *testing.T) {
 		t.Errorf("--store with --no-cache: %v, want exit 2", err)
 	}
 }
+
+// TestLoadingNote: the progress line names the database read from disk
+// while it is, and adds nothing once it is in memory.
+func TestLoadingNote(t *testing.T) {
+	if got := loadingNote(3<<30, 3<<30); got != "" {
+		t.Errorf("loadingNote with everything read = %q, want nothing", got)
+	}
+	if got, want := loadingNote(1<<30, 3<<30), "; reading the endgame database into memory, 1 GiB of 3 GiB"; got != want {
+		t.Errorf("loadingNote(1 GiB, 3 GiB) = %q, want %q", got, want)
+	}
+}

@@ -121,8 +121,20 @@ func (s *solveRun) report(p solver.Progress) {
 	if sec := p.Elapsed.Seconds(); sec > 0 {
 		nps = float64(p.Nodes) / sec
 	}
-	fmt.Fprintf(s.opts.IO.ErrOut, "%s[%7.1fs] %s: value in [%s, %s]; %s nodes, %.1f M nodes/s\n",
-		s.label, p.Elapsed.Seconds(), p.Stage, results.Signed(lo), results.Signed(hi), results.Group(p.Nodes), nps/1e6)
+	fmt.Fprintf(s.opts.IO.ErrOut, "%s[%7.1fs] %s: value in [%s, %s]; %s nodes, %.1f M nodes/s%s\n",
+		s.label, p.Elapsed.Seconds(), p.Stage, results.Signed(lo), results.Signed(hi), results.Group(p.Nodes), nps/1e6,
+		loadingNote(kalah.EGDBLoading()))
+}
+
+// loadingNote is what a progress line adds while the endgame database's
+// files are read into memory in the background: until they are, a search
+// waits for the disk at each page it touches first, and its rate says
+// nothing about the search.
+func loadingNote(done, total int64) string {
+	if done >= total {
+		return ""
+	}
+	return fmt.Sprintf("; reading the endgame database into memory, %s of %s", cmdutil.FormatBytes(done), cmdutil.FormatBytes(total))
 }
 
 // solve solves one position and prints its result.

@@ -15,8 +15,8 @@ var loadQueued, loadDone atomic.Int64
 // or when the page cache has dropped a large database) a search can run
 // many times slower than usual; the solve's progress line says so.
 func Loading() (done, total int64) {
-	// total first: a file is queued before any of it is done, so done never
-	// exceeds the total read after it.
-	total = loadQueued.Load()
-	return min(loadDone.Load(), total), total
+	// done first: every byte is queued before it is done, so done is at
+	// most the total read after it.
+	done = loadDone.Load()
+	return done, loadQueued.Load()
 }

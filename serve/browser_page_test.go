@@ -419,6 +419,26 @@ func TestBrowserStatus(t *testing.T) {
 	if meta := eval[string](p, "reading the answer's source", `document.getElementById('meta').textContent`); !strings.Contains(meta, "database to 4 seeds") {
 		t.Errorf("the answer %q does not say it used the database built", meta)
 	}
+
+	// The databases' files read into memory in the background (after a
+	// reboot): the page says so with its progress, then hides it.
+	var loadMu sync.Mutex
+	done, total := int64(1e9), int64(3e9)
+	s.stat.mu.Lock()
+	s.stat.loading = func() (int64, int64) {
+		loadMu.Lock()
+		defer loadMu.Unlock()
+		return done, total
+	}
+	s.stat.mu.Unlock()
+	p.run("loading the page again", chromedp.Navigate(hs.URL+"/?pits=4&seeds=3"))
+	p.waitFor("the loading on the page", `!document.getElementById('server').hidden && document.getElementById('server').dataset.state === 'loading' &&
+		document.getElementById('server-text').textContent.includes('reading the endgame database into memory: 1.0 of 3.0 GB') &&
+		!document.getElementById('server-bar').hidden`)
+	loadMu.Lock()
+	done = total
+	loadMu.Unlock()
+	p.waitFor("the server ready after loading", `document.getElementById('server').hidden`)
 }
 
 // TestBrowserSlow: a search slower than a couple of seconds without an

@@ -16,7 +16,8 @@ import (
 // What the server is doing besides searching, for the page: /api/status
 // says whether it is warming up (opening the first game's session: its
 // cache, its endgame database, its table), building an endgame database
-// (with the positions done so far), or ready, and for every game whose
+// (with the positions done so far), reading the databases' files into
+// memory (after a reboot: searches wait for the disk meanwhile), or ready, and for every game whose
 // session it has opened, how deep the database its searches use is (one
 // deepened while the server runs, from the next search on) against the
 // depth the server builds by itself, with the command that makes a
@@ -33,6 +34,22 @@ type statusBoard struct {
 	dbs   map[dbKey]*egdbState // the databases of the sessions opened so far
 	order []dbKey              // dbs's keys, in the order they were first seen
 	stage func(stage string)   // tests: called as the warm-up's stage changes
+	// loading reports the databases' files read into memory so far, of
+	// those opened (kalah.EGDBLoading when nil; tests set it).
+	loading func() (done, total int64)
+}
+
+// loadingMin is the least of the databases' files left to read that
+// /api/status reports: a small database is read in milliseconds, too soon
+// for the page to say anything of it.
+const loadingMin = 64 << 20
+
+// loadState is the endgame databases' files being read into memory in the
+// background (kalah.EGDBLoading): until they are, a search waits for the
+// disk at each page it touches first.
+type loadState struct {
+	Done  int64 `json:"done"`  // bytes read
+	Total int64 `json:"total"` // bytes to read, done included
 }
 
 // dbKey names a database: a board size and a rule.
@@ -81,11 +98,13 @@ type egdbState struct {
 
 // statusReply is /api/status's answer.
 type statusReply struct {
-	// State is "warming", "building" or "ready" (building wins when a
-	// warm-up builds).
+	// State is "warming", "building", "loading" or "ready" (building wins
+	// when a warm-up builds; loading, the databases' files still being
+	// read into memory, only when it neither warms up nor builds).
 	State     string       `json:"state"`
 	Warming   *warmState   `json:"warming,omitempty"`
 	Build     *buildState  `json:"build,omitempty"`
+	Loading   *loadState   `json:"loading,omitempty"`
 	Databases []*egdbState `json:"databases"`
 }
 
@@ -110,6 +129,16 @@ func (b *statusBoard) reply() statusReply {
 		x := *b.build
 		x.Elapsed = time.Since(x.started).Seconds()
 		rep.State, rep.Build = "building", &x
+	}
+	loading := b.loading
+	if loading == nil {
+		loading = kalah.EGDBLoading
+	}
+	if done, total := loading(); total-done >= loadingMin {
+		rep.Loading = &loadState{Done: done, Total: total}
+		if rep.State == "ready" {
+			rep.State = "loading"
+		}
 	}
 	for _, k := range b.order {
 		d := *b.dbs[k]

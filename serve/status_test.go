@@ -111,3 +111,28 @@ func TestStatusShallow(t *testing.T) {
 		}
 	}
 }
+
+// TestStatusLoading: while the databases' files are still being read into
+// memory (at least loadingMin of them left), /api/status says "loading"
+// with the bytes read of those to read, unless it warms up or builds; once
+// they are read it is ready again.
+func TestStatusLoading(t *testing.T) {
+	var done, total int64 = 1 << 30, 3 << 30
+	b := statusBoard{loading: func() (int64, int64) { return done, total }}
+	if rep := b.reply(); rep.State != "loading" || rep.Loading == nil || *rep.Loading != (loadState{Done: 1 << 30, Total: 3 << 30}) {
+		t.Errorf("while loading: state %q, loading %+v", rep.State, rep.Loading)
+	}
+	b.warming(&gameKey{pits: 6, seeds: 4, rule: engine.NoEmptyCapture})
+	if rep := b.reply(); rep.State != "warming" || rep.Loading == nil {
+		t.Errorf("warming while loading: state %q, loading %+v; want warming, with the loading", rep.State, rep.Loading)
+	}
+	b.warming(nil)
+	done = total - loadingMin + 1
+	if rep := b.reply(); rep.State != "ready" || rep.Loading != nil {
+		t.Errorf("with less than loadingMin left: state %q, loading %+v", rep.State, rep.Loading)
+	}
+	done = total
+	if rep := b.reply(); rep.State != "ready" || rep.Loading != nil {
+		t.Errorf("after loading: state %q, loading %+v", rep.State, rep.Loading)
+	}
+}

@@ -232,8 +232,8 @@
         showSlow(node, r.elapsed);
       } else if (pr.place) {
         setStatus(`waiting in line: ${ordinal(pr.place)} of ${pr.queued}` +
-          (r ? `, behind a solve running for ${r.elapsed.toFixed(1)} s` : ss.state !== 'ready' ? `, behind the server's ${serverDoing(ss)}` : ''), true);
-      } else if (ss.state !== 'ready') {
+          (r ? `, behind a solve running for ${r.elapsed.toFixed(1)} s` : holds(ss) ? `, behind the server's ${serverDoing(ss)}` : ''), true);
+      } else if (holds(ss)) {
         setStatus(`waiting for the server: ${serverDoing(ss)}…`, true);
       }
     };
@@ -278,11 +278,23 @@
       $('server-text').textContent = `The server is warming up Kalah(${w.pits},${w.seeds}) under ${w.rule}: ${w.stage} ` +
         `(${w.elapsed.toFixed(1)} s). Answers that need a search wait for it.`;
       bar.hidden = true;
+    } else if (ss.state === 'loading' && ss.loading) {
+      const l = ss.loading, gb = (n) => (n / 1e9).toFixed(1);
+      $('server-text').textContent = `The server is reading the endgame database into memory: ${gb(l.done)} of ${gb(l.total)} GB. ` +
+        `Searches are slow until it is done (they wait for the disk).`;
+      bar.max = Math.max(1, l.total);
+      bar.value = l.done;
+      bar.hidden = false;
     }
     $('server').hidden = ss.state === 'ready';
     $('server').dataset.state = ss.state;
     if (ss.state !== 'ready' && !statusTimer) statusTimer = setTimeout(pollStatus, 500);
   }
+
+  // holds says whether searches wait for what the server does: its warm-up
+  // or a database build (while the database is read into memory they run,
+  // only slower).
+  function holds(ss) { return ss.state === 'warming' || ss.state === 'building'; }
 
   function serverDoing(ss) {
     if (ss.state === 'building' && ss.build) {

@@ -87,8 +87,8 @@ it. Like 'kalah solve', the first solve of a big board builds the default
 endgame database when the default directory holds none that deep (Kalah(6,4):
 20 seeds, 110 MB, about 20 s on two cores; once), with its progress on
 standard error and on the page; --no-egdb serves without. The page says what
-the server does (GET /api/status): warming up, building, searching, waiting
-in line.
+the server does (GET /api/status): warming up, building, reading the
+database into memory (after a reboot), searching, waiting in line.
 
 While the page waits for a click, the server looks ahead: once it has
 answered a position and no request waits, it solves the positions after

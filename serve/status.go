@@ -17,11 +17,11 @@ import (
 // says whether it is warming up (opening the first game's session: its
 // cache, its endgame database, its table), building an endgame database
 // (with the positions done so far), reading the databases' files into
-// memory (after a reboot: searches wait for the disk meanwhile), or ready, and for every game whose
-// session it has opened, how deep the database its searches use is (one
-// deepened while the server runs, from the next search on) against the
-// depth the server builds by itself, with the command that makes a
-// shallow one deep enough. The page polls it while it waits, beside
+// memory (after a reboot: searches wait for the disk meanwhile), or ready,
+// and for every game whose session it has opened, how deep the database
+// its searches use is (one deepened while the server runs, from the next
+// search on) against the depth the server builds by itself, with the
+// command that makes a shallow one deep enough. The page polls it while it waits, beside
 // /api/progress, and says what the server does.
 
 // statusBoard is what /api/status reports. It has a lock of its own: the

@@ -49,7 +49,7 @@ func newCmdBench(io *cmdutil.IOStreams, runF func(*Options) error) *cobra.Comman
 	opts := &Options{IO: io}
 	cmd := &cobra.Command{
 		Use:   "bench",
-		Short: "Solve a fixed suite of positions and print the search's node-count signature",
+		Short: "Measure the search on a fixed suite; print its node signature",
 		Long: `Solve a fixed suite of positions, each with a fresh solver and a table of
 --tt-mem (by default 64 MiB, and 1 GiB for start positions, which thrash a
 smaller one), and report per position and in total the

@@ -41,7 +41,7 @@ type Options struct {
 func NewCmdBook(io *cmdutil.IOStreams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "book",
-		Short: "Build an opening book: every position near the start answered at once",
+		Short: "Build or export an opening book of the positions near the start",
 		Long: `An opening book is the root record of every position within a few plies
 of the start: each such position is then answered at once, with every
 move's value, by 'kalah solve', 'kalah play' and the explorer ('kalah
@@ -73,7 +73,8 @@ interrupted build (Ctrl-C, exit 130) goes on where it stopped when run
 again. A progress bar on standard error counts the positions (-q turns it
 off). --dry-run only counts them.`,
 		Example: `  kalah book build --pits 6 --seeds 4 --plies 3
-  kalah book build --pits 4 --seeds 3 --rule empty-capture --plies 6 --cache /data/kalah-cache
+  kalah book build --pits 4 --seeds 3 --rule empty-capture --plies 6 \
+      --cache /data/kalah-cache
   kalah book build --pits 6 --seeds 4 --plies 5 --dry-run`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {

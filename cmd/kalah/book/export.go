@@ -46,7 +46,8 @@ it: run 'kalah book build' with the same flags first.
 <pits>-<seeds>-<rule>.jsonl.gz (default: the current directory). The
 files in book/data of the source tree are built into kalah: the session
 answers from them what its cache does not hold.`,
-		Example: `  kalah book export --pits 6 --seeds 4 --rule empty-capture --plies 3 --cache /tmp/cache -o book/data
+		Example: `  kalah book export --pits 6 --seeds 4 --rule empty-capture --plies 3 \
+      --cache /tmp/cache -o book/data
   kalah book export --pits 4 --seeds 3 --plies 6 -o /tmp/4-3.jsonl.gz`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runExport(opts) },

@@ -91,7 +91,7 @@ func NewCmdStats(io *cmdutil.IOStreams) *cobra.Command {
 	opts := &StatsOptions{IO: io}
 	cmd := &cobra.Command{
 		Use:   "stats",
-		Short: "Count the cache's entries by rule and pit count, and its size on disk",
+		Short: "Count the cache's entries by rule and pits, and its disk size",
 		Long: `Count the cache's records by rule and pit count: proven transposition-table
 entries and root records (positions solved to the end), and measure the
 directory: every file's bytes, and BadgerDB's own estimate of its tables
@@ -175,7 +175,7 @@ func NewCmdGC(io *cmdutil.IOStreams) *cobra.Command {
 	opts := &GCOptions{IO: io}
 	cmd := &cobra.Command{
 		Use:   "gc",
-		Short: "Compact the cache: flatten its tables, collect value-log garbage, drop dead checkpoints",
+		Short: "Compact the cache and remove checkpoints no solve will load",
 		Long: `Compact the cache: merge BadgerDB's tables into one level (which drops the
 older versions of rewritten entries) and rewrite the value-log files that are
 mostly garbage. Prints the size on disk before and after. Needs the cache to

@@ -41,7 +41,8 @@ or those of --rule and --pits), in key order, one row each:
 as JSON lines or Parquet (zstd-compressed). Output goes to -o FILE, or
 standard output for jsonl.`,
 		Example: `  kalah cache export --format jsonl | head
-  kalah cache export --pits 6 --rule no-empty-capture --format parquet -o cache.parquet`,
+  kalah cache export --pits 6 --rule no-empty-capture --format parquet \
+      -o cache.parquet`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runExport(opts) },
 	}

@@ -18,7 +18,7 @@ import (
 func NewCmdCampaign(io *cmdutil.IOStreams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "campaign",
-		Short: "Solve one position over many machines: distributed campaigns on NATS JetStream",
+		Short: "Solve one position over many machines on NATS JetStream",
 		Long: `A campaign solves one position (the start of Kalah(m,n) or any --position)
 exactly over any number of machines, through a NATS server with JetStream.
 The coordinator ('kalah campaign start') runs the top of the search itself,

@@ -35,7 +35,7 @@ func NewCmdEstimate(io *cmdutil.IOStreams) *cobra.Command {
 	opts := &EstimateOptions{IO: io}
 	cmd := &cobra.Command{
 		Use:   "estimate",
-		Short: "Estimate a campaign's units and nodes from its split and a sample of its units",
+		Short: "Estimate a campaign's units and nodes from a sample of its units",
 		Long: `Estimate what a campaign would cost, on this machine, without a server:
 walk the coordinator's split (--split plies below each root move) to the
 boards its units would test, run the null-window tests of a random sample
@@ -56,7 +56,8 @@ estimate is then marked as a lower one. Unit costs are skewed (a few
 units hold most of the nodes) and the sample is small: the estimate is
 an order of magnitude.`,
 		Example: `  kalah campaign estimate --pits 6 --seeds 4 --budget 60s
-  kalah campaign estimate --pits 6 --seeds 6 --rule empty-capture --budget 10m --threads 2 --json`,
+  kalah campaign estimate --pits 6 --seeds 6 --rule empty-capture --budget 10m \
+      --threads 2 --json`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := opts.Game.CheckConflicts(cmd.Flags().Changed); err != nil {

@@ -47,7 +47,7 @@ func NewCmdStart(io *cmdutil.IOStreams) *cobra.Command {
 	opts := &StartOptions{IO: io}
 	cmd := &cobra.Command{
 		Use:   "start NAME",
-		Short: "Create a campaign (or go on with it) and run its coordinator to the end",
+		Short: "Create or resume a campaign and run its coordinator to the end",
 		Long: `Create the campaign NAME for the start of Kalah(--pits, --seeds) under
 --rule, or for --position, and run its coordinator until the value of
 every root move is proven; then print the record, as 'kalah solve' does
@@ -80,8 +80,10 @@ campaign status' lists it as refused), and the coordinator rejects any
 answer of another build, rule or depth; starting the campaign again with
 another build is a conflict (exit 2).`,
 		Example: `  kalah campaign start k63 --pits 6 --seeds 3 --local 2
-  kalah campaign start k64-ec --pits 6 --seeds 4 --rule empty-capture --nats nats://10.0.0.1:4222
-  kalah campaign start mid --position 3,0,5,1,0,2,14,2,4,0,3,1,5,12 --to-move north --local 2 --json`,
+  kalah campaign start k64-ec --pits 6 --seeds 4 --rule empty-capture \
+      --nats nats://10.0.0.1:4222
+  kalah campaign start mid --position 3,0,5,1,0,2,14,2,4,0,3,1,5,12 \
+      --to-move north --local 2 --json`,
 		Args: nameArg,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Name = args[0]

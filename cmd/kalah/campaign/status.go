@@ -148,7 +148,7 @@ finished yet is an error (exit 1); see 'kalah campaign status'.`,
 // NewCmdRecord returns "campaign record".
 func NewCmdRecord(io *cmdutil.IOStreams) *cobra.Command {
 	dir := results.DefaultDir
-	cmd := named(io, "record NAME", "Write what a campaign of Kalah(m,n) has proven to the results archive",
+	cmd := named(io, "record NAME", "Write what a campaign has proven to the results archive",
 		`Write a campaign's results to the results archive (--results, default
 results/data, the files 'kalah sweep' and 'kalah report' use): a finished
 campaign's complete record into <rule>.jsonl; a campaign still running or
@@ -159,11 +159,12 @@ and keeps the tighter bounds, so it can be run as often as wanted while
 the campaign goes on. A cell the archive has solved already is not
 written: the campaign's bounds are checked against its record instead (a
 contradiction is an error); nor is a campaign that has proven nothing
-yet. Only campaigns of a start position (--pits
-and --seeds) are recorded, and only by the build that computes them (the
-record's provenance names it); anything else is an error (exit 1).`,
+yet. Only campaigns of a start position (--pits and --seeds) are recorded,
+and only by the build that computes them (the record's provenance names
+it); anything else is an error (exit 1).`,
 		`  kalah campaign record k66e
-  kalah campaign record k66e --results /tmp/results --nats nats://10.0.0.1:4222`, false,
+  kalah campaign record k66e --results /tmp/results \
+      --nats nats://10.0.0.1:4222`, false,
 		func(ctx context.Context, opts *NamedOptions, c *campaign.Conn) error {
 			o, err := campaign.Record(ctx, c, opts.Name, results.Archive{Dir: dir})
 			if errors.Is(err, campaign.ErrSolved) {
@@ -190,7 +191,7 @@ record's provenance names it); anything else is an error (exit 1).`,
 
 // NewCmdStop returns "campaign stop".
 func NewCmdStop(io *cmdutil.IOStreams) *cobra.Command {
-	return named(io, "stop NAME", "Stop a campaign: its coordinator ends, its queued units are removed",
+	return named(io, "stop NAME", "Stop a campaign: end its coordinator, remove its queued units",
 		`Stop a running campaign: its coordinator ends within 2 s and the units
 still queued are removed (units held by workers are finished). Everything
 proven stays in the results bucket; 'kalah campaign start NAME' with the

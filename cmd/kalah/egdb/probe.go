@@ -33,7 +33,8 @@ hold), and the same for each legal move. Only the database is read, no
 search: the position must hold at most as many seeds in its pits as the
 database covers.`,
 		Example: `  kalah egdb probe --position 0,0,0,2,1,3,20,1,0,0,0,2,1,18
-  kalah egdb probe --position 1,0,0,0,0,1,30,0,0,2,0,0,0,14 --to-move north --rule empty-capture --json`,
+  kalah egdb probe --position 1,0,0,0,0,1,30,0,0,2,0,0,0,14 --to-move north \
+      --rule empty-capture --json`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runProbe(opts) },
 	}

@@ -38,7 +38,7 @@ func NewCmdGraph(io *cmdutil.IOStreams) *cobra.Command {
 	opts := &Options{IO: io}
 	cmd := &cobra.Command{
 		Use:   "graph",
-		Short: "Build the complete game graph of a small Kalah(m,n): size, branching, won/lost/drawn",
+		Short: "Build the complete game graph of a small Kalah(m,n)",
 		Long: `Build the complete game graph of Kalah(--pits, --seeds): every position
 reachable from the start, a position being both sides' pits, both stores and
 the side to move (finished games, swept, included). Prints the number of

@@ -29,7 +29,7 @@ func NewCmdMove(io *cmdutil.IOStreams) *cobra.Command {
 	opts := &Options{IO: io}
 	cmd := &cobra.Command{
 		Use:   "move MOVE...",
-		Short: "Play moves and show each resulting position, capture and extra turn",
+		Short: "Play moves; show each position, capture and extra turn",
 		Long: `Play moves from a position (by default the start of Kalah(--pits, --seeds))
 and print, after each one, the position, whose turn it is, what was captured
 and whether the mover earned an extra turn; when the game ends, the result

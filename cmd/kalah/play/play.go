@@ -43,7 +43,7 @@ func NewCmdPlay(io *cmdutil.IOStreams) *cobra.Command {
 	opts := &Options{IO: io}
 	cmd := &cobra.Command{
 		Use:   "play",
-		Short: "Play against the solver or explore positions in the terminal, or play a line and print its record",
+		Short: "Play against perfect play or explore positions in the terminal",
 		Long: `Play Kalah in the terminal, one command a line on standard input.
 
 --mode play (the default): you against the computer, as --as south or north,

@@ -31,7 +31,7 @@ func NewCmdReport(io *cmdutil.IOStreams) *cobra.Command {
 	opts := &Options{IO: io}
 	cmd := &cobra.Command{
 		Use:   "report",
-		Short: "Generate docs/results.md from the result records and the published values",
+		Short: "Generate docs/results.md from the records and published values",
 		Long: `Generate the results document from the records in --data (the solved start
 positions written by 'kalah sweep', one <rule>.jsonl file per rule, and the
 game graphs written by 'kalah graph --save' to graph.jsonl, and the open

@@ -34,8 +34,8 @@ func NewCmdRoot(io *cmdutil.IOStreams) *cobra.Command {
 		Long: `kalah computes exact perfect-play values and best moves of Kalah(m,n)
 positions under both capture conventions (no-empty-capture, the rule sheets'
 default, and empty-capture, the convention of Irving, Donkers & Uiterwijk,
-"Solving Kalah", 2000), with endgame databases, a cache of proven results on disk and a parallel
-MTD(f) search.`,
+"Solving Kalah", 2000), with endgame databases, a cache of proven results
+on disk and a parallel MTD(f) search.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		// Bad flags, unknown commands and stray arguments are bad input
@@ -44,6 +44,7 @@ MTD(f) search.`,
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
 	cmd.SetFlagErrorFunc(cmdutil.FlagError)
+	cmd.SetUsageTemplate(usageTemplate)
 	versioncmd.SetRootVersion(cmd)
 	addProfileFlags(cmd)
 	cmd.SetIn(io.In)

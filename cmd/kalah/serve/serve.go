@@ -55,7 +55,7 @@ func NewCmdServe(io *cmdutil.IOStreams) *cobra.Command {
 	opts := &Options{IO: io}
 	cmd := &cobra.Command{
 		Use:   "serve",
-		Short: "Serve the web explorer: the board with every move's exact value, play against the solver, a JSON API",
+		Short: "Serve the web explorer: the board with every move's exact value",
 		Long: `Serve a web page that draws a Kalah board and shows, beside every legal move,
 its exact value under perfect play (win, draw or loss for the mover and the
 margin), the best moves and a principal variation; click a pit to play it,

@@ -50,7 +50,7 @@ func NewCmdSolve(io *cmdutil.IOStreams) *cobra.Command {
 	opts := &Options{IO: io}
 	cmd := &cobra.Command{
 		Use:   "solve",
-		Short: "Solve a position exactly: value, every move's value, best moves, a perfect game",
+		Short: "Solve a position: value, every move's value, a perfect game",
 		Long: `Solve a position exactly: by default the start of Kalah(--pits, --seeds)
 under --rule, or any legal --position with --to-move. Prints the value (the
 final store difference for the side to move under perfect play by both
@@ -94,7 +94,8 @@ records a start position in DIR/players.jsonl (docs/cli.md).`,
   kalah solve --pits 4 --seeds 3 --rule empty-capture --json
   kalah solve --pits 6 --seeds 4 --rule empty-capture --value-only
   kalah solve --position 0,0,13,0,0,0,0,1,1,1,1,1,1,0 --tt-mem 512MiB
-  printf '4,4,4,4,4,4,0,4,4,4,4,4,4,0\n1,0,2,0,3,0,20,0,0,0,2,0,1,19 north\n' | kalah solve --position - --json`,
+  printf '4,4,4,4,4,4,0,4,4,4,4,4,4,0\n1,0,2,0,3,0,20,0,0,0,2,0,1,19 north\n' \
+      | kalah solve --position - --json`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if opts.Players.Players != 2 {

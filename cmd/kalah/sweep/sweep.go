@@ -47,7 +47,7 @@ func NewCmdSweep(io *cmdutil.IOStreams) *cobra.Command {
 	opts := &Options{IO: io}
 	cmd := &cobra.Command{
 		Use:   "sweep",
-		Short: "Solve every start position of a range of Kalah(m,n) and print the table of values",
+		Short: "Solve the starts of a range of Kalah(m,n); print their table",
 		Long: `Solve the start position of every Kalah(m,n) with m in --pits and n in
 --seeds, under --rule (empty-capture, no-empty-capture or both), and print,
 per rule, the m x n table of values (South's final store minus North's under
@@ -74,7 +74,8 @@ Small cells are solved first. A progress bar over the cells goes to standard
 error (-q turns it off).`,
 		Example: `  kalah sweep --rule both --pits 1-4 --seeds 1-6
   kalah sweep --rule empty-capture --pits 6 --seeds 1-4 --max-time 10m
-  kalah sweep --rule no-empty-capture --pits 5 --seeds 3 --force --threads 2 --tt-mem 2GiB --json`,
+  kalah sweep --rule no-empty-capture --pits 5 --seeds 3 --force --threads 2 \
+      --tt-mem 2GiB --json`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if opts.JSON && opts.CSV {

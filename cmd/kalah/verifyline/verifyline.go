@@ -42,7 +42,7 @@ func NewCmdVerifyLine(io *cmdutil.IOStreams) *cobra.Command {
 	var ttMem string
 	cmd := &cobra.Command{
 		Use:   "verify-line LINE",
-		Short: "Replay a game in the paper's notation and check that every move is optimal",
+		Short: "Replay a game and check that every move is optimal",
 		Long: `Replay a line of play from the start of Kalah(--pits, --seeds) and report,
 move by move, the value of the position before the move, the value after it
 (South's final store minus North's under perfect play), whether the move is
@@ -59,8 +59,10 @@ A line must be legal: within a turn every sowing but the last must earn an
 extra turn, and a dash must follow a sowing that passes the turn. An illegal
 line is bad input (exit code 2); the moves before the illegal one are still
 checked and shown. A line may end before the game does.`,
-		Example: `  kalah verify-line --rule empty-capture --pits 4 --seeds 3 13-1-032-2-3-0-1320-3-0-2
-  kalah verify-line --rule empty-capture --pits 6 --seeds 1 --notation letters fe-FE-d-D-c
+		Example: `  kalah verify-line --rule empty-capture --pits 4 --seeds 3 \
+      13-1-032-2-3-0-1320-3-0-2
+  kalah verify-line --rule empty-capture --pits 6 --seeds 1 \
+      --notation letters fe-FE-d-D-c
   kalah verify-line --rule no-empty-capture --pits 6 --seeds 4 --json 25-10`,
 		Args: cmdutil.Args(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -39,7 +39,7 @@ func NewCmdWorker(io *cmdutil.IOStreams) *cobra.Command {
 	opts := &Options{IO: io}
 	cmd := &cobra.Command{
 		Use:   "worker",
-		Short: "Solve the units of distributed campaigns from a NATS JetStream server",
+		Short: "Solve the units of campaigns from a NATS JetStream server",
 		Long: `Join the campaigns of a NATS server with JetStream (see 'kalah campaign'):
 pull units of work from the queue, solve each with a local solver (its own
 table and endgame database, sized and found as 'kalah solve' does), publish
@@ -73,8 +73,10 @@ secured server: --nats-creds FILE (a NATS user's JWT and NKey seed),
 verifies its clients); every file is read at the start, and a missing or
 bad one is bad input (exit 2).`,
 		Example: `  kalah worker --nats nats://10.0.0.1:4222 --threads 8
-  kalah worker --nats nats://coordinator:4222 --nats-creds worker.creds --egdb /data/egdb --tt-mem 8GiB
-  kalah worker --nats tls://n1:4222,tls://n2:4222,tls://n3:4222 --nats-tls-ca ca.pem --nats-tls-cert w7.pem --nats-tls-key w7-key.pem`,
+  kalah worker --nats nats://coordinator:4222 --nats-creds worker.creds \
+      --egdb /data/egdb --tt-mem 8GiB
+  kalah worker --nats tls://n1:4222,tls://n2:4222,tls://n3:4222 \
+      --nats-tls-ca ca.pem --nats-tls-cert w7.pem --nats-tls-key w7-key.pem`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if opts.NoEGDB && opts.EGDB != "" {

@@ -6,13 +6,13 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// HelpWidth is the width of the help pages: an 80-column terminal. The
+// helpWidth is the width of the help pages: an 80-column terminal. The
 // descriptions are wrapped by hand to it; the flags are wrapped to it by
 // the usage template below.
-const HelpWidth = 80
+const helpWidth = 80
 
 // usageTemplate is cobra's default usage template with the flag lists
-// wrapped to HelpWidth, so that a flag's description continues under
+// wrapped to helpWidth, so that a flag's description continues under
 // itself instead of running off the right edge.
 var usageTemplate = strings.NewReplacer(
 	"{{.LocalFlags.FlagUsages", "{{(.LocalFlags.FlagUsagesWrapped helpWidth)",
@@ -20,5 +20,5 @@ var usageTemplate = strings.NewReplacer(
 ).Replace((&cobra.Command{}).UsageTemplate())
 
 func init() {
-	cobra.AddTemplateFunc("helpWidth", func() int { return HelpWidth })
+	cobra.AddTemplateFunc("helpWidth", func() int { return helpWidth })
 }

@@ -9,8 +9,9 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// helpWidth is the width every help page fits in: an 80-column terminal.
-const helpWidth = 80
+// terminalWidth is the width every help page fits in: an 80-column
+// terminal.
+const terminalWidth = 80
 
 // TestHelpWidth: the help of every command, its description, examples,
 // list of subcommands and flags, fits in 80 columns.
@@ -28,8 +29,8 @@ func TestHelpWidth(t *testing.T) {
 			t.Errorf("%s --help: exit code %d (%v)", c.CommandPath(), code, err)
 		}
 		for i, line := range strings.Split(out, "\n") {
-			if n := utf8.RuneCountInString(line); n > helpWidth {
-				t.Errorf("%s --help, line %d: %d columns, want at most %d:\n%s", c.CommandPath(), i+1, n, helpWidth, line)
+			if n := utf8.RuneCountInString(line); n > terminalWidth {
+				t.Errorf("%s --help, line %d: %d columns, want at most %d:\n%s", c.CommandPath(), i+1, n, terminalWidth, line)
 			}
 		}
 		checked++

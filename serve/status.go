@@ -21,8 +21,8 @@ import (
 // and for every game whose session it has opened, how deep the database
 // its searches use is (one deepened while the server runs, from the next
 // search on) against the depth the server builds by itself, with the
-// command that makes a shallow one deep enough. The page polls it while it waits, beside
-// /api/progress, and says what the server does.
+// command that makes a shallow one deep enough. The page polls it while it
+// waits, beside /api/progress, and says what the server does.
 
 // statusBoard is what /api/status reports. It has a lock of its own: the
 // database build reports from its own goroutine, and /api/status reads it

@@ -60,8 +60,25 @@ func (s Archive) Get(rule string, pits, seeds int) (*Record, error) {
 
 // Put merges recs into their rules' files (replacing records of the same
 // cells), rewrites each file atomically, and drops the cells it solves
-// from the open cells (see Open).
+// from the open cells (see Open). A record that completes an open cell
+// with answers from the cache (CacheHits), and says nothing of earlier
+// runs yet, gets the open cell's runs as its Earlier, unless they were a
+// campaign's (whose record carries its totals).
 func (s Archive) Put(recs ...Record) error {
+	open, err := s.LoadOpen()
+	if err != nil {
+		return err
+	}
+	recs = slices.Clone(recs)
+	for i := range recs {
+		r := &recs[i]
+		j := slices.IndexFunc(open, func(o Open) bool { return o.Rule == r.Rule && o.Pits == r.Pits && o.Seeds == r.Seeds })
+		if j < 0 || r.CacheHits == 0 || r.Earlier != nil || open[j].Campaign != "" || !open[j].Cache {
+			continue
+		}
+		o := open[j]
+		r.Earlier = &EarlierRuns{Runs: o.Runs, Nodes: o.Nodes, Seconds: o.Seconds, EGDBSeeds: o.EGDBSeeds}
+	}
 	byRule := map[string][]Record{}
 	for _, r := range recs {
 		byRule[r.Rule] = append(byRule[r.Rule], r)

@@ -83,3 +83,56 @@ func TestReportOpenValue(t *testing.T) {
 		}
 	}
 }
+
+// TestPutEarlierRuns: a record that completes an open cell with answers
+// from the cache carries the open runs' counts (Earlier), which the report
+// lists; one that used no cache, and a campaign's, do not.
+func TestPutEarlierRuns(t *testing.T) {
+	done, err := Archive{Dir: DefaultDir[len("results/"):]}.Get("no-empty-capture", 3, 2)
+	if err != nil || done == nil {
+		t.Fatalf("the committed record of Kalah(3,2): %v", err)
+	}
+	open := func(campaign string, cache bool) Open {
+		return Open{Rule: done.Rule, Pits: 3, Seeds: 2, Lower: -12, Upper: 12, Stage: "value", Reason: "time limit 1m0s",
+			Runs: 2, Nodes: 500, Seconds: 20.5, Threads: 2, EGDBSeeds: 18, Cache: cache, Date: "2026-12-01", Campaign: campaign}
+	}
+	for _, c := range []struct {
+		name      string
+		open      Open
+		cacheHits int64
+		want      *EarlierRuns
+	}{
+		{"resumed from the cache", open("", true), 7, &EarlierRuns{Runs: 2, Nodes: 500, Seconds: 20.5, EGDBSeeds: 18}},
+		{"solved again without the cache", open("", true), 0, nil},
+		{"open runs without a cache", open("", false), 7, nil},
+		{"a campaign", open("k32", true), 7, nil},
+	} {
+		s := Archive{Dir: t.TempDir()}
+		if err := s.PutOpen(c.open); err != nil {
+			t.Fatal(err)
+		}
+		rec := *done
+		rec.CacheHits, rec.StoreHits, rec.Earlier = c.cacheHits, c.cacheHits, nil
+		if err := s.Put(rec); err != nil {
+			t.Fatal(err)
+		}
+		got, err := s.Get(done.Rule, 3, 2)
+		if err != nil || got == nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if (got.Earlier == nil) != (c.want == nil) || got.Earlier != nil && *got.Earlier != *c.want {
+			t.Errorf("%s: earlier runs %+v, want %+v", c.name, got.Earlier, c.want)
+		}
+		if o, err := s.LoadOpen(); err != nil || len(o) != 0 {
+			t.Errorf("%s: the open cell stays: %+v %v", c.name, o, err)
+		}
+		rep, err := Report(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		line := "- Kalah(3,2) no-empty-capture: earlier runs: 2, 20.500 s and 500 nodes (the last with egdb seeds 18)."
+		if strings.Contains(string(rep), line) != (c.want != nil) {
+			t.Errorf("%s: the report's line of earlier runs (want it: %v):\n%s", c.name, c.want != nil, rep)
+		}
+	}
+}

@@ -58,9 +58,22 @@ type Record struct {
 	// StoreHits is CacheHits under its old key, written and read beside it
 	// (see SyncDeprecated).
 	// Deprecated: use CacheHits; the key "store_hits" is removed in v0.3.0.
-	StoreHits int64  `json:"store_hits,omitempty"`
-	Date      string `json:"date"` // UTC day the record was made, YYYY-MM-DD
+	StoreHits int64 `json:"store_hits,omitempty"`
+	// Earlier is what the cell's open runs spent before the run that
+	// completed it from their cache (Archive.Put); absent otherwise.
+	Earlier *EarlierRuns `json:"earlier_runs,omitempty"`
+	Date    string       `json:"date"` // UTC day the record was made, YYYY-MM-DD
 	Provenance
+}
+
+// EarlierRuns are the runs of an open cell (Open) whose proofs reached the
+// run that completed it through the cache: that run's own Nodes and
+// Seconds leave them out.
+type EarlierRuns struct {
+	Runs      int     `json:"runs"`
+	Nodes     int64   `json:"nodes"`      // over all of them
+	Seconds   float64 `json:"seconds"`    // wall-clock, over all of them
+	EGDBSeeds int     `json:"egdb_seeds"` // of the last of them
 }
 
 // MoveValue is one legal move's exact value.
@@ -213,6 +226,10 @@ func (r *Record) Check() error {
 	if r.Threads < 1 || r.TTBytes <= 0 || r.Seconds < 0 || r.Nodes < 0 || r.EGDBSeeds < -1 || r.Date == "" {
 		return fmt.Errorf("%s: bad run fields (threads %d, tt_bytes %d, seconds %g, nodes %d, egdb_seeds %d, date %q)",
 			r.Name(), r.Threads, r.TTBytes, r.Seconds, r.Nodes, r.EGDBSeeds, r.Date)
+	}
+	if e := r.Earlier; e != nil && (e.Runs < 1 || e.Nodes < 0 || e.Seconds < 0 || e.EGDBSeeds < -1) {
+		return fmt.Errorf("%s: bad earlier runs (runs %d, nodes %d, seconds %g, egdb_seeds %d)",
+			r.Name(), e.Runs, e.Nodes, e.Seconds, e.EGDBSeeds)
 	}
 	return nil
 }

@@ -560,6 +560,23 @@ func (rp *report) runs() {
 				r.Threads, bytesText(r.TTBytes), r.EGDBSeeds, r.Date, rev)
 		}
 	}
+	var earlier []string
+	for _, rule := range Rules {
+		for _, c := range TargetCells() {
+			if r := rp.find(rule, c[0], c[1]); r != nil && r.Earlier != nil {
+				e := r.Earlier
+				earlier = append(earlier, fmt.Sprintf("Kalah(%d,%d) %s: earlier runs: %d, %.3f s and %s nodes (the last with egdb seeds %d).",
+					c[0], c[1], rule, e.Runs, e.Seconds, Group(e.Nodes), e.EGDBSeeds))
+			}
+		}
+	}
+	if len(earlier) > 0 {
+		rp.p("\nWhat the earlier runs of a cell resumed from the cache spent, which\n")
+		rp.p("the table's nodes and seconds leave out:\n\n")
+		for _, line := range earlier {
+			rp.p("- %s\n", line)
+		}
+	}
 	var cpus []string
 	for _, r := range rp.recs {
 		if !slices.Contains(cpus, r.CPU) {

@@ -77,7 +77,7 @@ func (s Archive) Put(recs ...Record) error {
 			continue
 		}
 		o := open[j]
-		r.Earlier = &EarlierRuns{Runs: o.Runs, Nodes: o.Nodes, Seconds: o.Seconds, EGDBSeeds: o.EGDBSeeds}
+		r.Earlier = &EarlierRuns{Runs: o.Runs, Nodes: o.Nodes, Seconds: o.Seconds, EGDBSeeds: o.EGDBSeeds, EGDBSeedsLeast: o.EGDBSeedsLeast}
 	}
 	byRule := map[string][]Record{}
 	for _, r := range recs {

@@ -16,7 +16,8 @@ import (
 // A cell may be attempted over several runs (kalah sweep --cache resumes
 // from the entries the earlier runs proved); Runs, Nodes and Seconds add
 // up over the runs, and the bounds are the intersection of every run's
-// proven bounds. The other fields are those of the last run.
+// proven bounds. The other fields are those of the last run, but
+// EGDBSeedsLeast, which says when an earlier run used a shallower database.
 type Open struct {
 	Rule  string `json:"rule"`
 	Pits  int    `json:"pits"`
@@ -34,7 +35,10 @@ type Open struct {
 	Threads   int     `json:"threads"`
 	TTBytes   int64   `json:"tt_bytes"`
 	EGDBSeeds int     `json:"egdb_seeds"` // -1 for none
-	Cache     bool    `json:"cache"`      // the runs kept their proofs in a cache
+	// EGDBSeedsLeast is the shallowest database of the runs (-1 for none),
+	// when one ran with a shallower database than the last; absent otherwise.
+	EGDBSeedsLeast *int `json:"egdb_seeds_least,omitempty"`
+	Cache          bool `json:"cache"` // the runs kept their proofs in a cache
 	// Store is Cache under its old key, written and read beside it.
 	// Deprecated: use Cache; the key "store" is removed in v0.3.0.
 	Store bool   `json:"store"`
@@ -86,6 +90,9 @@ func (o *Open) Check() error {
 			return fmt.Errorf("%s: move %s is worth at least %d, above the cell's upper bound %d", o.Name(), m.Move, m.Lower, o.Upper)
 		}
 	}
+	if l := o.EGDBSeedsLeast; l != nil && (*l < -1 || *l >= o.EGDBSeeds) {
+		return fmt.Errorf("%s: egdb_seeds_least %d is not below egdb_seeds %d", o.Name(), *l, o.EGDBSeeds)
+	}
 	if o.Reason == "" || o.Runs < 1 || o.Threads < 1 || o.Nodes < 0 || o.Seconds < 0 || o.Date == "" {
 		return fmt.Errorf("%s: bad run fields (reason %q, runs %d, threads %d, nodes %d, seconds %g, date %q)",
 			o.Name(), o.Reason, o.Runs, o.Threads, o.Nodes, o.Seconds, o.Date)
@@ -118,6 +125,19 @@ func (o *Open) MoveText(m MoveBounds) string {
 	return (&Cell{Pits: o.Pits, Seeds: o.Seeds, Lower: m.Lower, Upper: m.Upper}).Bounds()
 }
 
+// EGDBText is the database depth of the runs: "22", or "20-22" when
+// some ran with a shallower one than the last.
+func (o *Open) EGDBText() string {
+	return egdbRange(o.EGDBSeeds, o.EGDBSeedsLeast)
+}
+
+func egdbRange(last int, least *int) string {
+	if least == nil || *least >= last {
+		return fmt.Sprint(last)
+	}
+	return fmt.Sprintf("%d-%d", *least, last)
+}
+
 // OpenPath is the file of the open cells of every rule.
 func (s Archive) OpenPath() string { return filepath.Join(s.Dir, "open.jsonl") }
 
@@ -142,6 +162,17 @@ func (s Archive) PutOpen(o Open) error {
 			o.Runs += p.Runs
 			o.Nodes += p.Nodes
 			o.Seconds += p.Seconds
+		}
+		least := p.EGDBSeeds
+		if p.EGDBSeedsLeast != nil {
+			least = min(least, *p.EGDBSeedsLeast)
+		}
+		if o.EGDBSeedsLeast != nil {
+			least = min(least, *o.EGDBSeedsLeast)
+		}
+		o.EGDBSeedsLeast = nil
+		if least < o.EGDBSeeds {
+			o.EGDBSeedsLeast = &least
 		}
 		o.Lower, o.Upper = max(o.Lower, p.Lower), min(o.Upper, p.Upper)
 		o.Moves = mergeMoves(p.Moves, o.Moves)

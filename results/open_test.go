@@ -130,9 +130,53 @@ func TestPutEarlierRuns(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		line := "- Kalah(3,2) no-empty-capture: earlier runs: 2, 20.500 s and 500 nodes (the last with egdb seeds 18)."
+		line := "- Kalah(3,2) no-empty-capture: earlier runs: 2, 20.500 s and 500 nodes (egdb seeds 18)."
 		if strings.Contains(string(rep), line) != (c.want != nil) {
 			t.Errorf("%s: the report's line of earlier runs (want it: %v):\n%s", c.name, c.want != nil, rep)
 		}
+	}
+}
+
+// TestPutOpenDatabaseDepths: runs of an open cell made with different
+// database depths keep the shallowest beside the last's, and the report
+// shows the range; runs of one depth show it alone.
+func TestPutOpenDatabaseDepths(t *testing.T) {
+	s := Archive{Dir: t.TempDir()}
+	run := func(egdb int) Open {
+		return Open{Rule: "no-empty-capture", Pits: 7, Seeds: 4, Lower: -56, Upper: 56, Stage: "value", Reason: "time limit 1m0s",
+			Runs: 1, Nodes: 5, Seconds: 1, Threads: 2, EGDBSeeds: egdb, Cache: true, Date: "2026-12-01"}
+	}
+	least := func() (int, *int) {
+		t.Helper()
+		open, err := s.LoadOpen()
+		if err != nil || len(open) != 1 {
+			t.Fatalf("%+v %v", open, err)
+		}
+		return open[0].EGDBSeeds, open[0].EGDBSeedsLeast
+	}
+	for _, egdb := range []int{20, 20} {
+		if err := s.PutOpen(run(egdb)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if last, l := least(); last != 20 || l != nil {
+		t.Fatalf("two runs with 20 seeds: egdb_seeds %d, least %v", last, l)
+	}
+	for _, egdb := range []int{22, 22} {
+		if err := s.PutOpen(run(egdb)); err != nil {
+			t.Fatal(err)
+		}
+		if last, l := least(); last != 22 || l == nil || *l != 20 {
+			t.Fatalf("runs with 20 and then 22 seeds: egdb_seeds %d, least %v", last, l)
+		}
+	}
+	rep, err := Report(s)
+	if err != nil || !strings.Contains(string(rep), "| 20-22 | yes |") {
+		t.Errorf("the open cells' table shows the depths 20-22: %v\n%s", err, rep)
+	}
+	bad := run(20)
+	bad.EGDBSeedsLeast = &bad.EGDBSeeds
+	if err := bad.Check(); err == nil {
+		t.Error("egdb_seeds_least equal to egdb_seeds: no error")
 	}
 }

@@ -74,6 +74,9 @@ type EarlierRuns struct {
 	Nodes     int64   `json:"nodes"`      // over all of them
 	Seconds   float64 `json:"seconds"`    // wall-clock, over all of them
 	EGDBSeeds int     `json:"egdb_seeds"` // of the last of them
+	// EGDBSeedsLeast is the shallowest of their databases, when one was
+	// shallower than the last's (Open.EGDBSeedsLeast).
+	EGDBSeedsLeast *int `json:"egdb_seeds_least,omitempty"`
 }
 
 // MoveValue is one legal move's exact value.
@@ -227,7 +230,8 @@ func (r *Record) Check() error {
 		return fmt.Errorf("%s: bad run fields (threads %d, tt_bytes %d, seconds %g, nodes %d, egdb_seeds %d, date %q)",
 			r.Name(), r.Threads, r.TTBytes, r.Seconds, r.Nodes, r.EGDBSeeds, r.Date)
 	}
-	if e := r.Earlier; e != nil && (e.Runs < 1 || e.Nodes < 0 || e.Seconds < 0 || e.EGDBSeeds < -1) {
+	if e := r.Earlier; e != nil && (e.Runs < 1 || e.Nodes < 0 || e.Seconds < 0 || e.EGDBSeeds < -1 ||
+		e.EGDBSeedsLeast != nil && (*e.EGDBSeedsLeast < -1 || *e.EGDBSeedsLeast >= e.EGDBSeeds)) {
 		return fmt.Errorf("%s: bad earlier runs (runs %d, nodes %d, seconds %g, egdb_seeds %d)",
 			r.Name(), e.Runs, e.Nodes, e.Seconds, e.EGDBSeeds)
 	}

@@ -565,8 +565,8 @@ func (rp *report) runs() {
 		for _, c := range TargetCells() {
 			if r := rp.find(rule, c[0], c[1]); r != nil && r.Earlier != nil {
 				e := r.Earlier
-				earlier = append(earlier, fmt.Sprintf("Kalah(%d,%d) %s: earlier runs: %d, %.3f s and %s nodes (the last with egdb seeds %d).",
-					c[0], c[1], rule, e.Runs, e.Seconds, Group(e.Nodes), e.EGDBSeeds))
+				earlier = append(earlier, fmt.Sprintf("Kalah(%d,%d) %s: earlier runs: %d, %.3f s and %s nodes (egdb seeds %s).",
+					c[0], c[1], rule, e.Runs, e.Seconds, Group(e.Nodes), egdbRange(e.EGDBSeeds, e.EGDBSeedsLeast)))
 			}
 		}
 	}

@@ -92,7 +92,7 @@ func (s Archive) Put(recs ...Record) error {
 			return err
 		}
 	}
-	return s.dropOpen(recs)
+	return s.dropOpen(open, recs)
 }
 
 // Merge returns old with the records of add, a record of add replacing one

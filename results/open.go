@@ -213,11 +213,11 @@ func SortMoves(ms []MoveBounds) {
 	slices.SortFunc(ms, func(x, y MoveBounds) int { return strings.Compare(x.Move, y.Move) })
 }
 
-// dropOpen removes the open cells that recs solve.
-func (s Archive) dropOpen(recs []Record) error {
-	old, err := s.LoadOpen()
-	if err != nil || len(old) == 0 {
-		return err
+// dropOpen removes the open cells that recs solve from old, the open
+// cells as loaded.
+func (s Archive) dropOpen(old []Open, recs []Record) error {
+	if len(old) == 0 {
+		return nil
 	}
 	keep := slices.DeleteFunc(slices.Clone(old), func(o Open) bool {
 		return slices.ContainsFunc(recs, func(r Record) bool { return r.Rule == o.Rule && r.Pits == o.Pits && r.Seeds == o.Seeds })

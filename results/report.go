@@ -535,6 +535,7 @@ func (rp *report) runs() {
 	rp.p("counts the nodes and seconds of its last run and the entries the cache\n")
 	rp.p("answered from the earlier ones (cache hits).\n\n")
 	rp.p("| rule | m,n | seconds | nodes | cache hits | threads | table | egdb seeds | date | revision |\n|---|---|---|---|---|---|---|---|---|---|\n")
+	var earlier []string
 	for _, rule := range Rules {
 		for _, c := range TargetCells() {
 			r := rp.find(rule, c[0], c[1])
@@ -558,13 +559,7 @@ func (rp *report) runs() {
 			}
 			rp.p("| %s | %d,%d | %.3f | %s | %s | %d | %s | %d | %s | %s |\n", rule, c[0], c[1], r.Seconds, Group(r.Nodes), hits,
 				r.Threads, bytesText(r.TTBytes), r.EGDBSeeds, r.Date, rev)
-		}
-	}
-	var earlier []string
-	for _, rule := range Rules {
-		for _, c := range TargetCells() {
-			if r := rp.find(rule, c[0], c[1]); r != nil && r.Earlier != nil {
-				e := r.Earlier
+			if e := r.Earlier; e != nil {
 				earlier = append(earlier, fmt.Sprintf("Kalah(%d,%d) %s: earlier runs: %d, %.3f s and %s nodes (egdb seeds %s).",
 					c[0], c[1], rule, e.Runs, e.Seconds, Group(e.Nodes), egdbRange(e.EGDBSeeds, e.EGDBSeedsLeast)))
 			}

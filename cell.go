@@ -81,15 +81,27 @@ func (k *Session) SolveStart(ctx context.Context) (*results.Cell, error) {
 	for _, mv := range res.Moves {
 		moveValue[mv.Pit-1] = mv.Value
 	}
+	// The chains of more than one sowing are solved one by one; a run
+	// that stops among them keeps those proven and the bounds of the one
+	// it was solving (cell.Chains).
 	var openings []results.Opening
 	for _, chain := range results.OpeningChains(rules, start) {
-		var v int
+		name := results.FormatChain(chain)
 		if len(chain) == 1 {
-			v = moveValue[chain[0]]
-		} else if v, err = chainValue(ctx, s, rules, start, chain); err != nil {
+			openings = append(openings, results.Opening{Chain: name, Value: moveValue[chain[0]]})
+			continue
+		}
+		lo, hi, narrowed, err := chainBounds(ctx, s, rules, start, chain)
+		if err != nil && !errors.Is(err, solver.ErrInterrupted) {
 			return finish(err)
 		}
-		openings = append(openings, results.Opening{Chain: results.FormatChain(chain), Value: v})
+		if narrowed {
+			cell.Chains = append(cell.Chains, results.ChainBounds{Chain: name, Lower: lo, Upper: hi})
+		}
+		if err != nil {
+			return finish(err)
+		}
+		openings = append(openings, results.Opening{Chain: name, Value: lo})
 	}
 	// Each extra-turn move's value is the best of the chains it begins.
 	for _, mv := range res.Moves {
@@ -137,25 +149,31 @@ func (k *Session) SolveStart(ctx context.Context) (*results.Cell, error) {
 	return cell, nil
 }
 
-// chainValue plays chain (every sowing but the last earns an extra turn)
-// and returns South's final store difference under perfect play after it.
-func chainValue(ctx context.Context, s *solver.Solver, rules engine.Rules, start engine.Position, chain []int) (int, error) {
+// chainBounds plays chain (every sowing but the last earns an extra turn)
+// and returns bounds on South's final store difference under perfect play
+// after it: exact (lo == hi) unless err wraps solver.ErrInterrupted.
+// narrowed says the bounds are narrower than the seeds left allow.
+func chainBounds(ctx context.Context, s *solver.Solver, rules engine.Rules, start engine.Position, chain []int) (lo, hi int, narrowed bool, err error) {
 	end := start
 	for _, i := range chain {
 		if end.Board.Over() || end.ToMove != start.ToMove || end.Board.Pit(i) == 0 {
-			return 0, errors.New("internal error: opening chain is not a legal first turn")
+			return 0, 0, false, errors.New("internal error: opening chain is not a legal first turn")
 		}
 		end, _ = rules.PlayPosition(end, i)
 	}
 	if end.Board.Over() {
-		return end.SouthDiff(), nil
+		return end.SouthDiff(), end.SouthDiff(), true, nil
 	}
 	if end.ToMove == start.ToMove {
-		return 0, errors.New("internal error: opening chain does not end the turn")
+		return 0, 0, false, errors.New("internal error: opening chain does not end the turn")
 	}
-	v, err := s.BoardValue(ctx, end.Board) // relative, for North to move
-	if err != nil {
-		return 0, err
+	letters := ""
+	for _, i := range chain {
+		letters += engine.MoveLetter(start.ToMove, i)
 	}
-	return end.SouthDiff() - v, nil
+	// The bounds are relative, for North to move; progress reports them
+	// as South's values (the turn passed to North after the chain).
+	vlo, vhi, err := s.BoardBounds(ctx, end.Board, "chain "+letters, 0, end.SouthDiff())
+	narrowed = vhi-vlo < 2*end.Board.Seeds()
+	return end.SouthDiff() - vhi, end.SouthDiff() - vlo, narrowed, err
 }

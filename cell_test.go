@@ -3,6 +3,9 @@ package kalah
 import (
 	"context"
 	"errors"
+	"slices"
+	"strings"
+	"sync"
 	"testing"
 
 	"github.com/kalah-solver/kalah/engine"
@@ -117,5 +120,70 @@ func TestSolveStartKeepsValue(t *testing.T) {
 	}
 	if o := part.Open("interrupted", false); o.Lower != part.Lower || len(o.Moves) != len(part.Moves) {
 		t.Errorf("open record %+v does not carry the cell's bounds and moves", o)
+	}
+}
+
+// A cell's run that stops among the opening chains keeps the chains it
+// proved and the bounds of the one it was solving: Kalah(5,3), whose move
+// c earns an extra turn, stopped when the second chain's first full-depth
+// test reports. Every chain's bounds hold the complete solve's value, and
+// the first chain is exact.
+func TestSolveStartKeepsChains(t *testing.T) {
+	cfg := Config{Pits: 5, Seeds: 3, Rule: NoEmptyCapture, Threads: 1, NoEGDB: true, NoCache: true, TableBytes: 64 << 20}
+	k, err := Open(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, err := k.SolveStart(context.Background())
+	k.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	value := map[string]int{}
+	for _, o := range full.Record.Openings {
+		value[o.Chain] = o.Value
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var mu sync.Mutex
+	var chains []string
+	c := cfg
+	c.Progress = func(p solver.Progress) {
+		mu.Lock()
+		defer mu.Unlock()
+		if strings.HasPrefix(p.Stage, "chain ") && !slices.Contains(chains, p.Stage) {
+			chains = append(chains, p.Stage)
+			if len(chains) == 2 {
+				cancel()
+			}
+		}
+	}
+	k, err = Open(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	part, err := k.SolveStart(ctx)
+	k.Close()
+	if !errors.Is(err, solver.ErrInterrupted) {
+		t.Fatalf("interrupted cell: err %v", err)
+	}
+	if part.Solved || part.Stage != "openings" || len(part.Chains) < 2 {
+		t.Fatalf("interrupted cell: solved %v, stage %q, chains %+v (progress saw %v); want open at stage openings with two chains",
+			part.Solved, part.Stage, part.Chains, chains)
+	}
+	if ch := part.Chains[0]; ch.Lower != ch.Upper {
+		t.Errorf("first chain %+v not exact", ch)
+	}
+	for _, ch := range part.Chains {
+		v, ok := value[ch.Chain]
+		if !ok || v < ch.Lower || v > ch.Upper {
+			t.Errorf("chain %s: bounds %+d..%+d, complete solve %+d (%v)", ch.Chain, ch.Lower, ch.Upper, v, ok)
+		}
+	}
+	o := part.Open("interrupted", false)
+	o.Threads = 1 // the run's resources are the caller's to fill in
+	if !slices.Equal(o.Chains, part.Chains) || o.Check() != nil {
+		t.Errorf("open record %+v does not carry the cell's chains: %v", o, o.Check())
 	}
 }

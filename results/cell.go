@@ -28,6 +28,10 @@ type Cell struct {
 	// Moves are the bounds proven on each first move, in pit order, when
 	// the solve stopped while proving every move's value.
 	Moves []MoveBounds
+	// Chains are the bounds proven on opening chains of more than one
+	// sowing (an extra-turn move and the turn's later sowings), exact but
+	// for the one being solved, when the solve stopped at stage "openings".
+	Chains []ChainBounds
 }
 
 // Open is the record of an unfinished cell: its proven bounds and the run
@@ -36,7 +40,7 @@ type Cell struct {
 func (c *Cell) Open(reason string, cache bool) Open {
 	return Open{Rule: c.Rule, Pits: c.Pits, Seeds: c.Seeds, Lower: c.Lower, Upper: c.Upper, Stage: c.Stage,
 		Reason: reason, Runs: 1, Nodes: c.Nodes, Seconds: math.Round(c.Elapsed.Seconds()*1000) / 1000,
-		Threads: c.Threads, TTBytes: c.TTBytes, EGDBSeeds: c.EGDBSeeds, Cache: cache, Store: cache, Moves: c.Moves,
+		Threads: c.Threads, TTBytes: c.TTBytes, EGDBSeeds: c.EGDBSeeds, Cache: cache, Store: cache, Moves: c.Moves, Chains: c.Chains,
 		Date: time.Now().UTC().Format("2006-01-02"), Provenance: Current()}
 }
 

@@ -50,7 +50,19 @@ type Open struct {
 	// Moves are the bounds proven on each of South's first moves, in the
 	// order of the pits (a campaign proves them one root move at a time).
 	Moves []MoveBounds `json:"moves,omitempty"`
+	// Chains are the bounds proven on opening chains of more than one
+	// sowing (chain as in Opening: "4-1"), by the runs that reached them.
+	Chains []ChainBounds `json:"chains,omitempty"`
 	Provenance
+}
+
+// ChainBounds are the proven bounds on the value of one opening chain
+// (South's final store difference after the chain's sowings and perfect
+// play from there).
+type ChainBounds struct {
+	Chain string `json:"chain"`
+	Lower int    `json:"lower"`
+	Upper int    `json:"upper"`
 }
 
 // MoveBounds are the proven bounds on the value of one first move (the
@@ -90,6 +102,17 @@ func (o *Open) Check() error {
 			return fmt.Errorf("%s: move %s is worth at least %d, above the cell's upper bound %d", o.Name(), m.Move, m.Lower, o.Upper)
 		}
 	}
+	for _, c := range o.Chains {
+		if _, err := ChainPits(c.Chain, o.Pits); err != nil {
+			return fmt.Errorf("%s: %v", o.Name(), err)
+		}
+		if c.Lower > c.Upper || c.Lower < -total || c.Upper > total {
+			return fmt.Errorf("%s: chain %s bounds %d..%d are impossible with %d seeds", o.Name(), c.Chain, c.Lower, c.Upper, total)
+		}
+		if c.Lower > o.Upper {
+			return fmt.Errorf("%s: chain %s is worth at least %d, above the cell's upper bound %d", o.Name(), c.Chain, c.Lower, o.Upper)
+		}
+	}
 	if l := o.EGDBSeedsLeast; l != nil && (*l < -1 || *l >= o.EGDBSeeds) {
 		return fmt.Errorf("%s: egdb_seeds_least %d is not below egdb_seeds %d", o.Name(), *l, o.EGDBSeeds)
 	}
@@ -109,6 +132,11 @@ func (o *Open) Proves() bool {
 	}
 	for _, m := range o.Moves {
 		if m.Lower > -total || m.Upper < total {
+			return true
+		}
+	}
+	for _, c := range o.Chains {
+		if c.Lower > -total || c.Upper < total {
 			return true
 		}
 	}
@@ -176,9 +204,11 @@ func (s Archive) PutOpen(o Open) error {
 		}
 		o.Lower, o.Upper = max(o.Lower, p.Lower), min(o.Upper, p.Upper)
 		o.Moves = mergeMoves(p.Moves, o.Moves)
+		o.Chains = mergeChains(p.Chains, o.Chains)
 		old = slices.Delete(old, i, i+1)
 	}
 	SortMoves(o.Moves)
+	sortChains(o.Chains)
 	// The value is the best move's: at least every move's lower bound, and
 	// no move is worth more than its upper bound.
 	for i := range o.Moves {
@@ -206,6 +236,24 @@ func mergeMoves(a, b []MoveBounds) []MoveBounds {
 	}
 	SortMoves(out)
 	return out
+}
+
+// mergeChains intersects the bounds of the chains of a and b, by chain.
+func mergeChains(a, b []ChainBounds) []ChainBounds {
+	out := slices.Clone(a)
+	for _, c := range b {
+		if i := slices.IndexFunc(out, func(x ChainBounds) bool { return x.Chain == c.Chain }); i >= 0 {
+			out[i].Lower, out[i].Upper = max(out[i].Lower, c.Lower), min(out[i].Upper, c.Upper)
+		} else {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// sortChains orders chains as OpeningChains does: by their pits, in order.
+func sortChains(cs []ChainBounds) {
+	slices.SortFunc(cs, func(x, y ChainBounds) int { return strings.Compare(x.Chain, y.Chain) })
 }
 
 // SortMoves orders first moves by their letters (the pits' order).

@@ -1,6 +1,7 @@
 package results
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -178,5 +179,40 @@ func TestPutOpenDatabaseDepths(t *testing.T) {
 	bad.EGDBSeedsLeast = &bad.EGDBSeeds
 	if err := bad.Check(); err == nil {
 		t.Error("egdb_seeds_least equal to egdb_seeds: no error")
+	}
+}
+
+// TestPutOpenChains: the opening chains' bounds of an open cell's runs
+// intersect by chain, in the chains' order, and the report lists them; a
+// chain that is not one of the game's pits, or worth more than the cell,
+// is refused.
+func TestPutOpenChains(t *testing.T) {
+	s := Archive{Dir: t.TempDir()}
+	run := func(chains ...ChainBounds) Open {
+		return Open{Rule: "no-empty-capture", Pits: 7, Seeds: 4, Lower: 10, Upper: 10, Stage: "openings", Reason: "time limit 2h0m0s",
+			Runs: 1, Nodes: 100, Seconds: 10, Threads: 2, Date: "2026-12-05", Chains: chains}
+	}
+	if err := s.PutOpen(run(ChainBounds{"4-2", -20, 10}, ChainBounds{"4-1", -16, -16})); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.PutOpen(run(ChainBounds{"4-2", -12, 56}, ChainBounds{"4-5", 10, 10})); err != nil {
+		t.Fatal(err)
+	}
+	open, err := s.LoadOpen()
+	if err != nil || len(open) != 1 {
+		t.Fatalf("%+v %v", open, err)
+	}
+	want := []ChainBounds{{"4-1", -16, -16}, {"4-2", -12, 10}, {"4-5", 10, 10}}
+	if o := open[0]; o.Runs != 2 || !slices.Equal(o.Chains, want) {
+		t.Fatalf("two runs' chains: %+v, want %+v", o.Chains, want)
+	}
+	rep, err := Report(s)
+	if err != nil || !strings.Contains(string(rep), "- Kalah(7,4) no-empty-capture: 4-1 = -16, 4-2 -12..+10, 4-5 = +10.") {
+		t.Errorf("the report's chains of the open cell: %v\n%s", err, rep)
+	}
+	for _, c := range []ChainBounds{{"4-9", 0, 0}, {"4-x", 0, 0}, {"4-3", 12, 12}, {"4-3", 4, 2}} {
+		if err := s.PutOpen(run(c)); err == nil {
+			t.Errorf("chain %+v accepted", c)
+		}
 	}
 }

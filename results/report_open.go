@@ -71,6 +71,21 @@ func (rp *report) openCells() {
 		rp.p("Proven bounds on South's first moves (a move with an extra turn is\n")
 		rp.p("valued with the turns that follow it):\n\n%s\n", strings.Join(moves, ""))
 	}
+	var chains []string
+	for _, o := range rp.open {
+		if len(o.Chains) == 0 {
+			continue
+		}
+		var parts []string
+		for _, c := range o.Chains {
+			parts = append(parts, c.Chain+" "+o.MoveText(MoveBounds{Lower: c.Lower, Upper: c.Upper}))
+		}
+		chains = append(chains, fmt.Sprintf("- Kalah(%d,%d) %s: %s.\n", o.Pits, o.Seeds, o.Rule, strings.Join(parts, ", ")))
+	}
+	if len(chains) > 0 {
+		rp.p("Proven bounds on the opening chains of more than one sowing (pits\n")
+		rp.p("numbered from 1, as in the openings tables):\n\n%s\n", strings.Join(chains, ""))
+	}
 }
 
 // shortRevision is a commit's first 12 hex digits, "+dirty" kept; "-" for none.

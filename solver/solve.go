@@ -296,17 +296,30 @@ func (s *Solver) run(ctx context.Context, stage *atomic.Pointer[Progress], start
 // BoardValue returns the exact value of b relative to its stores (the mover's
 // final store difference minus the current one).
 func (s *Solver) BoardValue(ctx context.Context, b engine.Board) (int, error) {
+	lo, _, err := s.BoardBounds(ctx, b, "position", engine.ResExtra, 0)
+	return lo, err
+}
+
+// BoardBounds is BoardValue that keeps what an interrupted solve proved:
+// the value of b relative to its stores lies in [lo, hi], lo == hi unless
+// err wraps ErrInterrupted. Progress reports name the solve stage and,
+// after every full-depth test, carry the bounds as the root's mover sees
+// them: b is reached from the root by a sowing with result res, after which
+// the root's store difference is offset (engine.MoveBounds; ResExtra and 0
+// report b's own bounds).
+func (s *Solver) BoardBounds(ctx context.Context, b engine.Board, stage string, res engine.Result, offset int) (lo, hi int, err error) {
 	if b.Over() {
-		return 0, nil
+		return 0, 0, nil
 	}
-	var stage atomic.Pointer[Progress]
-	stage.Store(&Progress{Stage: "position", Lower: -b.Seeds(), Upper: b.Seeds()})
-	stopRun := s.run(ctx, &stage, time.Now())
+	var st atomic.Pointer[Progress]
+	start := time.Now()
+	report := s.reporter(&st, start, stage, res, offset)
+	stopRun := s.run(ctx, &st, start)
 	defer stopRun()
 	guess := s.deepen(ctx, b, 0, s.opts.Deepen)
-	lo, hi, ok := s.mtdf(ctx, b, guess, tt.DepthSolved, nil)
+	lo, hi, ok := s.mtdf(ctx, b, guess, tt.DepthSolved, report)
 	if !ok {
-		return 0, fmt.Errorf("%w: value in [%d, %d]", ErrInterrupted, lo, hi)
+		return lo, hi, fmt.Errorf("%w: value in [%d, %d]", ErrInterrupted, lo, hi)
 	}
-	return lo, nil
+	return lo, hi, nil
 }

@@ -72,15 +72,7 @@ func TestPublishedValuesSolve(t *testing.T) {
 // boards of 40 seeds and more get).
 func TestSolveStartKeepsValue(t *testing.T) {
 	cfg := Config{Pits: 4, Seeds: 5, Rule: NoEmptyCapture, Threads: 1, NoEGDB: true, NoCache: true, TableBytes: 64 << 20}
-	k, err := Open(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	full, err := k.SolveStart(context.Background())
-	k.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	full := solveStart(t, cfg)
 	// Each first move is worth the best of the opening chains it begins.
 	moveValue := map[string]int{}
 	for _, o := range full.Record.Openings {
@@ -99,15 +91,7 @@ func TestSolveStartKeepsValue(t *testing.T) {
 	l := &stageLog{onMove: func(int) { cancel() }}
 	c := cfg
 	c.Progress = l.report
-	k, err = Open(c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	part, err := k.SolveStart(ctx)
-	k.Close()
-	if !errors.Is(err, solver.ErrInterrupted) {
-		t.Fatalf("interrupted cell: err %v", err)
-	}
+	part := interruptedStart(ctx, t, c)
 	if part.Solved || part.Stage != "openings" || part.Lower != full.Record.Value || part.Upper != full.Record.Value {
 		t.Fatalf("interrupted cell: solved %v, stage %q, bounds %+d..%+d; want open at stage openings, value %+d",
 			part.Solved, part.Stage, part.Lower, part.Upper, full.Record.Value)
@@ -123,6 +107,37 @@ func TestSolveStartKeepsValue(t *testing.T) {
 	}
 }
 
+// solveStart solves the start of cfg's game to the end, as a cell.
+func solveStart(t *testing.T, cfg Config) *results.Cell {
+	t.Helper()
+	k, err := Open(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer k.Close()
+	cell, err := k.SolveStart(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cell
+}
+
+// interruptedStart is solveStart with a context that ends the solve: the
+// cell it returns is the unfinished one.
+func interruptedStart(ctx context.Context, t *testing.T, cfg Config) *results.Cell {
+	t.Helper()
+	k, err := Open(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer k.Close()
+	cell, err := k.SolveStart(ctx)
+	if !errors.Is(err, solver.ErrInterrupted) {
+		t.Fatalf("interrupted cell: err %v", err)
+	}
+	return cell
+}
+
 // A cell's run that stops among the opening chains keeps the chains it
 // proved and the bounds of the one it was solving: Kalah(5,3), whose move
 // c earns an extra turn, stopped when the second chain's first full-depth
@@ -130,15 +145,7 @@ func TestSolveStartKeepsValue(t *testing.T) {
 // the first chain is exact.
 func TestSolveStartKeepsChains(t *testing.T) {
 	cfg := Config{Pits: 5, Seeds: 3, Rule: NoEmptyCapture, Threads: 1, NoEGDB: true, NoCache: true, TableBytes: 64 << 20}
-	k, err := Open(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	full, err := k.SolveStart(context.Background())
-	k.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	full := solveStart(t, cfg)
 	value := map[string]int{}
 	for _, o := range full.Record.Openings {
 		value[o.Chain] = o.Value
@@ -159,15 +166,7 @@ func TestSolveStartKeepsChains(t *testing.T) {
 			}
 		}
 	}
-	k, err = Open(c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	part, err := k.SolveStart(ctx)
-	k.Close()
-	if !errors.Is(err, solver.ErrInterrupted) {
-		t.Fatalf("interrupted cell: err %v", err)
-	}
+	part := interruptedStart(ctx, t, c)
 	if part.Solved || part.Stage != "openings" || len(part.Chains) < 2 {
 		t.Fatalf("interrupted cell: solved %v, stage %q, chains %+v (progress saw %v); want open at stage openings with two chains",
 			part.Solved, part.Stage, part.Chains, chains)

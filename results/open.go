@@ -226,26 +226,28 @@ func (s Archive) PutOpen(o Open) error {
 
 // mergeMoves intersects the bounds of the moves of a and b, by move.
 func mergeMoves(a, b []MoveBounds) []MoveBounds {
-	out := slices.Clone(a)
-	for _, m := range b {
-		if i := slices.IndexFunc(out, func(x MoveBounds) bool { return x.Move == m.Move }); i >= 0 {
-			out[i].Lower, out[i].Upper = max(out[i].Lower, m.Lower), min(out[i].Upper, m.Upper)
-		} else {
-			out = append(out, m)
-		}
-	}
+	out := mergeBounds(a, b, func(m *MoveBounds) (string, *int, *int) { return m.Move, &m.Lower, &m.Upper })
 	SortMoves(out)
 	return out
 }
 
 // mergeChains intersects the bounds of the chains of a and b, by chain.
 func mergeChains(a, b []ChainBounds) []ChainBounds {
+	return mergeBounds(a, b, func(c *ChainBounds) (string, *int, *int) { return c.Chain, &c.Lower, &c.Upper })
+}
+
+// mergeBounds intersects the bounds of the items of a and b with the same
+// key (fields gives an item's key and its bounds); an item of b alone is
+// appended.
+func mergeBounds[T any](a, b []T, fields func(*T) (key string, lo, hi *int)) []T {
 	out := slices.Clone(a)
-	for _, c := range b {
-		if i := slices.IndexFunc(out, func(x ChainBounds) bool { return x.Chain == c.Chain }); i >= 0 {
-			out[i].Lower, out[i].Upper = max(out[i].Lower, c.Lower), min(out[i].Upper, c.Upper)
+	for _, x := range b {
+		k, xlo, xhi := fields(&x)
+		if i := slices.IndexFunc(out, func(y T) bool { yk, _, _ := fields(&y); return yk == k }); i >= 0 {
+			_, lo, hi := fields(&out[i])
+			*lo, *hi = max(*lo, *xlo), min(*hi, *xhi)
 		} else {
-			out = append(out, c)
+			out = append(out, x)
 		}
 	}
 	return out

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/kalah-solver/kalah/engine"
 	"github.com/kalah-solver/kalah/results"
@@ -141,7 +142,7 @@ func interruptedStart(ctx context.Context, t *testing.T, cfg Config) *results.Ce
 // A cell's run that stops among the opening chains keeps the chains it
 // proved and the bounds of the one it was solving: Kalah(5,3), whose move
 // c earns an extra turn, stopped when the second chain's first full-depth
-// test reports. Every chain's bounds hold the complete solve's value, and
+// test reports (its bounds narrowed). Every chain's bounds hold the complete solve's value, and
 // the first chain is exact.
 func TestSolveStartKeepsChains(t *testing.T) {
 	cfg := Config{Pits: 5, Seeds: 3, Rule: NoEmptyCapture, Threads: 1, NoEGDB: true, NoCache: true, TableBytes: 64 << 20}
@@ -156,10 +157,14 @@ func TestSolveStartKeepsChains(t *testing.T) {
 	var mu sync.Mutex
 	var chains []string
 	c := cfg
+	c.ProgressEvery = time.Millisecond // the ticker reports during deepenings too
 	c.Progress = func(p solver.Progress) {
 		mu.Lock()
 		defer mu.Unlock()
-		if strings.HasPrefix(p.Stage, "chain ") && !slices.Contains(chains, p.Stage) {
+		// A report before the chain's first full-depth test (the ticker's,
+		// during its deepening) has the solver's infinite bounds.
+		tested := p.Upper-p.Lower <= 4*cfg.Pits*cfg.Seeds
+		if strings.HasPrefix(p.Stage, "chain ") && tested && !slices.Contains(chains, p.Stage) {
 			chains = append(chains, p.Stage)
 			if len(chains) == 2 {
 				cancel()

@@ -67,8 +67,8 @@ chains. --max-time bounds each cell. A cell that runs out of time
 (or is interrupted) is shown with the bounds proven on its value (">= +4",
 or "= +10" when it stopped after the value), never a guess, and they are
 kept as an open cell in <data>/open.jsonl (with the bounds reached on each
-first move, the run's nodes, time and provenance; reruns add up) until the
-cell is solved.
+first move and opening chain, the run's nodes, time and provenance; reruns
+add up) until the cell is solved.
 With --cache the proofs are kept too, and the same command resumes it.
 Small cells are solved first. A progress bar over the cells goes to standard
 error (-q turns it off).`,

@@ -222,7 +222,7 @@ func (s *Solver) solveMove(ctx context.Context, test testFunc, p engine.Position
 			c = c.Flip()
 		}
 		cguess, _ := engine.ChildWindow(r, gain, guess, guess)
-		report := s.reporter(stage, start, "move "+mv.Move, r, base+gain)
+		report := s.reporter(stage, start, "move "+mv.Move, r, base+gain, c.Seeds())
 		if deepened && k > 0 {
 			// A later move mostly loses, by an amount the best
 			// value so far says nothing about: a depth-limited
@@ -311,7 +311,7 @@ func (s *Solver) SolveBestMove(ctx context.Context, p engine.Position) (*Result,
 	base := b.StoreDiff()
 	guess := s.deepen(ctx, b, 0, s.opts.Deepen)
 	// mtdf's bounds start from the seeds', so they are proven either way.
-	lo, hi, ok := s.mtdf(ctx, b, guess, tt.DepthSolved, s.reporter(&run.stage, run.start, "value", engine.ResExtra, base))
+	lo, hi, ok := s.mtdf(ctx, b, guess, tt.DepthSolved, s.reporter(&run.stage, run.start, "value", engine.ResExtra, base, b.Seeds()))
 	res.Lower, res.Upper, res.Value = base+lo, base+hi, base+lo
 	if !ok {
 		res.Solved = false
@@ -361,9 +361,13 @@ func (s *Solver) interruptedBounds(b engine.Board, done []MoveValue) (lo, hi int
 // a move with result res from the root, and offset is the root's store
 // difference after that move: the sign rule (engine.MoveBounds) turns them
 // into absolute values for the root's mover. For the root itself, pass
-// engine.ResExtra (the same mover) and the root's store difference.
-func (s *Solver) reporter(stage *atomic.Pointer[Progress], start time.Time, name string, res engine.Result, offset int) func(lo, hi int) {
-	stage.Store(&Progress{Stage: name, Lower: offset - inf, Upper: offset + inf})
+// engine.ResExtra (the same mover) and the root's store difference. Until
+// the first full-depth test the stage shows the bounds of seeds, the
+// seeds on the position's board.
+func (s *Solver) reporter(stage *atomic.Pointer[Progress], start time.Time, name string, res engine.Result, offset, seeds int) func(lo, hi int) {
+	p := &Progress{Stage: name}
+	p.Lower, p.Upper = engine.MoveBounds(res, offset, -seeds, seeds)
+	stage.Store(p)
 	return func(lo, hi int) {
 		p := &Progress{Stage: name, Passes: s.statsNow().Passes}
 		p.Lower, p.Upper = engine.MoveBounds(res, offset, lo, hi)

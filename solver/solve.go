@@ -313,7 +313,7 @@ func (s *Solver) BoardBounds(ctx context.Context, b engine.Board, stage string, 
 	}
 	var st atomic.Pointer[Progress]
 	start := time.Now()
-	report := s.reporter(&st, start, stage, res, offset)
+	report := s.reporter(&st, start, stage, res, offset, b.Seeds())
 	stopRun := s.run(ctx, &st, start)
 	defer stopRun()
 	guess := s.deepen(ctx, b, 0, s.opts.Deepen)

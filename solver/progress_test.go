@@ -1,0 +1,68 @@
+package solver
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/kalah-solver/kalah/engine"
+)
+
+// TestProgressBoundsHold: every progress report, from the ticker as well
+// as after the passes, carries bounds that hold the exact value of the
+// stage it names and lie within the seeds of the game, for a root solve
+// and for a board's value, from the first report on.
+func TestProgressBoundsHold(t *testing.T) {
+	r := engine.Rules{Pits: 5, Capture: engine.NoEmptyCapture}
+	p, _ := r.StartPosition(3)
+	full := newTestSolver(t, r, 1)
+	want, err := full.SolveEveryMove(context.Background(), p)
+	full.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	exact := map[string]int{"start": want.Value, "value": want.Value, "deepening": want.Value, "position": want.Value}
+	for _, m := range want.Moves {
+		exact["move "+m.Move] = m.Value
+	}
+	total := p.Board.Total()
+	for _, threads := range []int{1, 2} {
+		var mu sync.Mutex
+		var got []Progress
+		for _, board := range []bool{false, true} {
+			s, err := New(r, Options{TTBytes: 1 << 22, Threads: threads, ProgressEvery: 50 * time.Microsecond, Progress: func(q Progress) {
+				mu.Lock()
+				got = append(got, q)
+				mu.Unlock()
+			}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if board {
+				_, err = s.BoardValue(context.Background(), p.Board)
+			} else {
+				_, err = s.SolveEveryMove(context.Background(), p)
+			}
+			s.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		mu.Lock()
+		if len(got) < 10 {
+			t.Fatalf("threads=%d: %d progress reports", threads, len(got))
+		}
+		for _, q := range got {
+			v, ok := exact[q.Stage]
+			if !ok && !strings.HasPrefix(q.Stage, "pv") {
+				t.Fatalf("threads=%d: report of unknown stage %q", threads, q.Stage)
+			}
+			if q.Lower < -total || q.Upper > total || (ok && (q.Lower > v || q.Upper < v)) {
+				t.Fatalf("threads=%d: stage %q in [%d, %d], exact %+d, %d seeds", threads, q.Stage, q.Lower, q.Upper, v, total)
+			}
+		}
+		mu.Unlock()
+	}
+}

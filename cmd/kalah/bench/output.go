@@ -51,11 +51,8 @@ func (p *printer) progress(name string, pr solver.Progress) {
 	if progressEvery > 0 {
 		p.lastLine = pr.Elapsed.Truncate(progressEvery)
 	}
-	bounds := ""
-	if pr.Upper-pr.Lower < 500 { // the solver starts a stage at +-infinity
-		bounds = fmt.Sprintf(", value in [%s, %s]", results.Signed(pr.Lower), results.Signed(pr.Upper))
-	}
-	fmt.Fprintf(p.opts.IO.ErrOut, "  %s: %s, %.0f s, %s nodes%s\n", name, pr.Stage, pr.Elapsed.Seconds(), results.Group(pr.Nodes), bounds)
+	fmt.Fprintf(p.opts.IO.ErrOut, "  %s: %s, %.0f s, %s nodes, value in [%s, %s]\n", name, pr.Stage, pr.Elapsed.Seconds(), results.Group(pr.Nodes),
+		results.Signed(pr.Lower), results.Signed(pr.Upper))
 }
 
 func newPrinter(opts *Options, cases []bench.Case, ttBytes int64) *printer {

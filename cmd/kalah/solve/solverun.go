@@ -33,7 +33,6 @@ type solveRun struct {
 
 	mu     sync.Mutex               // guards the fields below, read by the progress reporter
 	label  string                   // the position being solved, for progress lines
-	lo, hi int                      // its value's widest possible bounds
 	last   time.Duration            // elapsed time of the last progress line
 	bar    *progressbar.ProgressBar // an automatic database build's, while it runs
 }
@@ -116,13 +115,12 @@ func (s *solveRun) report(p solver.Progress) {
 		return
 	}
 	s.last = p.Elapsed
-	lo, hi := max(p.Lower, s.lo), min(p.Upper, s.hi)
 	nps := 0.0
 	if sec := p.Elapsed.Seconds(); sec > 0 {
 		nps = float64(p.Nodes) / sec
 	}
 	fmt.Fprintf(s.opts.IO.ErrOut, "%s[%7.1fs] %s: value in [%s, %s]; %s nodes, %.1f M nodes/s%s\n",
-		s.label, p.Elapsed.Seconds(), p.Stage, results.Signed(lo), results.Signed(hi), results.Group(p.Nodes), nps/1e6,
+		s.label, p.Elapsed.Seconds(), p.Stage, results.Signed(p.Lower), results.Signed(p.Upper), results.Group(p.Nodes), nps/1e6,
 		loadingNote(kalah.EGDBLoading()))
 }
 
@@ -142,13 +140,11 @@ func (s *solveRun) solve(ctx context.Context, j job) error {
 	if err := s.prepare(j); err != nil {
 		return err
 	}
-	b := j.pos.Board
 	s.mu.Lock()
 	s.label = ""
 	if s.batch {
 		s.label = j.pos.String() + " " + j.pos.ToMove.String() + " "
 	}
-	s.lo, s.hi = b.StoreDiff()-b.Seeds(), b.StoreDiff()+b.Seeds()
 	s.last = 0
 	s.mu.Unlock()
 	solve := s.k.Solve

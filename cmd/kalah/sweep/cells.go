@@ -49,13 +49,10 @@ func (s *cellSolver) solve(ctx context.Context, r engine.Rules, seeds int) (*res
 }
 
 // describe is the progress bar's text for a cell's progress report: the
-// stage and the bounds proven, within the seeds' (a stage's bounds are the
-// solver's infinity until its first test ends).
+// stage and the bounds proven.
 func describe(r engine.Rules, seeds int, p solver.Progress) string {
-	total := 2 * r.Pits * seeds
-	lo, hi := max(p.Lower, -total), min(p.Upper, total)
 	return fmt.Sprintf("Kalah(%d,%d) %s: %s in [%s, %s], %s nodes", r.Pits, seeds, r.Capture, p.Stage,
-		results.Signed(lo), results.Signed(hi), short(p.Nodes))
+		results.Signed(p.Lower), results.Signed(p.Upper), short(p.Nodes))
 }
 
 // bar is the progress bar over cells, or nothing with --quiet.

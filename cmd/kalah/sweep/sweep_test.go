@@ -194,16 +194,17 @@ func solveCell(ctx context.Context, r engine.Rules, seeds int) (*results.Cell, e
 	return k.SolveStart(ctx)
 }
 
-// The progress bar shows a stage's bounds within the seeds': a stage
-// whose first test has not ended yet reports the solver's infinity.
-func TestDescribeClampsBounds(t *testing.T) {
+// The progress bar's text: the cell, the stage and its bounds as the
+// solver reports them (within the seeds from the first report on,
+// solver.TestProgressBoundsHold), the nodes in short.
+func TestDescribe(t *testing.T) {
 	r := engine.Rules{Pits: 7, Capture: engine.EmptyCapture}
 	for _, c := range []struct {
 		p    solver.Progress
 		want string
 	}{
-		{solver.Progress{Stage: "value", Lower: -1000, Upper: 1000, Nodes: 3150000}, "Kalah(7,4) empty-capture: value in [-56, +56], 3.15M nodes"},
-		{solver.Progress{Stage: "move f", Lower: -999, Upper: 1001}, "Kalah(7,4) empty-capture: move f in [-56, +56], 0 nodes"},
+		{solver.Progress{Stage: "value", Lower: -56, Upper: 56, Nodes: 3150000}, "Kalah(7,4) empty-capture: value in [-56, +56], 3.15M nodes"},
+		{solver.Progress{Stage: "chain da", Lower: -40, Upper: 38}, "Kalah(7,4) empty-capture: chain da in [-40, +38], 0 nodes"},
 		{solver.Progress{Stage: "move g", Lower: -54, Upper: -2, Nodes: 74350000}, "Kalah(7,4) empty-capture: move g in [-54, -2], 74.35M nodes"},
 	} {
 		if got := describe(r, 4, c.p); got != c.want {

@@ -31,10 +31,10 @@ type solveRun struct {
 	rules engine.Rules // of k
 	k     *kalah.Session
 
-	mu     sync.Mutex               // guards the fields below, read by the progress reporter
-	label  string                   // the position being solved, for progress lines
-	last   time.Duration            // elapsed time of the last progress line
-	bar    *progressbar.ProgressBar // an automatic database build's, while it runs
+	mu    sync.Mutex               // guards the fields below, read by the progress reporter
+	label string                   // the position being solved, for progress lines
+	last  time.Duration            // elapsed time of the last progress line
+	bar   *progressbar.ProgressBar // an automatic database build's, while it runs
 }
 
 func newSolveRun(opts *Options, ttBytes int64, seeds int, batch bool) *solveRun {

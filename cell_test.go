@@ -146,6 +146,7 @@ func interruptedStart(ctx context.Context, t *testing.T, cfg Config) *results.Ce
 // the first chain is exact.
 func TestSolveStartKeepsChains(t *testing.T) {
 	cfg := Config{Pits: 5, Seeds: 3, Rule: NoEmptyCapture, Threads: 1, NoEGDB: true, NoCache: true, TableBytes: 64 << 20}
+	rules := engine.Rules{Pits: 5, Capture: engine.NoEmptyCapture}
 	full := solveStart(t, cfg)
 	value := map[string]int{}
 	for _, o := range full.Record.Openings {
@@ -162,9 +163,17 @@ func TestSolveStartKeepsChains(t *testing.T) {
 		mu.Lock()
 		defer mu.Unlock()
 		// A report before the chain's first full-depth test (the ticker's,
-		// during its deepening) has the solver's infinite bounds.
-		tested := p.Upper-p.Lower <= 4*cfg.Pits*cfg.Seeds
-		if strings.HasPrefix(p.Stage, "chain ") && tested && !slices.Contains(chains, p.Stage) {
+		// during its deepening) has the bounds of the seeds on its board.
+		letters, ok := strings.CutPrefix(p.Stage, "chain ")
+		if !ok {
+			return
+		}
+		end, _ := rules.StartPosition(cfg.Seeds)
+		for _, l := range letters {
+			end, _ = rules.PlayPosition(end, int(l-'a'))
+		}
+		tested := p.Upper-p.Lower < 2*end.Board.Seeds()
+		if tested && !slices.Contains(chains, p.Stage) {
 			chains = append(chains, p.Stage)
 			if len(chains) == 2 {
 				cancel()

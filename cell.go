@@ -18,8 +18,10 @@ import (
 // principal variation, on a fresh table (Reset) so that the record's node
 // count does not depend on earlier solves. It never answers from a root
 // record. When ctx ends first it returns the cell unsolved, with the bounds
-// proven so far, and an error wrapping solver.ErrInterrupted. The record's
-// date is today's (UTC).
+// proven so far, and an error wrapping solver.ErrInterrupted. With a
+// cache it checkpoints its table there, and a later run of the cell
+// starts from the last checkpoint (Cell.Resumed). The record's date is
+// today's (UTC).
 func (k *Session) SolveStart(ctx context.Context) (*results.Cell, error) {
 	k.Reset()
 	s, err := k.build()
@@ -31,7 +33,14 @@ func (k *Session) SolveStart(ctx context.Context) (*results.Cell, error) {
 	cell := &results.Cell{Rule: rules.Capture.String(), Pits: rules.Pits, Seeds: seeds, Lower: -total, Upper: total, Stage: "value"}
 	t0 := time.Now()
 	nodes0, hits0 := s.Stats().Nodes, s.Stats().CacheHits
+	// With a cache, the table starts from the checkpoint of an interrupted
+	// run of this cell, if the cache holds one, and is checkpointed while
+	// the run goes (checkpoint.go): a run stopped by a time limit or
+	// killed hands the next its table, not only the cache's entries.
+	ck := k.resume(start, s.Table(), func() int64 { return s.Stats().Nodes - nodes0 })
+	cell.Resumed = k.resumed
 	finish := func(err error) (*results.Cell, error) {
+		ck.finish(false) // a last checkpoint
 		cell.Nodes = s.Stats().Nodes - nodes0
 		cell.Elapsed = time.Since(t0)
 		return cell, err
@@ -145,6 +154,10 @@ func (k *Session) SolveStart(ctx context.Context) (*results.Cell, error) {
 	}
 	if err := cell.Record.Check(); err != nil {
 		return finish(fmt.Errorf("internal error: the new record fails its check: %w", err))
+	}
+	if err := ck.finish(true); err != nil {
+		// The record stands; the checkpoint left behind is only space.
+		k.logf("dropping the checkpoint of %v: %v", start, err)
 	}
 	return cell, nil
 }

@@ -3,6 +3,7 @@ package kalah
 import (
 	"context"
 	"errors"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -198,5 +199,49 @@ func TestSolveStartKeepsChains(t *testing.T) {
 	o.Threads = 1 // the run's resources are the caller's to fill in
 	if !slices.Equal(o.Chains, part.Chains) || o.Check() != nil {
 		t.Errorf("open record %+v does not carry the cell's chains: %v", o, o.Check())
+	}
+}
+
+// A cell's run stopped part-way with a cache leaves a checkpoint of its
+// table; the next run of the cell, in a new session, starts from it
+// (Cell.Resumed), searches fewer nodes than a fresh run, ends with the
+// fresh run's record, and drops the checkpoint. Kalah(5,3), stopped when
+// the first opening chain's search begins.
+func TestSolveStartResumesFromCheckpoint(t *testing.T) {
+	cfg := Config{Pits: 5, Seeds: 3, Rule: NoEmptyCapture, Threads: 1, NoEGDB: true, NoCache: true, TableBytes: 64 << 20}
+	fresh := solveStart(t, cfg)
+	dir := filepath.Join(t.TempDir(), "cache")
+	cfg.NoCache, cfg.CacheDir, cfg.CheckpointEvery = false, dir, time.Nanosecond
+	checkpoints := func() []string {
+		files, _ := filepath.Glob(filepath.Join(dir, "resume", "*"))
+		return files
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	c := cfg
+	c.Progress = func(p solver.Progress) {
+		if strings.HasPrefix(p.Stage, "chain ") {
+			cancel()
+		}
+	}
+	part := interruptedStart(ctx, t, c)
+	if part.Resumed || len(checkpoints()) != 1 {
+		t.Fatalf("interrupted run: resumed %v, checkpoints %v; want one", part.Resumed, checkpoints())
+	}
+
+	got := solveStart(t, cfg)
+	if !got.Resumed || !got.Solved {
+		t.Fatalf("second run: resumed %v, solved %v", got.Resumed, got.Solved)
+	}
+	if got.Record.Value != fresh.Record.Value || !slices.Equal(got.Record.Openings, fresh.Record.Openings) {
+		t.Errorf("resumed run: %+d %v; fresh %+d %v", got.Record.Value, got.Record.Openings, fresh.Record.Value, fresh.Record.Openings)
+	}
+	if got.Nodes >= fresh.Nodes {
+		t.Errorf("resumed run searched %d nodes, a fresh one %d", got.Nodes, fresh.Nodes)
+	}
+	t.Logf("fresh %d nodes; interrupted after %d; resumed %d", fresh.Nodes, part.Nodes, got.Nodes)
+	if files := checkpoints(); len(files) != 0 {
+		t.Errorf("after the complete run: %v", files)
 	}
 }

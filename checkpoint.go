@@ -47,6 +47,7 @@ type checkpointer struct {
 	k     *Session
 	root  engine.Position
 	tab   *tt.Table
+	nodes func() int64       // searched by this run so far
 	prior persist.ResumeInfo // of the checkpoint resumed, if any
 	start time.Time
 	every time.Duration // the shortest interval; negative: no checkpoints
@@ -59,13 +60,14 @@ type checkpointer struct {
 }
 
 // resume loads the checkpoint of p, if the cache holds one that fits,
-// into the table, and starts the checkpoints of p's solve; nil when the
-// session has no cache.
-func (k *Session) resume(p engine.Position, tab *tt.Table) *checkpointer {
+// into the table, and starts the checkpoints of p's solve, which has
+// searched nodes() so far; nil when the session has no cache.
+func (k *Session) resume(p engine.Position, tab *tt.Table, nodes func() int64) *checkpointer {
+	k.resumed = false
 	if k.cache == nil {
 		return nil
 	}
-	c := &checkpointer{k: k, root: p, tab: tab, start: time.Now(), stop: make(chan struct{}), done: make(chan struct{})}
+	c := &checkpointer{k: k, root: p, tab: tab, nodes: nodes, start: time.Now(), stop: make(chan struct{}), done: make(chan struct{})}
 	t0 := time.Now()
 	info, err := k.cache.LoadCheckpoint(p, tab)
 	switch {
@@ -114,7 +116,7 @@ func (c *checkpointer) save() time.Duration {
 	c.count++
 	n, err := c.k.cache.SaveCheckpoint(c.root, c.tab, persist.ResumeInfo{
 		Checkpoints: c.prior.Checkpoints + c.count,
-		Nodes:       c.prior.Nodes + c.k.nodes.Load(),
+		Nodes:       c.prior.Nodes + c.nodes(),
 		Seconds:     c.prior.Seconds + time.Since(c.start).Seconds(),
 		Time:        time.Now(),
 	})

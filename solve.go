@@ -124,8 +124,7 @@ func (k *Session) solve(ctx context.Context, p engine.Position, valueOnly bool) 
 	// The table starts with the checkpoint of an interrupted solve of p,
 	// if the cache holds one, and is checkpointed while the search runs.
 	k.nodes.Store(0)
-	k.resumed = false
-	ck := k.resume(p, sv.Table())
+	ck := k.resume(p, sv.Table(), k.nodes.Load)
 	sr, err := search(ctx, p)
 	if err != nil {
 		ck.finish(false) // a last checkpoint

@@ -32,6 +32,9 @@ type Cell struct {
 	// sowing (an extra-turn move and the turn's later sowings), exact but
 	// for the one being solved, when the solve stopped at stage "openings".
 	Chains []ChainBounds
+	// Resumed says the run's table started from the checkpoint an
+	// interrupted run of the cell left in the cache.
+	Resumed bool
 }
 
 // Open is the record of an unfinished cell: its proven bounds and the run

@@ -25,6 +25,9 @@ type cellJSON struct {
 	Bounds  string  `json:"bounds,omitempty"` // e.g. ">= +4"
 	Seconds float64 `json:"seconds"`          // of the stored record, or of this run's attempt
 	Nodes   int64   `json:"nodes"`
+	// Resumed: this run's table started from the checkpoint an
+	// interrupted run of the cell left in the cache.
+	Resumed bool `json:"resumed,omitempty"`
 }
 
 // output is the JSON output.
@@ -39,6 +42,7 @@ type output struct {
 
 func (c *cell) json() cellJSON {
 	j := cellJSON{Rule: c.rules.Capture.String(), Pits: c.rules.Pits, Seeds: c.seeds, Status: c.status}
+	j.Resumed = c.res != nil && c.res.Resumed
 	switch {
 	case c.status == "stored" || c.status == "solved":
 		v := c.rec.Value
@@ -129,10 +133,14 @@ func printTables(opts *Options, captures []engine.Capture, pits, seeds []int, ce
 			ran = true
 		}
 		name := fmt.Sprintf("Kalah(%d,%d) %s", c.rules.Pits, c.seeds, c.rules.Capture)
+		resumed := ""
+		if c.res.Resumed {
+			resumed = ", resumed from the cache's checkpoint"
+		}
 		if c.status == "solved" {
-			fmt.Fprintf(w, "solved %s: %s in %.3f s, %s nodes\n", name, results.Signed(c.rec.Value), c.rec.Seconds, results.Group(c.rec.Nodes))
+			fmt.Fprintf(w, "solved %s: %s in %.3f s, %s nodes%s\n", name, results.Signed(c.rec.Value), c.rec.Seconds, results.Group(c.rec.Nodes), resumed)
 		} else {
-			fmt.Fprintf(w, "unfinished %s: value %s after %.3f s, %s nodes (bounds kept in open.jsonl)\n", name, c.res.Bounds(), c.res.Elapsed.Seconds(), results.Group(c.res.Nodes))
+			fmt.Fprintf(w, "unfinished %s: value %s after %.3f s, %s nodes%s (bounds kept in open.jsonl)\n", name, c.res.Bounds(), c.res.Elapsed.Seconds(), results.Group(c.res.Nodes), resumed)
 		}
 	}
 	if star {

@@ -69,7 +69,9 @@ or "= +10" when it stopped after the value), never a guess, and they are
 kept as an open cell in <data>/open.jsonl (with the bounds reached on each
 first move and opening chain, the run's nodes, time and provenance; reruns
 add up) until the cell is solved.
-With --cache the proofs are kept too, and the same command resumes it.
+With --cache the proofs are kept too, and the table is checkpointed into
+the cache (a file the size of --tt-mem, deleted when the cell is solved):
+the same command resumes it from the last checkpoint.
 Small cells are solved first. A progress bar over the cells goes to standard
 error (-q turns it off).`,
 		Example: `  kalah sweep --rule both --pits 1-4 --seeds 1-6
@@ -100,7 +102,7 @@ error (-q turns it off).`,
 	f.StringVar(&opts.Data, "data", results.DefaultDir, "results directory, one <rule>.jsonl file per rule")
 	f.StringVar(&opts.EGDB, "egdb", "", "endgame-database directory (default: $XDG_DATA_HOME/kalah/egdb or ~/.local/share/kalah/egdb, used when it holds a database)")
 	f.BoolVar(&opts.NoEGDB, "no-egdb", false, "use no endgame database")
-	f.StringVar(&opts.Cache, "cache", "", "cache directory for proven entries (see 'kalah cache'): solves read and write it, so a rerun after an interruption resumes (default: none)")
+	f.StringVar(&opts.Cache, "cache", "", "cache directory for proven entries and checkpoints (see 'kalah cache'): a rerun after an interruption resumes (default: none)")
 	cmdutil.DeprecatedAlias(cmd, "store", "cache")
 	f.BoolVarP(&opts.Quiet, "quiet", "q", false, "no progress bar")
 	f.BoolVar(&opts.DryRun, "dry-run", false, "list the cells and whether each would be solved, without solving")

@@ -83,13 +83,13 @@ func TestSweepSolvesAndArchives(t *testing.T) {
 func TestSweepUnfinished(t *testing.T) {
 	dir := t.TempDir()
 	io, out, _ := cmdutil.Test()
-	lower, upper := 4, 20
+	lower, upper, resumed := 4, 20, false
 	opts := &Options{IO: io, Rule: "empty-capture", Pits: "5", Seeds: "1-2", Data: dir, Quiet: true, MaxTime: time.Second,
 		newSolve: func(ctx context.Context, r engine.Rules, seeds int) (*results.Cell, error) {
 			if seeds == 2 {
 				<-ctx.Done()
 				return &results.Cell{Rule: r.Capture.String(), Pits: r.Pits, Seeds: seeds, Lower: lower, Upper: upper, Stage: "value",
-						Nodes: 1000, Elapsed: time.Second, Threads: 1, TTBytes: 1 << 20, EGDBSeeds: -1},
+						Nodes: 1000, Elapsed: time.Second, Threads: 1, TTBytes: 1 << 20, EGDBSeeds: -1, Resumed: resumed},
 					fmt.Errorf("%w: value in [+4, +20]", solver.ErrInterrupted)
 			}
 			return solveCell(ctx, r, seeds)
@@ -112,9 +112,13 @@ func TestSweepUnfinished(t *testing.T) {
 	if o := open[0]; o.Pits != 5 || o.Seeds != 2 || o.Lower != 4 || o.Upper != 20 || o.Reason != "time limit 1s" || o.Runs != 1 || o.Nodes != 1000 || o.Cache || o.Check() != nil {
 		t.Errorf("open cell %+v (check: %v)", o, o.Check())
 	}
-	lower, upper = 2, 12
+	lower, upper, resumed = 2, 12, true
+	out.Reset()
 	if err := run(opts); err != nil {
 		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "unfinished Kalah(5,2) empty-capture: value +2..+12 after 1.000 s, 1,000 nodes, resumed from the cache's checkpoint (bounds kept") {
+		t.Errorf("second run's output:\n%s", out.String())
 	}
 	if open, _ = archive.LoadOpen(); len(open) != 1 || open[0].Lower != 4 || open[0].Upper != 12 || open[0].Runs != 2 || open[0].Nodes != 2000 {
 		t.Errorf("after a second run: %+v, want bounds 4..12 over 2 runs", open)

@@ -60,6 +60,23 @@ func newTestSolver(t testing.TB, r engine.Rules, threads int) *Solver {
 	return s
 }
 
+// solvedStart is the start of Kalah(r.Pits, seeds) and its complete
+// solve on one thread, every move's value included.
+func solvedStart(t *testing.T, r engine.Rules, seeds int) (engine.Position, *Result) {
+	t.Helper()
+	p, err := r.StartPosition(seeds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newTestSolver(t, r, 1)
+	defer s.Close()
+	res, err := s.SolveEveryMove(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p, res
+}
+
 // checkSolve compares every move's value and the PV with the reference.
 func checkSolve(t *testing.T, s *Solver, br *brute, p engine.Position) {
 	t.Helper()
@@ -224,13 +241,7 @@ func TestDefaultTTBytesFor(t *testing.T) {
 // once.
 func TestInterruptedSolveBounds(t *testing.T) {
 	r := engine.Rules{Pits: 6, Capture: engine.EmptyCapture}
-	p, _ := r.StartPosition(3)
-	full := newTestSolver(t, r, 1)
-	want, err := full.SolveEveryMove(context.Background(), p)
-	full.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, want := solvedStart(t, r, 3)
 	exact := map[int]int{}
 	for _, m := range want.Moves {
 		exact[m.Pit] = m.Value

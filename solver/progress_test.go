@@ -16,13 +16,7 @@ import (
 // and for a board's value, from the first report on.
 func TestProgressBoundsHold(t *testing.T) {
 	r := engine.Rules{Pits: 5, Capture: engine.NoEmptyCapture}
-	p, _ := r.StartPosition(3)
-	full := newTestSolver(t, r, 1)
-	want, err := full.SolveEveryMove(context.Background(), p)
-	full.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, want := solvedStart(t, r, 3)
 	exact := map[string]int{"start": want.Value, "value": want.Value, "deepening": want.Value, "position": want.Value}
 	for _, m := range want.Moves {
 		exact["move "+m.Move] = m.Value

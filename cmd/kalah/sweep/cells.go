@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log"
 	"strconv"
 	"strings"
 	"time"
@@ -34,6 +35,9 @@ func (s *cellSolver) solve(ctx context.Context, r engine.Rules, seeds int) (*res
 		EGDBDir: s.opts.EGDB, NoEGDB: s.opts.NoEGDB, CacheDir: s.opts.Cache, NoCache: s.opts.Cache == "",
 		ProgressEvery: time.Second}
 	cfg.Progress = func(p solver.Progress) { s.bar.describe(describe(r, seeds, p)) }
+	if s.opts.Verbose {
+		cfg.Log = log.New(s.bar.logWriter(s.opts.IO.ErrOut), "kalah sweep: ", 0)
+	}
 	k, err := kalah.Open(cfg)
 	if err != nil {
 		return nil, err
@@ -75,6 +79,20 @@ func newBar(opts *Options, n int) *bar {
 		progressbar.OptionShowDescriptionAtLineEnd(),
 		progressbar.OptionSetRenderBlankState(true),
 	)}
+}
+
+// logWriter writes log lines to w, above the bar while it shows.
+func (b *bar) logWriter(w io.Writer) io.Writer {
+	if b.pb == nil {
+		return w
+	}
+	return barLog{b.pb}
+}
+
+type barLog struct{ pb *progressbar.ProgressBar }
+
+func (l barLog) Write(p []byte) (int, error) {
+	return progressbar.Bprintf(l.pb, "%s", p)
 }
 
 func (b *bar) describe(s string) {

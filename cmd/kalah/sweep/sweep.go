@@ -37,6 +37,7 @@ type Options struct {
 	NoEGDB   bool
 	Cache    string // cache directory; "" for none
 	Quiet    bool
+	Verbose  bool            // log the databases opened and the cache's checkpoints
 	DryRun   bool            // list the cells and what would be done; solve nothing
 	ctx      context.Context // tests may set it; nil means Ctrl-C and SIGTERM end the run
 	newSolve solveFunc       // tests may replace the solver
@@ -105,6 +106,7 @@ error (-q turns it off).`,
 	f.StringVar(&opts.Cache, "cache", "", "cache directory for proven entries and checkpoints (see 'kalah cache'): a rerun after an interruption resumes (default: none)")
 	cmdutil.DeprecatedAlias(cmd, "store", "cache")
 	f.BoolVarP(&opts.Quiet, "quiet", "q", false, "no progress bar")
+	f.BoolVarP(&opts.Verbose, "verbose", "v", false, "log the endgame database opened and the cache's checkpoints (written, resumed from, or why not) on standard error")
 	f.BoolVar(&opts.DryRun, "dry-run", false, "list the cells and whether each would be solved, without solving")
 	return cmd
 }

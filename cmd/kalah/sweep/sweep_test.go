@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -230,5 +231,24 @@ func TestSweepStoreFlag(t *testing.T) {
 	}
 	if f := cmd.Flags().Lookup("store"); !f.Hidden || f.Deprecated == "" {
 		t.Error("--store is not a hidden deprecated flag")
+	}
+}
+
+// -v logs the cache each cell opens on standard error, with and without
+// the progress bar, and leaves the table on standard output as it is.
+func TestSweepVerbose(t *testing.T) {
+	for _, quiet := range []bool{true, false} {
+		dir := t.TempDir()
+		args := []string{"--rule", "empty-capture", "--pits", "3", "--seeds", "2", "--data", dir, "--no-egdb", "--cache", filepath.Join(dir, "cache"), "-v"}
+		if quiet {
+			args = append(args, "-q")
+		}
+		out, errOut, err := execute(t, nil, args...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(errOut, "kalah sweep: cache ") || strings.Contains(out, "kalah sweep:") || !strings.Contains(out, "solved Kalah(3,2) empty-capture") {
+			t.Errorf("quiet %v: standard error:\n%s\nstandard output:\n%s", quiet, errOut, out)
+		}
 	}
 }

@@ -15,3 +15,13 @@ func diskBytes(fi fs.FileInfo) int64 {
 	}
 	return fi.Size()
 }
+
+// freeBytes is the space an unprivileged process may still write on the
+// file system of dir; ok is false when it cannot be told.
+func freeBytes(dir string) (free int64, ok bool) {
+	var st syscall.Statfs_t
+	if err := syscall.Statfs(dir, &st); err != nil {
+		return 0, false
+	}
+	return int64(st.Bavail) * int64(st.Bsize), true
+}

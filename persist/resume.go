@@ -119,6 +119,14 @@ func (s *Cache) SaveCheckpoint(root engine.Position, tab *tt.Table, info ResumeI
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return 0, fmt.Errorf("cache %s: %w", s.dir, err)
 	}
+	// The new checkpoint is written beside the old one, which it
+	// replaces only when complete; a disk it would fill is left to the
+	// cache's entries and the results.
+	size := checkpointHeader + tab.Bytes() + 4
+	if free, ok := diskFree(filepath.Dir(path)); ok && free < size+CheckpointMargin {
+		return 0, fmt.Errorf("cache %s: checkpoint not written: %.1f GiB free on its disk; a checkpoint takes %.1f GiB and leaves %.1f GiB",
+			s.dir, gib(free), gib(size), gib(CheckpointMargin))
+	}
 	tmp := path + ".tmp"
 	f, err := os.Create(tmp)
 	if err != nil {
@@ -140,6 +148,15 @@ func (s *Cache) SaveCheckpoint(root engine.Position, tab *tt.Table, info ResumeI
 	}
 	return n, nil
 }
+
+// CheckpointMargin is the space a checkpoint leaves free on its disk: a
+// checkpoint that would leave less is not written.
+const CheckpointMargin = 1 << 30
+
+// diskFree is freeBytes; tests replace it.
+var diskFree = freeBytes
+
+func gib(n int64) float64 { return float64(n) / (1 << 30) }
 
 func writeCheckpoint(f io.Writer, header []byte, tab *tt.Table) (int64, error) {
 	w := &crcWriter{w: f}

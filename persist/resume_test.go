@@ -106,3 +106,38 @@ func TestCheckpointRoundTrip(t *testing.T) {
 		t.Errorf("the cache's entry: %v %v", e, ok)
 	}
 }
+
+// A checkpoint that would leave less than CheckpointMargin free on its
+// disk is not written: the error says how much is free and needed, the
+// previous checkpoint stays whole and loads, and no partial file is left.
+func TestCheckpointLeavesRoom(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "cache")
+	r := engine.Rules{Pits: 4, Capture: engine.EmptyCapture}
+	root, _ := r.StartPosition(3)
+	tab, err := tt.New(4, 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := openCache(t, dir, r, persist.Options{})
+	defer s.Close()
+	n, err := s.SaveCheckpoint(root, tab, persist.ResumeInfo{Checkpoints: 1, Time: time.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, free := range []int64{0, n + persist.CheckpointMargin - 1, n + persist.CheckpointMargin} {
+		restore := persist.SetDiskFree(func(string) (int64, bool) { return free, true })
+		_, err := s.SaveCheckpoint(root, tab, persist.ResumeInfo{Checkpoints: 2, Time: time.Now()})
+		restore()
+		fits := free >= n+persist.CheckpointMargin
+		if fits != (err == nil) || (err != nil && !strings.Contains(err.Error(), "checkpoint not written")) {
+			t.Errorf("%d bytes free: %v", free, err)
+		}
+		info, lerr := s.LoadCheckpoint(root, tab)
+		if want := map[bool]int64{false: 1, true: 2}[fits]; lerr != nil || info.Checkpoints != want {
+			t.Errorf("%d bytes free: then loaded checkpoint %d (%v), want %d", free, info.Checkpoints, lerr, want)
+		}
+		if tmp, _ := filepath.Glob(filepath.Join(dir, "resume", "*.tmp")); len(tmp) != 0 {
+			t.Errorf("%d bytes free: left %v", free, tmp)
+		}
+	}
+}

@@ -16,7 +16,7 @@ type cellJSON struct {
 	Rule   string `json:"rule"`
 	Pits   int    `json:"pits"`
 	Seeds  int    `json:"seeds"`
-	Status string `json:"status"`           // stored, solved, unfinished, skipped, todo
+	Status string `json:"status"`           // stored, solved, unfinished, failed, skipped, todo
 	Value  *int   `json:"value,omitempty"`  // when stored or solved
 	Result string `json:"result,omitempty"` // W, L or D
 	// Lower and Upper are the proven bounds of an unfinished cell.
@@ -66,6 +66,8 @@ func (c *cell) text() string {
 		return c.res.Bounds()
 	case c.status == "todo":
 		return "todo"
+	case c.status == "failed":
+		return "error"
 	}
 	return "-"
 }
@@ -125,7 +127,7 @@ func printTables(opts *Options, captures []engine.Capture, pits, seeds []int, ce
 		writeGrid(w, grid)
 	}
 	for _, c := range cells {
-		if c.res == nil {
+		if c.status != "solved" && c.status != "unfinished" {
 			continue
 		}
 		if !ran {

@@ -115,7 +115,7 @@ error (-q turns it off).`,
 type cell struct {
 	rules  engine.Rules
 	seeds  int
-	status string // "stored", "solved", "unfinished", "skipped" (not reached), "todo" (dry run)
+	status string // "stored", "solved", "unfinished", "failed" (an error ended the run), "skipped" (not reached), "todo" (dry run)
 	rec    *results.Record
 	res    *results.Cell // this run's solve, if any
 }
@@ -246,6 +246,14 @@ func solveCells(opts *Options, archive results.Archive, order []*cell, ttBytes i
 				return err
 			}
 		default:
+			// A cell that cannot be solved (a locked cache, a damaged
+			// database) ends the run: it is "failed", the rest "skipped".
+			c.status = "failed"
+			for _, d := range order {
+				if d.status == "todo" {
+					d.status = "skipped"
+				}
+			}
 			return fmt.Errorf("Kalah(%d,%d) %s: %w", c.rules.Pits, c.seeds, c.rules.Capture, err)
 		}
 		bar.add()

@@ -3,6 +3,7 @@ package sweepcmd
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -250,5 +251,30 @@ func TestSweepVerbose(t *testing.T) {
 		if !strings.Contains(errOut, "kalah sweep: cache ") || strings.Contains(out, "kalah sweep:") || !strings.Contains(out, "solved Kalah(3,2) empty-capture") {
 			t.Errorf("quiet %v: standard error:\n%s\nstandard output:\n%s", quiet, errOut, out)
 		}
+	}
+}
+
+// A cell that fails (here a locked cache) ends the run with its error: the
+// table shows it as "error" and the cells not reached as "-", what was
+// solved before stays stored, and the exit is not 0.
+func TestSweepCellError(t *testing.T) {
+	dir := t.TempDir()
+	io, out, _ := cmdutil.Test()
+	opts := &Options{IO: io, Rule: "empty-capture", Pits: "2", Seeds: "1-3", Data: dir, Quiet: true,
+		newSolve: func(ctx context.Context, r engine.Rules, seeds int) (*results.Cell, error) {
+			if seeds == 2 {
+				return nil, errors.New("cache /c is in use by another kalah process")
+			}
+			return solveCell(ctx, r, seeds)
+		}}
+	err := run(opts)
+	if err == nil || !strings.Contains(err.Error(), "Kalah(2,2) empty-capture: cache /c is in use") {
+		t.Errorf("err %v", err)
+	}
+	if !strings.Contains(out.String(), "    2  +2 W  error  -") || strings.Contains(out.String(), "todo") {
+		t.Errorf("output:\n%s", out.String())
+	}
+	if recs, _ := (results.Archive{Dir: dir}).Load("empty-capture"); len(recs) != 1 {
+		t.Errorf("%d records stored, want 1", len(recs))
 	}
 }

@@ -229,12 +229,16 @@ func solveCells(opts *Options, archive results.Archive, order []*cell, ttBytes i
 		res, err := solve(cctx, c.rules, c.seeds)
 		cancel()
 		c.res = res
+		name := fmt.Sprintf("Kalah(%d,%d) %s", c.rules.Pits, c.seeds, c.rules.Capture)
 		switch {
 		case err == nil:
-			if err := archive.Put(*res.Record); err != nil {
-				return err
-			}
 			c.status, c.rec = "solved", res.Record
+			if err := archive.Put(*res.Record); err != nil {
+				// The table still shows the value; the cache, if any,
+				// answers a rerun quickly.
+				skipRest(order)
+				return fmt.Errorf("%s solved (%s) but not recorded: %w", name, results.Signed(res.Record.Value), err)
+			}
 		case res != nil && errors.Is(err, solver.ErrInterrupted):
 			// Out of time, or Ctrl-C: keep the bounds as an open cell.
 			c.status = "unfinished"
@@ -243,18 +247,15 @@ func solveCells(opts *Options, archive results.Archive, order []*cell, ttBytes i
 				reason = "time limit " + opts.MaxTime.String()
 			}
 			if err := archive.PutOpen(res.Open(reason, opts.Cache != "")); err != nil {
-				return err
+				skipRest(order)
+				return fmt.Errorf("%s: the bounds proven (%s) not recorded: %w", name, res.Bounds(), err)
 			}
 		default:
 			// A cell that cannot be solved (a locked cache, a damaged
 			// database) ends the run: it is "failed", the rest "skipped".
 			c.status = "failed"
-			for _, d := range order {
-				if d.status == "todo" {
-					d.status = "skipped"
-				}
-			}
-			return fmt.Errorf("Kalah(%d,%d) %s: %w", c.rules.Pits, c.seeds, c.rules.Capture, err)
+			skipRest(order)
+			return fmt.Errorf("%s: %w", name, err)
 		}
 		bar.add()
 	}
@@ -262,6 +263,15 @@ func solveCells(opts *Options, archive results.Archive, order []*cell, ttBytes i
 		return fmt.Errorf("%w: the cells solved so far are stored in %s", cmdutil.ErrInterrupted, opts.Data)
 	}
 	return nil
+}
+
+// skipRest marks the cells a failed run did not reach.
+func skipRest(cells []*cell) {
+	for _, c := range cells {
+		if c.status == "todo" {
+			c.status = "skipped"
+		}
+	}
 }
 
 // parseRule reads --rule.

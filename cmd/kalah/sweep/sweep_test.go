@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -276,5 +277,33 @@ func TestSweepCellError(t *testing.T) {
 	}
 	if recs, _ := (results.Archive{Dir: dir}).Load("empty-capture"); len(recs) != 1 {
 		t.Errorf("%d records stored, want 1", len(recs))
+	}
+}
+
+// A record the archive cannot take (here its file replaced by a
+// directory while the cell was solved) ends the run with an error that
+// names the value; the table still shows it, the rest is skipped.
+func TestSweepRecordNotWritten(t *testing.T) {
+	dir := t.TempDir()
+	io, out, _ := cmdutil.Test()
+	opts := &Options{IO: io, Rule: "empty-capture", Pits: "2", Seeds: "1-3", Data: dir, Quiet: true,
+		newSolve: func(ctx context.Context, r engine.Rules, seeds int) (*results.Cell, error) {
+			if seeds == 2 {
+				file := filepath.Join(dir, "empty-capture.jsonl")
+				if err := os.Remove(file); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Mkdir(file, 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			return solveCell(ctx, r, seeds)
+		}}
+	err := run(opts)
+	if err == nil || !strings.Contains(err.Error(), "Kalah(2,2) empty-capture solved (-2) but not recorded") {
+		t.Errorf("err %v", err)
+	}
+	if !strings.Contains(out.String(), "    2  +2 W  -2 L  -") {
+		t.Errorf("output:\n%s", out.String())
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/kalah-solver/kalah/engine"
+	"github.com/kalah-solver/kalah/internal/reference"
 	"github.com/kalah-solver/kalah/results"
 	"github.com/kalah-solver/kalah/solver"
 )
@@ -243,5 +244,48 @@ func TestSolveStartResumesFromCheckpoint(t *testing.T) {
 	t.Logf("fresh %d nodes; interrupted after %d; resumed %d", fresh.Nodes, part.Nodes, got.Nodes)
 	if files := checkpoints(); len(files) != 0 {
 		t.Errorf("after the complete run: %v", files)
+	}
+}
+
+// Every opening chain SolveStart records is worth what an independent
+// reference (internal/reference: memoized negamax over seed-by-seed
+// sowing) gives the position after it, under both rules, on cells where
+// an extra-turn move begins several chains.
+func TestSolveStartOpeningsMatchReference(t *testing.T) {
+	for _, c := range []struct{ m, n int }{{3, 3}, {4, 1}, {4, 2}, {4, 3}} {
+		for _, rule := range []engine.Capture{EmptyCapture, NoEmptyCapture} {
+			cell := solveStart(t, Config{Pits: c.m, Seeds: c.n, Rule: rule, Threads: 1, NoEGDB: true, NoCache: true, TableBytes: 16 << 20})
+			ref := reference.NewSolver(reference.Rules{Pits: c.m, EmptyCapture: rule == EmptyCapture}, 0)
+			holes := make([]int, 2*c.m+2)
+			for i := range c.m {
+				holes[i], holes[c.m+1+i] = c.n, c.n
+			}
+			chains := 0
+			for _, o := range cell.Record.Openings {
+				pits, err := results.ChainPits(o.Chain, c.m)
+				if err != nil {
+					t.Fatal(err)
+				}
+				g := ref.Game(holes, false)
+				for _, i := range pits {
+					g, _, _, _ = ref.Play(g, i)
+				}
+				south := g.Holes[c.m] - g.Holes[2*c.m+1]
+				if v := ref.Value(g); g.North {
+					south -= v
+				} else {
+					south += v
+				}
+				if o.Value != south {
+					t.Errorf("Kalah(%d,%d) %s: opening %s is %+d, the reference says %+d", c.m, c.n, rule, o.Chain, o.Value, south)
+				}
+				if len(pits) > 1 {
+					chains++
+				}
+			}
+			if chains < 2 {
+				t.Errorf("Kalah(%d,%d) %s: %d chains of more than one sowing; the test wants several", c.m, c.n, rule, chains)
+			}
+		}
 	}
 }

@@ -289,3 +289,63 @@ func TestSolveStartOpeningsMatchReference(t *testing.T) {
 		}
 	}
 }
+
+// The principal variation's first turn, when it is the one best chain of
+// the best move, is never searched: it is solved last of its move's
+// chains, each of which is searched (a progress report names it) and
+// found worth less than the move, so it is worth the move's value. Its
+// recorded value is checked by TestSolveStartOpeningsMatchReference.
+func TestSolveStartInfersBestChain(t *testing.T) {
+	found := 0
+	for _, c := range []struct{ m, n int }{{3, 3}, {4, 2}, {4, 3}, {5, 2}, {5, 3}, {6, 2}} {
+		for _, rule := range []engine.Capture{EmptyCapture, NoEmptyCapture} {
+			var mu sync.Mutex
+			searched := map[string]bool{}
+			cell := solveStart(t, Config{Pits: c.m, Seeds: c.n, Rule: rule, Threads: 1, NoEGDB: true, NoCache: true, TableBytes: 16 << 20,
+				Progress: func(p solver.Progress) {
+					mu.Lock()
+					searched[p.Stage] = true
+					mu.Unlock()
+				}})
+			rec := cell.Record
+			turn := strings.SplitN(rec.PVLetters, "-", 2)[0]
+			if len(turn) < 2 {
+				continue // the best move passes the turn
+			}
+			best, others := 0, 0
+			for _, o := range rec.Openings {
+				pits, _ := results.ChainPits(o.Chain, c.m)
+				if pits[0] != int(turn[0]-'a') || len(pits) < 2 {
+					continue
+				}
+				if o.Value == rec.Value {
+					best++
+				} else {
+					others++
+				}
+			}
+			if best != 1 || others == 0 {
+				continue
+			}
+			found++
+			mu.Lock()
+			if searched["chain "+turn] {
+				t.Errorf("Kalah(%d,%d) %s: chain %s, the one best, was searched", c.m, c.n, rule, turn)
+			}
+			n := 0
+			for st := range searched {
+				if strings.HasPrefix(st, "chain "+turn[:1]) {
+					n++
+				}
+			}
+			mu.Unlock()
+			if n != others {
+				t.Errorf("Kalah(%d,%d) %s: %d of the other %d chains after %c searched", c.m, c.n, rule, n, others, turn[0])
+			}
+		}
+	}
+	if found == 0 {
+		t.Fatal("no cell of the list has a best move with one best chain among several")
+	}
+	t.Logf("%d cells with one best chain among several", found)
+}

@@ -290,3 +290,47 @@ func TestMoveToFront(t *testing.T) {
 		}
 	}
 }
+
+// BoardBounds from bounds already known finds the reference's value
+// whatever true bounds it is given (one or both of them the value itself,
+// or off the value's parity), and refuses bounds that hold no value.
+func TestBoardBoundsKnown(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	refs := brutes{}
+	solvers := map[engine.Rules]*Solver{}
+	defer func() {
+		for _, sv := range solvers {
+			sv.Close()
+		}
+	}()
+	tested := 0
+	for k := 0; k < 40; k++ {
+		r := engine.Rules{Pits: 2 + k%3, Capture: engine.Captures[k%2]}
+		p := randomPosition(rng, r, 3, 2*r.Pits)
+		if p.Board.Seeds() > 13 {
+			continue // brute force stays quick
+		}
+		tested++
+		want := refs.get(r).value(p.Board) - p.Board.StoreDiff() // relative to the stores
+		s := p.Board.Seeds()
+		for _, known := range [][2]int{{-s, s}, {want, want}, {want, s}, {-s, want}, {want - 1, want + 3}, {want - 4, want + 1}} {
+			if solvers[r] == nil {
+				solvers[r] = newTestSolver(t, r, 1)
+			}
+			lo, hi, err := solvers[r].BoardBounds(context.Background(), p.Board, max(known[0], -s), min(known[1], s), "position", engine.ResExtra, 0)
+			if err != nil || lo != want || hi != want {
+				t.Fatalf("%v, known [%d, %d]: [%d, %d] (%v), want %+d", p, known[0], known[1], lo, hi, err, want)
+			}
+		}
+	}
+	if tested < 20 {
+		t.Fatalf("%d positions tested", tested)
+	}
+	r := engine.Rules{Pits: 4, Capture: engine.EmptyCapture}
+	sv := newTestSolver(t, r, 1)
+	defer sv.Close()
+	p, _ := r.StartPosition(3)
+	if _, _, err := sv.BoardBounds(context.Background(), p.Board, 4, 2, "position", engine.ResExtra, 0); err == nil {
+		t.Error("bounds [4, 2] accepted")
+	}
+}

@@ -1,12 +1,10 @@
 package kalah
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 	"time"
 
 	"github.com/kalah-solver/kalah/engine"
@@ -94,49 +92,15 @@ func (k *Session) SolveStart(ctx context.Context) (*results.Cell, error) {
 	}
 	// The chains of more than one sowing are solved one by one; a run
 	// that stops among them keeps those proven and the bounds of the one
-	// it was solving (cell.Chains). An extra-turn move is worth the best
-	// of the chains it begins, so none of them is worth more, and the last
-	// of them is worth the move's value when every other is worth less:
-	// that one needs no search (nor does the test that none is worth more).
-	// So the principal variation's first turn, a best chain of the best
-	// move, is solved last of its move's chains.
-	chains := results.OpeningChains(rules, start)
-	var pvTurn []int
-	for _, p := range res.PV {
-		if p.Side != start.ToMove {
-			break
-		}
-		pvTurn = append(pvTurn, p.Pit)
-	}
-	order := make([]int, len(chains))
-	left, bestSeen := map[int]int{}, map[int]int{}
-	for i, chain := range chains {
-		order[i] = i
-		if len(chain) > 1 {
-			left[chain[0]]++
-			bestSeen[chain[0]] = math.MinInt
-		}
-	}
-	slices.SortStableFunc(order, func(i, j int) int {
-		if d := chains[i][0] - chains[j][0]; d != 0 {
-			return d
-		}
-		return cmp.Compare(b2i(slices.Equal(chains[i], pvTurn)), b2i(slices.Equal(chains[j], pvTurn)))
-	})
-	openings := make([]results.Opening, len(chains))
-	for _, k := range order {
-		chain := chains[k]
+	// it was solving (cell.Chains).
+	var openings []results.Opening
+	for _, chain := range results.OpeningChains(rules, start) {
 		name := results.FormatChain(chain)
-		move := moveValue[chain[0]]
 		if len(chain) == 1 {
-			openings[k] = results.Opening{Chain: name, Value: move}
+			openings = append(openings, results.Opening{Chain: name, Value: moveValue[chain[0]]})
 			continue
 		}
-		left[chain[0]]--
-		lo, hi, narrowed, err := move, move, true, error(nil)
-		if left[chain[0]] > 0 || bestSeen[chain[0]] >= move {
-			lo, hi, narrowed, err = chainBounds(ctx, s, rules, start, chain, move)
-		}
+		lo, hi, narrowed, err := chainBounds(ctx, s, rules, start, chain)
 		if err != nil && !errors.Is(err, solver.ErrInterrupted) {
 			return finish(err)
 		}
@@ -146,8 +110,7 @@ func (k *Session) SolveStart(ctx context.Context) (*results.Cell, error) {
 		if err != nil {
 			return finish(err)
 		}
-		openings[k] = results.Opening{Chain: name, Value: lo}
-		bestSeen[chain[0]] = max(bestSeen[chain[0]], lo)
+		openings = append(openings, results.Opening{Chain: name, Value: lo})
 	}
 	// Each extra-turn move's value is the best of the chains it begins.
 	for _, mv := range res.Moves {
@@ -199,19 +162,11 @@ func (k *Session) SolveStart(ctx context.Context) (*results.Cell, error) {
 	return cell, nil
 }
 
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
 // chainBounds plays chain (every sowing but the last earns an extra turn)
 // and returns bounds on South's final store difference under perfect play
-// after it, which is known to be at most most: exact (lo == hi) unless err
-// wraps solver.ErrInterrupted. narrowed says the bounds are narrower than
-// the seeds left allow.
-func chainBounds(ctx context.Context, s *solver.Solver, rules engine.Rules, start engine.Position, chain []int, most int) (lo, hi int, narrowed bool, err error) {
+// after it: exact (lo == hi) unless err wraps solver.ErrInterrupted.
+// narrowed says the bounds are narrower than the seeds left allow.
+func chainBounds(ctx context.Context, s *solver.Solver, rules engine.Rules, start engine.Position, chain []int) (lo, hi int, narrowed bool, err error) {
 	end := start
 	for _, i := range chain {
 		if end.Board.Over() || end.ToMove != start.ToMove || end.Board.Pit(i) == 0 {
@@ -231,8 +186,7 @@ func chainBounds(ctx context.Context, s *solver.Solver, rules engine.Rules, star
 	}
 	// The bounds are relative, for North to move; progress reports them
 	// as South's values (the turn passed to North after the chain).
-	seeds := end.Board.Seeds()
-	vlo, vhi, err := s.BoardBounds(ctx, end.Board, max(end.SouthDiff()-most, -seeds), seeds, "chain "+letters, 0, end.SouthDiff())
+	vlo, vhi, err := s.BoardBounds(ctx, end.Board, "chain "+letters, 0, end.SouthDiff())
 	narrowed = vhi-vlo < 2*end.Board.Seeds()
 	return end.SouthDiff() - vhi, end.SouthDiff() - vlo, narrowed, err
 }

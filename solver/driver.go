@@ -129,13 +129,8 @@ type testFunc func(b engine.Board, gamma, depth int) (int, bool)
 
 // mtdfWith is mtdf with its tests run by test.
 func (s *Solver) mtdfWith(ctx context.Context, test testFunc, b engine.Board, guess, depth int, report func(lo, hi int)) (lo, hi int, ok bool) {
-	return s.mtdfIn(ctx, test, b, guess, depth, -b.Seeds(), b.Seeds(), report)
-}
-
-// mtdfIn is mtdfWith on a full-depth value known to lie in [lo, hi]
-// (within the seeds': [-b.Seeds(), b.Seeds()] when nothing more is known).
-func (s *Solver) mtdfIn(ctx context.Context, test testFunc, b engine.Board, guess, depth, lo, hi int, report func(lo, hi int)) (int, int, bool) {
 	seeds := b.Seeds()
+	lo, hi = -seeds, seeds
 	step, par := 2, seeds
 	if depth != tt.DepthSolved {
 		step = 1
@@ -152,7 +147,6 @@ func (s *Solver) mtdfIn(ctx context.Context, test testFunc, b engine.Board, gues
 		}
 		return RoundDown(v, par)
 	}
-	lo, hi = max(up(lo), -seeds), min(down(hi), seeds)
 	g := guess
 	for lo < hi {
 		if ctx.Err() != nil {

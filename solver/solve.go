@@ -296,25 +296,20 @@ func (s *Solver) run(ctx context.Context, stage *atomic.Pointer[Progress], start
 // BoardValue returns the exact value of b relative to its stores (the mover's
 // final store difference minus the current one).
 func (s *Solver) BoardValue(ctx context.Context, b engine.Board) (int, error) {
-	lo, _, err := s.BoardBounds(ctx, b, -b.Seeds(), b.Seeds(), "position", engine.ResExtra, 0)
+	lo, _, err := s.BoardBounds(ctx, b, "position", engine.ResExtra, 0)
 	return lo, err
 }
 
-// BoardBounds is BoardValue that starts from bounds already known and
-// keeps what an interrupted solve proved: the value of b relative to its
-// stores, known to lie in [least, most] (-b.Seeds() and b.Seeds() when
-// nothing more is known), lies in [lo, hi], lo == hi unless err wraps
-// ErrInterrupted; no test is spent on what least and most say. Progress
-// reports name the solve stage and, after every full-depth test, carry
-// the bounds as the root's mover sees them: b is reached from the root by
-// a sowing with result res, after which the root's store difference is
-// offset (engine.MoveBounds; ResExtra and 0 report b's own bounds).
-func (s *Solver) BoardBounds(ctx context.Context, b engine.Board, least, most int, stage string, res engine.Result, offset int) (lo, hi int, err error) {
+// BoardBounds is BoardValue that keeps what an interrupted solve proved:
+// the value of b relative to its stores lies in [lo, hi], lo == hi unless
+// err wraps ErrInterrupted. Progress reports name the solve stage and,
+// after every full-depth test, carry the bounds as the root's mover sees
+// them: b is reached from the root by a sowing with result res, after which
+// the root's store difference is offset (engine.MoveBounds; ResExtra and 0
+// report b's own bounds).
+func (s *Solver) BoardBounds(ctx context.Context, b engine.Board, stage string, res engine.Result, offset int) (lo, hi int, err error) {
 	if b.Over() {
 		return 0, 0, nil
-	}
-	if least > most {
-		return 0, 0, fmt.Errorf("BoardBounds: no value lies in [%d, %d]", least, most)
 	}
 	var st atomic.Pointer[Progress]
 	start := time.Now()
@@ -322,7 +317,7 @@ func (s *Solver) BoardBounds(ctx context.Context, b engine.Board, least, most in
 	stopRun := s.run(ctx, &st, start)
 	defer stopRun()
 	guess := s.deepen(ctx, b, 0, s.opts.Deepen)
-	lo, hi, ok := s.mtdfIn(ctx, s.test, b, guess, tt.DepthSolved, least, most, report)
+	lo, hi, ok := s.mtdf(ctx, b, guess, tt.DepthSolved, report)
 	if !ok {
 		return lo, hi, fmt.Errorf("%w: value in [%d, %d]", ErrInterrupted, lo, hi)
 	}

@@ -255,55 +255,53 @@ func TestSweepVerbose(t *testing.T) {
 	}
 }
 
-// A cell that fails (here a locked cache) ends the run with its error: the
-// table shows it as "error" and the cells not reached as "-", what was
-// solved before stays stored, and the exit is not 0.
-func TestSweepCellError(t *testing.T) {
-	dir := t.TempDir()
-	io, out, _ := cmdutil.Test()
-	opts := &Options{IO: io, Rule: "empty-capture", Pits: "2", Seeds: "1-3", Data: dir, Quiet: true,
-		newSolve: func(ctx context.Context, r engine.Rules, seeds int) (*results.Cell, error) {
-			if seeds == 2 {
-				return nil, errors.New("cache /c is in use by another kalah process")
+// A cell that fails ends the run with its error, and the table shows "-"
+// for the cells not reached: "error" for a solve that failed (here a
+// locked cache), the value for a record the archive could not take (here
+// its file replaced by a directory while the cell was solved), whose
+// error names it. What was solved before stays stored.
+func TestSweepCellFails(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		before  func(dir string) error // before Kalah(2,2) is solved; an error is its solve's
+		wantErr string
+		wantRow string
+	}{
+		{"solve", func(string) error { return errors.New("cache /c is in use by another kalah process") },
+			"Kalah(2,2) empty-capture: cache /c is in use", "    2  +2 W  error  -"},
+		{"record", func(dir string) error {
+			file := filepath.Join(dir, "empty-capture.jsonl")
+			if err := os.Remove(file); err != nil {
+				t.Fatal(err)
 			}
-			return solveCell(ctx, r, seeds)
-		}}
-	err := run(opts)
-	if err == nil || !strings.Contains(err.Error(), "Kalah(2,2) empty-capture: cache /c is in use") {
-		t.Errorf("err %v", err)
-	}
-	if !strings.Contains(out.String(), "    2  +2 W  error  -") || strings.Contains(out.String(), "todo") {
-		t.Errorf("output:\n%s", out.String())
-	}
-	if recs, _ := (results.Archive{Dir: dir}).Load("empty-capture"); len(recs) != 1 {
-		t.Errorf("%d records stored, want 1", len(recs))
-	}
-}
-
-// A record the archive cannot take (here its file replaced by a
-// directory while the cell was solved) ends the run with an error that
-// names the value; the table still shows it, the rest is skipped.
-func TestSweepRecordNotWritten(t *testing.T) {
-	dir := t.TempDir()
-	io, out, _ := cmdutil.Test()
-	opts := &Options{IO: io, Rule: "empty-capture", Pits: "2", Seeds: "1-3", Data: dir, Quiet: true,
-		newSolve: func(ctx context.Context, r engine.Rules, seeds int) (*results.Cell, error) {
-			if seeds == 2 {
-				file := filepath.Join(dir, "empty-capture.jsonl")
-				if err := os.Remove(file); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.Mkdir(file, 0o755); err != nil {
-					t.Fatal(err)
-				}
+			if err := os.Mkdir(file, 0o755); err != nil {
+				t.Fatal(err)
 			}
-			return solveCell(ctx, r, seeds)
-		}}
-	err := run(opts)
-	if err == nil || !strings.Contains(err.Error(), "Kalah(2,2) empty-capture solved (-2) but not recorded") {
-		t.Errorf("err %v", err)
-	}
-	if !strings.Contains(out.String(), "    2  +2 W  -2 L  -") {
-		t.Errorf("output:\n%s", out.String())
+			return nil
+		}, "Kalah(2,2) empty-capture solved (-2) but not recorded", "    2  +2 W  -2 L  -"},
+	} {
+		dir := t.TempDir()
+		io, out, _ := cmdutil.Test()
+		opts := &Options{IO: io, Rule: "empty-capture", Pits: "2", Seeds: "1-3", Data: dir, Quiet: true,
+			newSolve: func(ctx context.Context, r engine.Rules, seeds int) (*results.Cell, error) {
+				if seeds == 2 {
+					if err := c.before(dir); err != nil {
+						return nil, err
+					}
+				}
+				return solveCell(ctx, r, seeds)
+			}}
+		err := run(opts)
+		if err == nil || !strings.Contains(err.Error(), c.wantErr) {
+			t.Errorf("%s: err %v", c.name, err)
+		}
+		if !strings.Contains(out.String(), c.wantRow) || strings.Contains(out.String(), "todo") {
+			t.Errorf("%s: output:\n%s", c.name, out.String())
+		}
+		if c.name == "solve" {
+			if recs, _ := (results.Archive{Dir: dir}).Load("empty-capture"); len(recs) != 1 {
+				t.Errorf("%d records stored, want 1", len(recs))
+			}
+		}
 	}
 }

@@ -216,3 +216,30 @@ func TestPutOpenChains(t *testing.T) {
 		}
 	}
 }
+
+// An open cell beyond the target cells (a larger board begun) is listed
+// in the open cells' table, after those of the targets, and the section
+// says every target is solved when none is missing.
+func TestReportOpenBeyondTargets(t *testing.T) {
+	s := Archive{Dir: t.TempDir()}
+	o := Open{Rule: "no-empty-capture", Pits: 8, Seeds: 4, Lower: 2, Upper: 64, Stage: "value", Reason: "time limit 45m0s",
+		Runs: 1, Nodes: 5, Seconds: 1, Threads: 2, Date: "2026-12-05"}
+	if err := s.PutOpen(o); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Report(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"then the\nlarger cells begun.",
+		"| no-empty-capture | 8,4 | >= +2 | the value |",
+	} {
+		if !strings.Contains(string(rep), want) {
+			t.Errorf("the report lacks %q:\n%s", want, rep)
+		}
+	}
+	if strings.Contains(string(rep), "(8,4)") {
+		t.Errorf("the summary counts Kalah(8,4) among the targets:\n%s", rep)
+	}
+}

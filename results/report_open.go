@@ -5,8 +5,9 @@ import (
 	"strings"
 )
 
-// openCells writes the section on the target cells without a record:
-// what is proven about each and why it is not solved.
+// openCells writes the section on the target cells without a record,
+// and the larger cells begun (open records beyond the targets): what is
+// proven about each and why it is not solved.
 func (rp *report) openCells() {
 	rp.p("## Open cells\n\n")
 	var miss [][2]int
@@ -17,11 +18,24 @@ func (rp *report) openCells() {
 			rules = append(rules, rule)
 		}
 	}
-	if len(miss) == 0 {
+	targets := len(miss)
+	for _, o := range rp.open {
+		if !isTarget(o.Pits, o.Seeds) {
+			miss = append(miss, [2]int{o.Pits, o.Seeds})
+			rules = append(rules, o.Rule)
+		}
+	}
+	switch {
+	case len(miss) == 0:
 		rp.p("None: every target cell (%s) is solved under both rules.\n\n", targetText)
 		return
+	case targets == 0:
+		rp.p("Every target cell (%s) is solved under both rules; below, the\n", targetText)
+		rp.p("larger cells begun. An open\n")
+	default:
+		rp.p("The target cells (%s) without a record, then the\n", targetText)
+		rp.p("larger cells begun. An open\n")
 	}
-	rp.p("The target cells (%s) without a record. An open\n", targetText)
 	rp.p("cell's value is only bounded: each bound is proven by the search, never\n")
 	rp.p("estimated; a single number below is a proven value whose opening chains\n")
 	rp.p("or principal variation are missing. A cell is open because its runs\n")

@@ -14,7 +14,8 @@ var Unattempted = map[string][][2]int{}
 
 // The committed records (results/data) are complete and consistent: every
 // target cell is there, open (with proven bounds) or listed in
-// Unattempted, never two of these; every record passes Check
+// Unattempted, never two of these (a larger cell may be open too, which
+// the report lists after the targets); every record passes Check
 // (legal principal variation ending at the value, every opening chain,
 // best chain = value); the W/L/D and margins agree with every published
 // value of their rule; and the game graphs agree with the records.
@@ -27,9 +28,6 @@ func TestCommittedRecords(t *testing.T) {
 	for _, o := range open {
 		if err := o.Check(); err != nil {
 			t.Error(err)
-		}
-		if !isTarget(o.Pits, o.Seeds) {
-			t.Errorf("%s: open, but not a target cell", o.Name())
 		}
 		checkProvenance(t, o.Name(), o.Provenance)
 	}

@@ -69,20 +69,27 @@ func TestReportOpenValue(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	reportHas(t, s,
+		"(7,3), (7,4) (value +10 proven, openings open), (8,1)",
+		"(8,2), (8,3) (see [Open cells]",
+		"| no-empty-capture | 7,4 | = +10 | the opening chains |",
+		"- Kalah(7,4) no-empty-capture: a <= +4, d = +10.")
+}
+
+// reportHas generates the report of s and fails the test for each of
+// want it lacks; it returns the report.
+func reportHas(t *testing.T, s Archive, want ...string) string {
+	t.Helper()
 	rep, err := Report(s)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{
-		"(7,3), (7,4) (value +10 proven, openings open), (8,1)",
-		"(8,2), (8,3) (see [Open cells]",
-		"| no-empty-capture | 7,4 | = +10 | the opening chains |",
-		"- Kalah(7,4) no-empty-capture: a <= +4, d = +10.",
-	} {
-		if !strings.Contains(string(rep), want) {
-			t.Errorf("the report lacks %q:\n%s", want, rep)
+	for _, w := range want {
+		if !strings.Contains(string(rep), w) {
+			t.Errorf("the report lacks %q:\n%s", w, rep)
 		}
 	}
+	return string(rep)
 }
 
 // TestPutEarlierRuns: a record that completes an open cell with answers
@@ -227,19 +234,8 @@ func TestReportOpenBeyondTargets(t *testing.T) {
 	if err := s.PutOpen(o); err != nil {
 		t.Fatal(err)
 	}
-	rep, err := Report(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, want := range []string{
-		"then the\nlarger cells begun.",
-		"| no-empty-capture | 8,4 | >= +2 | the value |",
-	} {
-		if !strings.Contains(string(rep), want) {
-			t.Errorf("the report lacks %q:\n%s", want, rep)
-		}
-	}
-	if strings.Contains(string(rep), "(8,4)") {
+	rep := reportHas(t, s, "then the\nlarger cells begun.", "| no-empty-capture | 8,4 | >= +2 | the value |")
+	if strings.Contains(rep, "(8,4)") {
 		t.Errorf("the summary counts Kalah(8,4) among the targets:\n%s", rep)
 	}
 }

@@ -3,6 +3,7 @@ package persist_test
 import (
 	"context"
 	"errors"
+	"log"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -279,4 +280,26 @@ func TestCacheResume(t *testing.T) {
 		t.Errorf("resumed solve: %d nodes (%d cache hits), uninterrupted %d nodes, interrupted part %d", again.Stats.Nodes, again.Stats.CacheHits, full.Stats.Nodes, part.Stats.Nodes)
 	}
 	t.Logf("uninterrupted %d nodes; interrupted after %d; resumed %d (%d cache hits)", full.Stats.Nodes, part.Stats.Nodes, again.Stats.Nodes, again.Stats.CacheHits)
+}
+
+// TestBadgerLogDropsCacheAdvice checks that BadgerDB's block-cache sizing
+// advice, a warning with a histogram that its monitor gives every minute
+// of a search's look-ups, stays out of the cache's log, and that its other
+// warnings and errors reach it.
+func TestBadgerLogDropsCacheAdvice(t *testing.T) {
+	var buf strings.Builder
+	warningf, errorf := persist.BadgerLog(log.New(&buf, "", 0))
+	// The formats of badger's monitorCache (db.go).
+	warningf("%s might be too small. Metrics: %s\n", "Block cache", "hit: 1 miss: 9")
+	warningf("Cache life expectancy (in seconds): %+v\n", "\n -- Histogram:\nMin value: 0\n")
+	if buf.Len() != 0 {
+		t.Fatalf("cache advice logged: %q", buf.String())
+	}
+	warningf("While forcing compaction on level 0: %v", "disk full")
+	errorf("Failure reading value log: %v\n", "EOF")
+	want := "badger warning: While forcing compaction on level 0: disk full\n" +
+		"badger error: Failure reading value log: EOF\n"
+	if buf.String() != want {
+		t.Fatalf("log %q, want %q", buf.String(), want)
+	}
 }

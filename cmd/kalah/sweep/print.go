@@ -28,6 +28,9 @@ type cellJSON struct {
 	// Resumed: this run's table started from the checkpoint an
 	// interrupted run of the cell left in the cache.
 	Resumed bool `json:"resumed,omitempty"`
+	// NotRecorded: this run's value or bounds could not be written to
+	// the archive in --data (the run ended with an error saying why).
+	NotRecorded bool `json:"not_recorded,omitempty"`
 }
 
 // output is the JSON output.
@@ -43,6 +46,7 @@ type output struct {
 func (c *cell) json() cellJSON {
 	j := cellJSON{Rule: c.rules.Capture.String(), Pits: c.rules.Pits, Seeds: c.seeds, Status: c.status}
 	j.Resumed = c.res != nil && c.res.Resumed
+	j.NotRecorded = c.unrecorded
 	switch {
 	case c.status == "stored" || c.status == "solved":
 		v := c.rec.Value
@@ -102,7 +106,7 @@ func printTables(opts *Options, captures []engine.Capture, pits, seeds []int, ce
 		return cw.Error()
 	}
 
-	star, ran := false, false
+	star, ran, recorded := false, false, false
 	for k, capt := range captures {
 		if k > 0 {
 			fmt.Fprintln(w)
@@ -139,16 +143,24 @@ func printTables(opts *Options, captures []engine.Capture, pits, seeds []int, ce
 		if c.res.Resumed {
 			resumed = ", resumed from the cache's checkpoint"
 		}
+		kept := ""
+		switch {
+		case c.unrecorded:
+			kept = " (not recorded)"
+		case c.status == "unfinished":
+			kept = " (bounds kept in open.jsonl)"
+		}
+		recorded = recorded || !c.unrecorded
 		if c.status == "solved" {
-			fmt.Fprintf(w, "solved %s: %s in %.3f s, %s nodes%s\n", name, results.Signed(c.rec.Value), c.rec.Seconds, results.Group(c.rec.Nodes), resumed)
+			fmt.Fprintf(w, "solved %s: %s in %.3f s, %s nodes%s%s\n", name, results.Signed(c.rec.Value), c.rec.Seconds, results.Group(c.rec.Nodes), resumed, kept)
 		} else {
-			fmt.Fprintf(w, "unfinished %s: value %s after %.3f s, %s nodes%s (bounds kept in open.jsonl)\n", name, c.res.Bounds(), c.res.Elapsed.Seconds(), results.Group(c.res.Nodes), resumed)
+			fmt.Fprintf(w, "unfinished %s: value %s after %.3f s, %s nodes%s%s\n", name, c.res.Bounds(), c.res.Elapsed.Seconds(), results.Group(c.res.Nodes), resumed, kept)
 		}
 	}
 	if star {
 		fmt.Fprintln(w, "* the value is exact, but the opening chains or the principal variation were not finished; not stored")
 	}
-	if ran {
+	if recorded {
 		fmt.Fprintf(w, "records in %s\n", opts.Data)
 	}
 	return nil

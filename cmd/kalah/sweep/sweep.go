@@ -118,6 +118,9 @@ type cell struct {
 	status string // "stored", "solved", "unfinished", "failed" (an error ended the run), "skipped" (not reached), "todo" (dry run)
 	rec    *results.Record
 	res    *results.Cell // this run's solve, if any
+	// unrecorded: this run's result (a value, or the bounds of an
+	// unfinished cell) could not be written to the archive.
+	unrecorded bool
 }
 
 func run(opts *Options) error {
@@ -236,6 +239,7 @@ func solveCells(opts *Options, archive results.Archive, order []*cell, ttBytes i
 			if err := archive.Put(*res.Record); err != nil {
 				// The table still shows the value; the cache, if any,
 				// answers a rerun quickly.
+				c.unrecorded = true
 				skipRest(order)
 				return fmt.Errorf("%s solved (%s) but not recorded: %w", name, results.Signed(res.Record.Value), err)
 			}
@@ -247,6 +251,7 @@ func solveCells(opts *Options, archive results.Archive, order []*cell, ttBytes i
 				reason = "time limit " + opts.MaxTime.String()
 			}
 			if err := archive.PutOpen(res.Open(reason, opts.Cache != "")); err != nil {
+				c.unrecorded = true
 				skipRest(order)
 				return fmt.Errorf("%s: the bounds proven (%s) not recorded: %w", name, res.Bounds(), err)
 			}

@@ -258,31 +258,35 @@ func TestSweepVerbose(t *testing.T) {
 // A cell that fails ends the run with its error, and the table shows "-"
 // for the cells not reached: "error" for a solve that failed (here a
 // locked cache), the value for a record the archive could not take (here
-// its file replaced by a directory while the cell was solved), whose
-// error names it. What was solved before stays stored.
+// its file made a directory while the cell was solved), whose
+// error names it and whose line under the table says "not recorded".
+// What was solved before stays stored; "records in" is said only when a
+// record was written.
 func TestSweepCellFails(t *testing.T) {
 	for _, c := range []struct {
-		name    string
-		before  func(dir string) error // before Kalah(2,2) is solved; an error is its solve's
-		wantErr string
-		wantRow string
+		name     string
+		seeds    string
+		before   func(dir string) error // before Kalah(2,2) is solved; an error is its solve's
+		wantErr  string
+		wantRow  string
+		wantLine string // a line of the output, "" for none
+		noLine   string // a line the output must not hold
 	}{
-		{"solve", func(string) error { return errors.New("cache /c is in use by another kalah process") },
-			"Kalah(2,2) empty-capture: cache /c is in use", "    2  +2 W  error  -"},
-		{"record", func(dir string) error {
-			file := filepath.Join(dir, "empty-capture.jsonl")
-			if err := os.Remove(file); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.Mkdir(file, 0o755); err != nil {
+		{"solve", "1-3", func(string) error { return errors.New("cache /c is in use by another kalah process") },
+			"Kalah(2,2) empty-capture: cache /c is in use", "    2  +2 W  error  -", "records in ", ""},
+		{"record", "2-3", func(dir string) error {
+			// No cell is recorded before it: the archive's file is a
+			// directory from the start.
+			if err := os.Mkdir(filepath.Join(dir, "empty-capture.jsonl"), 0o755); err != nil {
 				t.Fatal(err)
 			}
 			return nil
-		}, "Kalah(2,2) empty-capture solved (-2) but not recorded", "    2  +2 W  -2 L  -"},
+		}, "Kalah(2,2) empty-capture solved (-2) but not recorded", "    2  -2 L  -",
+			"solved Kalah(2,2) empty-capture: -2 in ", "records in "},
 	} {
 		dir := t.TempDir()
 		io, out, _ := cmdutil.Test()
-		opts := &Options{IO: io, Rule: "empty-capture", Pits: "2", Seeds: "1-3", Data: dir, Quiet: true,
+		opts := &Options{IO: io, Rule: "empty-capture", Pits: "2", Seeds: c.seeds, Data: dir, Quiet: true,
 			newSolve: func(ctx context.Context, r engine.Rules, seeds int) (*results.Cell, error) {
 				if seeds == 2 {
 					if err := c.before(dir); err != nil {
@@ -297,6 +301,23 @@ func TestSweepCellFails(t *testing.T) {
 		}
 		if !strings.Contains(out.String(), c.wantRow) || strings.Contains(out.String(), "todo") {
 			t.Errorf("%s: output:\n%s", c.name, out.String())
+		}
+		line := func(prefix string) string {
+			for l := range strings.Lines(out.String()) {
+				if strings.HasPrefix(l, prefix) {
+					return strings.TrimSpace(l)
+				}
+			}
+			return ""
+		}
+		if c.wantLine != "" && line(c.wantLine) == "" {
+			t.Errorf("%s: no line %q in\n%s", c.name, c.wantLine, out.String())
+		}
+		if c.name == "record" && !strings.HasSuffix(line(c.wantLine), "(not recorded)") {
+			t.Errorf("%s: %q does not say it was not recorded", c.name, line(c.wantLine))
+		}
+		if c.noLine != "" && line(c.noLine) != "" {
+			t.Errorf("%s: %q in\n%s", c.name, line(c.noLine), out.String())
 		}
 		if c.name == "solve" {
 			if recs, _ := (results.Archive{Dir: dir}).Load("empty-capture"); len(recs) != 1 {

@@ -145,3 +145,38 @@ func TestPrepareEGDB(t *testing.T) {
 		k.Close()
 	}
 }
+
+// TestAutoEGDBThreshold: the database is built before the first search of
+// a board of at least twice its seeds, not of one seed fewer.
+func TestAutoEGDBThreshold(t *testing.T) {
+	saved := autoEGDBPositions
+	autoEGDBPositions = 5000 // four pits: slices 0..6
+	defer func() { autoEGDBPositions = saved }()
+	for _, c := range []struct {
+		board string
+		build bool
+	}{
+		{"2,1,1,1,0,2,1,1,2,0", false}, // 11 seeds on the board
+		{"2,1,1,1,0,2,1,1,3,0", true},  // 12
+	} {
+		t.Setenv("XDG_DATA_HOME", t.TempDir())
+		built := false
+		k, err := Open(Config{Pits: 4, Threads: 1, NoCache: true, AutoEGDB: true,
+			OnEGDBBuild: func(EGDBBuild) { built = true }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := engine.ParsePosition(c.board, engine.South)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = k.Solve(context.Background(), p)
+		k.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if built != c.build {
+			t.Errorf("%s: built %v, want %v", c.board, built, c.build)
+		}
+	}
+}

@@ -73,10 +73,10 @@ exactly how much a losing move loses is most of a full solve's work).
 
 The endgame database of the pit count and rule installed in the default
 directory (see 'kalah egdb path') or in --egdb DIR is used when there is
-one. Without --egdb, the first solve of a big board (more than twice the
-seeds of the deepest database of 2.5*10^8 positions: 20 seeds for six
-pits, 16 for seven, 14 for eight) builds that database in the default
-directory first, once, with a line saying so and a progress bar
+one. Without --egdb, the first solve of a big board (at least twice the
+seeds of the deepest database of 2.5*10^8 positions: 25 seeds for five
+pits, 20 for six, 16 for seven, 14 for eight) builds that database in the
+default directory first, once, with a line saying so and a progress bar
 (Kalah(6,4): 110 MB, about 20 s on two cores); --no-egdb solves without.
 
 Long solves report progress on standard error every 2 s (not with --quiet,

@@ -7,6 +7,7 @@ import (
 	"log"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/kalah-solver/kalah"
@@ -34,10 +35,12 @@ func (s *cellSolver) solve(ctx context.Context, r engine.Rules, seeds int) (*res
 	cfg := kalah.Config{Pits: r.Pits, Seeds: seeds, Rule: r.Capture, Threads: s.opts.Threads, TableBytes: s.ttBytes,
 		EGDBDir: s.opts.EGDB, NoEGDB: s.opts.NoEGDB, CacheDir: s.opts.Cache, NoCache: s.opts.Cache == "",
 		ProgressEvery: time.Second}
-	cfg.Progress = func(p solver.Progress) { s.bar.describe(describe(r, seeds, p)) }
+	var lg *log.Logger
 	if s.opts.Verbose {
-		cfg.Log = log.New(s.bar.logWriter(s.opts.IO.ErrOut), "kalah sweep: ", 0)
+		lg = log.New(s.bar.logWriter(s.opts.IO.ErrOut), "kalah sweep: ", 0)
+		cfg.Log = lg
 	}
+	cfg.Progress = s.progress(r, seeds, lg)
 	k, err := kalah.Open(cfg)
 	if err != nil {
 		return nil, err
@@ -50,6 +53,35 @@ func (s *cellSolver) solve(ctx context.Context, r engine.Rules, seeds int) (*res
 		err = cerr
 	}
 	return cell, err
+}
+
+// progress returns a cell's progress callback: it describes the report
+// on the bar and, with a log (-v), logs a line whenever a stage begins or
+// its proven bounds change (the deepening, the value, each first move and
+// opening chain, each bound a test proves), with the time since the cell
+// began, so that a long run's log tells what was proven when. Stages run
+// side by side on several threads, so each stage's bounds are kept.
+func (s *cellSolver) progress(r engine.Rules, seeds int, lg *log.Logger) func(solver.Progress) {
+	var (
+		mu    sync.Mutex
+		seen  = map[string][2]int{}
+		begin = time.Now()
+	)
+	return func(p solver.Progress) {
+		s.bar.describe(describe(r, seeds, p))
+		if lg == nil {
+			return
+		}
+		mu.Lock()
+		b, ok := seen[p.Stage]
+		changed := !ok || b != [2]int{p.Lower, p.Upper}
+		seen[p.Stage] = [2]int{p.Lower, p.Upper}
+		mu.Unlock()
+		if changed {
+			lg.Printf("Kalah(%d,%d) %s: %s in [%s, %s] at %s", r.Pits, seeds, r.Capture, p.Stage,
+				results.Signed(p.Lower), results.Signed(p.Upper), time.Since(begin).Round(time.Second))
+		}
+	}
 }
 
 // describe is the progress bar's text for a cell's progress report: the

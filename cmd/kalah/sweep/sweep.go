@@ -74,7 +74,10 @@ With --cache the proofs are kept too, and the table is checkpointed into
 the cache (a file the size of --tt-mem, deleted when the cell is solved):
 the same command resumes it from the last checkpoint.
 Small cells are solved first. A progress bar over the cells goes to standard
-error (-q turns it off).`,
+error (-q turns it off); -v logs, above it, each stage a cell's solve begins
+(the value, a first move, an opening chain) and each bound it proves, with
+the time since the cell began, so that a long run's log says what was
+proven when.`,
 		Example: `  kalah sweep --rule both --pits 1-4 --seeds 1-6
   kalah sweep --rule empty-capture --pits 6 --seeds 1-4 --max-time 10m
   kalah sweep --rule no-empty-capture --pits 5 --seeds 3 --force --threads 2 \
@@ -106,7 +109,7 @@ error (-q turns it off).`,
 	f.StringVar(&opts.Cache, "cache", "", "cache directory for proven entries and checkpoints (see 'kalah cache'): a rerun after an interruption resumes (default: none)")
 	cmdutil.DeprecatedAlias(cmd, "store", "cache")
 	f.BoolVarP(&opts.Quiet, "quiet", "q", false, "no progress bar")
-	f.BoolVarP(&opts.Verbose, "verbose", "v", false, "log the endgame database opened and the cache's checkpoints (written, resumed from, or why not) on standard error")
+	f.BoolVarP(&opts.Verbose, "verbose", "v", false, "log the endgame database opened, the cache's checkpoints (written, resumed from, or why not) and each bound a cell's solve proves, with the time since the cell began, on standard error")
 	f.BoolVar(&opts.DryRun, "dry-run", false, "list the cells and whether each would be solved, without solving")
 	return cmd
 }

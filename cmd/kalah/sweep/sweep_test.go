@@ -14,6 +14,7 @@ import (
 	"github.com/kalah-solver/kalah"
 	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
 	"github.com/kalah-solver/kalah/engine"
+	"github.com/kalah-solver/kalah/internal/reference"
 	"github.com/kalah-solver/kalah/results"
 	"github.com/kalah-solver/kalah/solver"
 )
@@ -236,8 +237,9 @@ func TestSweepStoreFlag(t *testing.T) {
 	}
 }
 
-// -v logs the cache each cell opens on standard error, with and without
-// the progress bar, and leaves the table on standard output as it is.
+// -v logs the cache each cell opens and each bound proven on standard
+// error (once each), with and without the progress bar, and leaves the
+// table on standard output as it is.
 func TestSweepVerbose(t *testing.T) {
 	for _, quiet := range []bool{true, false} {
 		dir := t.TempDir()
@@ -251,6 +253,26 @@ func TestSweepVerbose(t *testing.T) {
 		}
 		if !strings.Contains(errOut, "kalah sweep: cache ") || strings.Contains(out, "kalah sweep:") || !strings.Contains(out, "solved Kalah(3,2) empty-capture") {
 			t.Errorf("quiet %v: standard error:\n%s\nstandard output:\n%s", quiet, errOut, out)
+		}
+		// Each first move's exact value is logged, as the slow
+		// reference computes it.
+		ref := reference.NewSolver(reference.Rules{Pits: 3, EmptyCapture: true}, 0)
+		start := reference.Rules{Pits: 3, EmptyCapture: true}.Game([]int{2, 2, 2, 0, 2, 2, 2, 0}, false)
+		seen := map[string]bool{}
+		for l := range strings.Lines(errOut) {
+			if _, b, ok := strings.Cut(l, "kalah sweep: Kalah(3,2) empty-capture: "); ok {
+				b, _, _ = strings.Cut(b, " at ")
+				if seen[b] {
+					t.Errorf("quiet %v: %q logged twice", quiet, b)
+				}
+				seen[b] = true
+			}
+		}
+		for i, m := range "abc" {
+			v := results.Signed(ref.MoveValue(start, i))
+			if want := fmt.Sprintf("move %c in [%s, %s]", m, v, v); !seen[want] {
+				t.Errorf("quiet %v: no line %q in\n%s", quiet, want, errOut)
+			}
 		}
 	}
 }

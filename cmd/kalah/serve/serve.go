@@ -248,7 +248,7 @@ func warm(ctx context.Context, srv *serve.Server, io *cmdutil.IOStreams) {
 func egdbLogger(io *cmdutil.IOStreams) func(kalah.EGDBBuild) {
 	var mu sync.Mutex
 	var t0 time.Time
-	var tenth int64
+	var tenths func(done, total int64) (int, bool)
 	return func(ev kalah.EGDBBuild) {
 		mu.Lock()
 		defer mu.Unlock()
@@ -259,13 +259,12 @@ func egdbLogger(io *cmdutil.IOStreams) func(kalah.EGDBBuild) {
 		case ev.Finished:
 			fmt.Fprintf(w, "kalah serve: the endgame database of %v up to %d seeds is built (%v)\n", ev.Rules, ev.MaxSeeds, time.Since(t0).Round(100*time.Millisecond))
 		case ev.Done == 0:
-			t0, tenth = time.Now(), 0
+			t0, tenths = time.Now(), cmdutil.Tenths()
 			fmt.Fprintf(w, "kalah serve: building the endgame database of %v up to %d seeds in %s (%s positions, about %s; once, later runs reuse it; --no-egdb serves without); the page waits for it\n",
 				ev.Rules, ev.MaxSeeds, ev.Dir, results.Group(ev.Positions), cmdutil.FormatBytes(ev.Bytes))
-		case ev.Positions > 0:
-			if t := ev.Done * 10 / ev.Positions; t > tenth && t < 10 {
-				tenth = t
-				fmt.Fprintf(w, "kalah serve: endgame database %d%% (%s of %s positions, %v)\n", t*10, results.Group(ev.Done), results.Group(ev.Positions), time.Since(t0).Round(100*time.Millisecond))
+		case tenths != nil:
+			if pct, ok := tenths(ev.Done, ev.Positions); ok {
+				fmt.Fprintf(w, "kalah serve: endgame database %d%% (%s of %s positions, %v)\n", pct, results.Group(ev.Done), results.Group(ev.Positions), time.Since(t0).Round(100*time.Millisecond))
 			}
 		}
 	}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log"
-	"os"
 	"sync"
 	"time"
 
@@ -15,7 +14,6 @@ import (
 	"github.com/kalah-solver/kalah/results"
 	"github.com/kalah-solver/kalah/solver"
 	"github.com/schollz/progressbar/v3"
-	"golang.org/x/term"
 )
 
 // solveRun holds what the positions of one run share: a library session
@@ -35,6 +33,10 @@ type solveRun struct {
 	label string                   // the position being solved, for progress lines
 	last  time.Duration            // elapsed time of the last progress line
 	bar   *progressbar.ProgressBar // an automatic database build's, while it runs
+	// Where standard error is not a terminal, an automatic database
+	// build is logged at every tenth instead of drawn as a bar.
+	tenths  func(done, total int64) (int, bool)
+	buildT0 time.Time
 }
 
 func newSolveRun(opts *Options, ttBytes int64, seeds int, batch bool) *solveRun {
@@ -44,8 +46,7 @@ func newSolveRun(opts *Options, ttBytes int64, seeds int, batch bool) *solveRun 
 		s.progress = *opts.Progress
 	case opts.Quiet:
 	case opts.JSON:
-		f, ok := opts.IO.ErrOut.(*os.File)
-		s.progress = ok && term.IsTerminal(int(f.Fd()))
+		s.progress = cmdutil.IsTerminal(opts.IO.ErrOut)
 	default:
 		s.progress = true
 	}

@@ -4,21 +4,91 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync"
 	"time"
 
+	"github.com/kalah-solver/kalah/results"
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 )
 
-// NewBar returns the progress bar of a long job over total positions
-// (a database build or check), drawn on w with its rate and time left.
-func NewBar(w io.Writer, total int64, what string) *progressbar.ProgressBar {
-	return progressbar.NewOptions64(total, progressbar.OptionSetWriter(w),
-		progressbar.OptionSetDescription(what), progressbar.OptionShowCount(),
-		progressbar.OptionShowIts(), progressbar.OptionSetItsString("pos"), progressbar.OptionSetPredictTime(true),
-		progressbar.OptionThrottle(250*time.Millisecond), progressbar.OptionSetWidth(30),
-		progressbar.OptionOnCompletion(func() { fmt.Fprintln(w) }))
+// Bar shows the progress of a long job over a count of positions (a
+// database build or check): on a terminal a progress bar with its rate
+// and time left; elsewhere (a file, a pipe), where a bar's redrawing
+// would be one long line, a line at every tenth and one at the end. Its
+// methods are safe for concurrent use.
+type Bar struct {
+	pb *progressbar.ProgressBar // on a terminal
+	w  io.Writer
+
+	mu     sync.Mutex // the rest, for the lines elsewhere
+	what   string
+	total  int64
+	done   int64
+	t0     time.Time
+	tenths func(done, total int64) (int, bool)
 }
+
+// NewBar returns the progress of a job of total positions, shown on w.
+func NewBar(w io.Writer, total int64, what string) *Bar {
+	if IsTerminal(w) {
+		return &Bar{w: w, pb: progressbar.NewOptions64(total, progressbar.OptionSetWriter(w),
+			progressbar.OptionSetDescription(what), progressbar.OptionShowCount(),
+			progressbar.OptionShowIts(), progressbar.OptionSetItsString("pos"), progressbar.OptionSetPredictTime(true),
+			progressbar.OptionThrottle(250*time.Millisecond), progressbar.OptionSetWidth(30),
+			progressbar.OptionOnCompletion(func() { fmt.Fprintln(w) }))}
+	}
+	return &Bar{w: w, what: what, total: total, t0: time.Now(), tenths: Tenths()}
+}
+
+// Add64 counts n more positions done.
+func (b *Bar) Add64(n int64) {
+	if b.pb != nil {
+		_ = b.pb.Add64(n)
+		return
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.set(b.done + n)
+}
+
+// Set64 sets the positions done.
+func (b *Bar) Set64(n int64) {
+	if b.pb != nil {
+		_ = b.pb.Set64(n)
+		return
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.set(n)
+}
+
+func (b *Bar) set(n int64) {
+	b.done = n
+	if pct, ok := b.tenths(n, b.total); ok {
+		fmt.Fprintf(b.w, "%s: %d%% (%s of %s positions, %v)\n", b.what, pct, results.Group(n), results.Group(b.total), b.elapsed())
+	}
+}
+
+// Finish ends the job: the bar completes, or a last line says it is done.
+func (b *Bar) Finish() {
+	if b.pb != nil {
+		_ = b.pb.Finish()
+		return
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	fmt.Fprintf(b.w, "%s: done, %s positions in %v\n", b.what, results.Group(b.total), b.elapsed())
+}
+
+// Abort ends the bar's line after the job failed; the error says why.
+func (b *Bar) Abort() {
+	if b.pb != nil {
+		fmt.Fprintln(b.w)
+	}
+}
+
+func (b *Bar) elapsed() time.Duration { return time.Since(b.t0).Round(100 * time.Millisecond) }
 
 // IsTerminal reports whether w is a terminal, where a progress bar can
 // redraw itself; in a file or a pipe it would be one long line.

@@ -10,7 +10,6 @@ import (
 	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
 	"github.com/kalah-solver/kalah/egdb"
 	"github.com/kalah-solver/kalah/results"
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 )
 
@@ -38,7 +37,8 @@ the pits: one file per seed count, each written under a temporary name and
 renamed when complete. Slices whose files exist are loaded and checked, not
 rebuilt, so an interrupted build (Ctrl-C) resumes where it stopped. A
 progress bar on standard error shows positions per second and the time
-left; the summary gives positions, bytes and seconds.
+left (where standard error is not a terminal, a line at every tenth); the
+summary gives positions, bytes and seconds.
 
 --format packed (the default) stores about 4.1 bits a position (format
 version 2); --format byte one byte a position (version 1, which older
@@ -153,7 +153,7 @@ func runBuild(opts *BuildOptions) error {
 		defer stop()
 		ctx = c
 	}
-	var bar *progressbar.ProgressBar
+	var bar *cmdutil.Bar
 	if !opts.Quiet && todo > 0 {
 		bar = cmdutil.NewBar(opts.IO.ErrOut, todo, fmt.Sprint(rules))
 	}
@@ -187,8 +187,12 @@ func runBuild(opts *BuildOptions) error {
 	t0 := time.Now()
 	db, err := egdb.BuildDir(ctx, dir, rules, opts.MaxSeeds, build)
 	rec.Seconds = time.Since(t0).Seconds()
-	if bar != nil && err != nil {
-		fmt.Fprintln(opts.IO.ErrOut)
+	switch {
+	case bar == nil:
+	case err != nil:
+		bar.Abort()
+	default:
+		bar.Finish()
 	}
 	if err != nil {
 		kept := fmt.Sprintf("slices %s are saved", slicesRange(slices.Sorted(slices.Values(append(slices.Clone(rec.Loaded), rec.Built...)))))

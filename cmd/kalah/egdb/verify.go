@@ -10,7 +10,6 @@ import (
 	"github.com/kalah-solver/kalah/egdb"
 	"github.com/kalah-solver/kalah/engine"
 	"github.com/kalah-solver/kalah/results"
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 )
 
@@ -129,8 +128,8 @@ func runVerify(opts *VerifyOptions) error {
 
 func verifyDB(ctx context.Context, opts *VerifyOptions, dir string, r engine.Rules) (egdb.DirCheck, error) {
 	vo := egdb.VerifyOptions{Fraction: opts.Sample, Seed: opts.Seed, Threads: opts.Threads}
+	var bar *cmdutil.Bar
 	if !opts.Quiet {
-		var bar *progressbar.ProgressBar
 		vo.Start = func(total int64) {
 			if total > 0 {
 				bar = cmdutil.NewBar(opts.IO.ErrOut, total, fmt.Sprintf("verify %v", r))
@@ -142,7 +141,15 @@ func verifyDB(ctx context.Context, opts *VerifyOptions, dir string, r engine.Rul
 			}
 		}
 	}
-	return egdb.VerifyDir(ctx, dir, r, vo)
+	dc, err := egdb.VerifyDir(ctx, dir, r, vo)
+	switch {
+	case bar == nil:
+	case err != nil:
+		bar.Abort()
+	default:
+		bar.Finish()
+	}
+	return dc, err
 }
 
 func printVerify(opts *VerifyOptions, rec verifyRecord) {

@@ -2,7 +2,6 @@ package solvecmd
 
 import (
 	"fmt"
-	"time"
 
 	"github.com/kalah-solver/kalah"
 	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
@@ -24,30 +23,19 @@ func (s *solveRun) egdbBuild(ev kalah.EGDBBuild) {
 	case ev.Finished:
 		if s.bar != nil {
 			if ev.Err == nil {
-				_ = s.bar.Finish()
+				s.bar.Finish()
 			} else {
-				fmt.Fprintln(w)
+				s.bar.Abort()
 			}
 			s.bar = nil
-		} else if s.tenths != nil && ev.Err == nil {
-			fmt.Fprintf(w, "kalah: endgame database built (%v)\n", time.Since(s.buildT0).Round(100*time.Millisecond))
 		}
-		s.tenths = nil
 	case ev.Done == 0:
 		fmt.Fprintf(w, "kalah: building the endgame database of %v up to %d seeds in %s (%s positions, about %s; once, later solves reuse it; --no-egdb solves without)\n",
 			ev.Rules, ev.MaxSeeds, ev.Dir, results.Group(ev.Positions), cmdutil.FormatBytes(ev.Bytes))
-		switch {
-		case !s.progress:
-		case cmdutil.IsTerminal(w):
+		if s.progress {
 			s.bar = cmdutil.NewBar(w, ev.Positions, "egdb")
-		default:
-			s.tenths, s.buildT0 = cmdutil.Tenths(), time.Now()
 		}
 	case s.bar != nil:
-		_ = s.bar.Set64(ev.Done)
-	case s.tenths != nil:
-		if pct, ok := s.tenths(ev.Done, ev.Positions); ok {
-			fmt.Fprintf(w, "kalah: endgame database %d%% (%s of %s positions, %v)\n", pct, results.Group(ev.Done), results.Group(ev.Positions), time.Since(s.buildT0).Round(100*time.Millisecond))
-		}
+		s.bar.Set64(ev.Done)
 	}
 }

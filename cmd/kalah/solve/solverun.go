@@ -13,7 +13,6 @@ import (
 	"github.com/kalah-solver/kalah/engine"
 	"github.com/kalah-solver/kalah/results"
 	"github.com/kalah-solver/kalah/solver"
-	"github.com/schollz/progressbar/v3"
 )
 
 // solveRun holds what the positions of one run share: a library session
@@ -29,14 +28,10 @@ type solveRun struct {
 	rules engine.Rules // of k
 	k     *kalah.Session
 
-	mu    sync.Mutex               // guards the fields below, read by the progress reporter
-	label string                   // the position being solved, for progress lines
-	last  time.Duration            // elapsed time of the last progress line
-	bar   *progressbar.ProgressBar // an automatic database build's, while it runs
-	// Where standard error is not a terminal, an automatic database
-	// build is logged at every tenth instead of drawn as a bar.
-	tenths  func(done, total int64) (int, bool)
-	buildT0 time.Time
+	mu    sync.Mutex    // guards the fields below, read by the progress reporter
+	label string        // the position being solved, for progress lines
+	last  time.Duration // elapsed time of the last progress line
+	bar   *cmdutil.Bar  // an automatic database build's, while it runs
 }
 
 func newSolveRun(opts *Options, ttBytes int64, seeds int, batch bool) *solveRun {

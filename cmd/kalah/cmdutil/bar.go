@@ -70,21 +70,22 @@ func (b *Bar) set(n int64) {
 	}
 }
 
-// Finish ends the job: the bar completes, or a last line says it is done.
-func (b *Bar) Finish() {
-	if b.pb != nil {
+// End ends the job's progress: after an error (which says what went
+// wrong) the bar's line is ended; otherwise the bar completes, or a last
+// line says the job is done. A nil Bar (no progress shown) does nothing.
+func (b *Bar) End(err error) {
+	switch {
+	case b == nil:
+	case err != nil:
+		if b.pb != nil {
+			fmt.Fprintln(b.w)
+		}
+	case b.pb != nil:
 		_ = b.pb.Finish()
-		return
-	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	fmt.Fprintf(b.w, "%s: done, %s positions in %v\n", b.what, results.Group(b.total), b.elapsed())
-}
-
-// Abort ends the bar's line after the job failed; the error says why.
-func (b *Bar) Abort() {
-	if b.pb != nil {
-		fmt.Fprintln(b.w)
+	default:
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		fmt.Fprintf(b.w, "%s: done, %s positions in %v\n", b.what, results.Group(b.total), b.elapsed())
 	}
 }
 

@@ -22,7 +22,7 @@ func TestBarLines(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	b.Finish()
+	b.End(nil)
 	var got []string
 	for l := range strings.Lines(buf.String()) {
 		p, ok := strings.CutPrefix(l, "verify Kalah(6) empty-capture: ")

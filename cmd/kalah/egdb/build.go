@@ -187,13 +187,7 @@ func runBuild(opts *BuildOptions) error {
 	t0 := time.Now()
 	db, err := egdb.BuildDir(ctx, dir, rules, opts.MaxSeeds, build)
 	rec.Seconds = time.Since(t0).Seconds()
-	switch {
-	case bar == nil:
-	case err != nil:
-		bar.Abort()
-	default:
-		bar.Finish()
-	}
+	bar.End(err)
 	if err != nil {
 		kept := fmt.Sprintf("slices %s are saved", slicesRange(slices.Sorted(slices.Values(append(slices.Clone(rec.Loaded), rec.Built...)))))
 		if partsDone > 0 {

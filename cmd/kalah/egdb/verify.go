@@ -142,13 +142,7 @@ func verifyDB(ctx context.Context, opts *VerifyOptions, dir string, r engine.Rul
 		}
 	}
 	dc, err := egdb.VerifyDir(ctx, dir, r, vo)
-	switch {
-	case bar == nil:
-	case err != nil:
-		bar.Abort()
-	default:
-		bar.Finish()
-	}
+	bar.End(err)
 	return dc, err
 }
 

@@ -21,14 +21,8 @@ func (s *solveRun) egdbBuild(ev kalah.EGDBBuild) {
 	w := s.opts.IO.ErrOut
 	switch {
 	case ev.Finished:
-		if s.bar != nil {
-			if ev.Err == nil {
-				s.bar.Finish()
-			} else {
-				s.bar.Abort()
-			}
-			s.bar = nil
-		}
+		s.bar.End(ev.Err)
+		s.bar = nil
 	case ev.Done == 0:
 		fmt.Fprintf(w, "kalah: building the endgame database of %v up to %d seeds in %s (%s positions, about %s; once, later solves reuse it; --no-egdb solves without)\n",
 			ev.Rules, ev.MaxSeeds, ev.Dir, results.Group(ev.Positions), cmdutil.FormatBytes(ev.Bytes))

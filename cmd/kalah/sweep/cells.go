@@ -91,14 +91,17 @@ func describe(r engine.Rules, seeds int, p solver.Progress) string {
 		results.Signed(p.Lower), results.Signed(p.Upper), short(p.Nodes))
 }
 
-// bar is the progress bar over cells, or nothing with --quiet.
+// bar is the progress bar over cells, or nothing with --quiet or where
+// standard error is not a terminal.
 type bar struct {
 	pb *progressbar.ProgressBar
 	w  io.Writer
 }
 
 func newBar(opts *Options, n int) *bar {
-	if opts.Quiet {
+	// In a file or a pipe the bar's redrawing would be one long line;
+	// -v logs the cells' progress there line by line.
+	if opts.Quiet || !opts.barAlways && !cmdutil.IsTerminal(opts.IO.ErrOut) {
 		return &bar{}
 	}
 	return &bar{w: opts.IO.ErrOut, pb: progressbar.NewOptions(n,

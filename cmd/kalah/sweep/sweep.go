@@ -22,25 +22,26 @@ import (
 
 // Options are the inputs of one "kalah sweep".
 type Options struct {
-	IO       *cmdutil.IOStreams
-	Rule     string // empty-capture, no-empty-capture or both
-	Pits     string // a range: "1-6", "4", "2,4-5"
-	Seeds    string
-	Force    bool
-	MaxTime  time.Duration // per cell; 0 for no limit
-	Threads  int
-	TTMem    string
-	JSON     bool
-	CSV      bool
-	Data     string
-	EGDB     string
-	NoEGDB   bool
-	Cache    string // cache directory; "" for none
-	Quiet    bool
-	Verbose  bool            // log the databases opened and the cache's checkpoints
-	DryRun   bool            // list the cells and what would be done; solve nothing
-	ctx      context.Context // tests may set it; nil means Ctrl-C and SIGTERM end the run
-	newSolve solveFunc       // tests may replace the solver
+	IO        *cmdutil.IOStreams
+	Rule      string // empty-capture, no-empty-capture or both
+	Pits      string // a range: "1-6", "4", "2,4-5"
+	Seeds     string
+	Force     bool
+	MaxTime   time.Duration // per cell; 0 for no limit
+	Threads   int
+	TTMem     string
+	JSON      bool
+	CSV       bool
+	Data      string
+	EGDB      string
+	NoEGDB    bool
+	Cache     string // cache directory; "" for none
+	Quiet     bool
+	Verbose   bool            // log the databases opened and the cache's checkpoints
+	DryRun    bool            // list the cells and what would be done; solve nothing
+	ctx       context.Context // tests may set it; nil means Ctrl-C and SIGTERM end the run
+	newSolve  solveFunc       // tests may replace the solver
+	barAlways bool            // tests may draw the bar where standard error is no terminal
 }
 
 // NewCmdSweep returns the sweep command.
@@ -74,10 +75,10 @@ With --cache the proofs are kept too, and the table is checkpointed into
 the cache (a file the size of --tt-mem, deleted when the cell is solved):
 the same command resumes it from the last checkpoint.
 Small cells are solved first. A progress bar over the cells goes to standard
-error (-q turns it off); -v logs, above it, each stage a cell's solve begins
-(the value, a first move, an opening chain) and each bound it proves, with
-the time since the cell began, so that a long run's log says what was
-proven when.`,
+error when it is a terminal (-q turns it off); -v logs, above it, each stage
+a cell's solve begins (the value, a first move, an opening chain) and each
+bound it proves, with the time since the cell began, so that a long run's
+log says what was proven when.`,
 		Example: `  kalah sweep --rule both --pits 1-4 --seeds 1-6
   kalah sweep --rule empty-capture --pits 6 --seeds 1-4 --max-time 10m
   kalah sweep --rule no-empty-capture --pits 5 --seeds 3 --force --threads 2 \
@@ -108,7 +109,7 @@ proven when.`,
 	f.BoolVar(&opts.NoEGDB, "no-egdb", false, "use no endgame database")
 	f.StringVar(&opts.Cache, "cache", "", "cache directory for proven entries and checkpoints (see 'kalah cache'): a rerun after an interruption resumes (default: none)")
 	cmdutil.DeprecatedAlias(cmd, "store", "cache")
-	f.BoolVarP(&opts.Quiet, "quiet", "q", false, "no progress bar")
+	f.BoolVarP(&opts.Quiet, "quiet", "q", false, "no progress bar (there is none where standard error is not a terminal)")
 	f.BoolVarP(&opts.Verbose, "verbose", "v", false, "log the endgame database opened, the cache's checkpoints (written, resumed from, or why not) and each bound a cell's solve proves, with the time since the cell began, on standard error")
 	f.BoolVar(&opts.DryRun, "dry-run", false, "list the cells and whether each would be solved, without solving")
 	return cmd

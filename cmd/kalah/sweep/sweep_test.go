@@ -238,21 +238,24 @@ func TestSweepStoreFlag(t *testing.T) {
 }
 
 // -v logs the cache each cell opens and each bound proven on standard
-// error (once each), with and without the progress bar, and leaves the
+// error (once each), with -q, without a bar where standard error is no
+// terminal (the tests' buffer), and above the progress bar, and leaves the
 // table on standard output as it is.
 func TestSweepVerbose(t *testing.T) {
-	for _, quiet := range []bool{true, false} {
+	for _, mode := range []string{"quiet", "no terminal", "bar"} {
 		dir := t.TempDir()
-		args := []string{"--rule", "empty-capture", "--pits", "3", "--seeds", "2", "--data", dir, "--no-egdb", "--cache", filepath.Join(dir, "cache"), "-v"}
-		if quiet {
-			args = append(args, "-q")
-		}
-		out, errOut, err := execute(t, nil, args...)
-		if err != nil {
+		io, stdout, stderr := cmdutil.Test()
+		opts := &Options{IO: io, Rule: "empty-capture", Pits: "3", Seeds: "2", Data: dir, NoEGDB: true,
+			Cache: filepath.Join(dir, "cache"), Verbose: true, Quiet: mode == "quiet", barAlways: mode == "bar"}
+		if err := run(opts); err != nil {
 			t.Fatal(err)
 		}
+		out, errOut := stdout.String(), stderr.String()
 		if !strings.Contains(errOut, "kalah sweep: cache ") || strings.Contains(out, "kalah sweep:") || !strings.Contains(out, "solved Kalah(3,2) empty-capture") {
-			t.Errorf("quiet %v: standard error:\n%s\nstandard output:\n%s", quiet, errOut, out)
+			t.Errorf("%s: standard error:\n%s\nstandard output:\n%s", mode, errOut, out)
+		}
+		if bar := strings.Contains(errOut, "(1/1)"); bar != (mode == "bar") {
+			t.Errorf("%s: the bar drawn: %v:\n%s", mode, bar, errOut)
 		}
 		// Each first move's exact value is logged, as the slow
 		// reference computes it.
@@ -263,7 +266,7 @@ func TestSweepVerbose(t *testing.T) {
 			if _, b, ok := strings.Cut(l, "kalah sweep: Kalah(3,2) empty-capture: "); ok {
 				b, _, _ = strings.Cut(b, " at ")
 				if seen[b] {
-					t.Errorf("quiet %v: %q logged twice", quiet, b)
+					t.Errorf("%s: %q logged twice", mode, b)
 				}
 				seen[b] = true
 			}
@@ -271,7 +274,7 @@ func TestSweepVerbose(t *testing.T) {
 		for i, m := range "abc" {
 			v := results.Signed(ref.MoveValue(start, i))
 			if want := fmt.Sprintf("move %c in [%s, %s]", m, v, v); !seen[want] {
-				t.Errorf("quiet %v: no line %q in\n%s", quiet, want, errOut)
+				t.Errorf("%s: no line %q in\n%s", mode, want, errOut)
 			}
 		}
 	}

@@ -78,17 +78,26 @@ func (s *cellSolver) progress(r engine.Rules, seeds int, lg *log.Logger) func(so
 		seen[p.Stage] = [2]int{p.Lower, p.Upper}
 		mu.Unlock()
 		if changed {
-			lg.Printf("Kalah(%d,%d) %s: %s in [%s, %s] at %s", r.Pits, seeds, r.Capture, p.Stage,
-				results.Signed(p.Lower), results.Signed(p.Upper), time.Since(begin).Round(time.Second))
+			lg.Printf("%s at %s", stageText(r, seeds, p), time.Since(begin).Round(time.Second))
 		}
 	}
 }
 
 // describe is the progress bar's text for a cell's progress report: the
-// stage and the bounds proven.
+// stage, the bounds proven and the stage's nodes.
 func describe(r engine.Rules, seeds int, p solver.Progress) string {
-	return fmt.Sprintf("Kalah(%d,%d) %s: %s in [%s, %s], %s nodes", r.Pits, seeds, r.Capture, p.Stage,
-		results.Signed(p.Lower), results.Signed(p.Upper), short(p.Nodes))
+	return fmt.Sprintf("%s, %s nodes", stageText(r, seeds, p), short(p.Nodes))
+}
+
+// stageText names a progress report's cell, stage and proven bounds, for
+// the bar and the -v log.
+func stageText(r engine.Rules, seeds int, p solver.Progress) string {
+	return fmt.Sprintf("%s: %s in [%s, %s]", cellName(r, seeds), p.Stage, results.Signed(p.Lower), results.Signed(p.Upper))
+}
+
+// cellName is how the sweep names a cell: "Kalah(6,4) empty-capture".
+func cellName(r engine.Rules, seeds int) string {
+	return fmt.Sprintf("Kalah(%d,%d) %s", r.Pits, seeds, r.Capture)
 }
 
 // bar is the progress bar over cells, or nothing with --quiet or where

@@ -138,7 +138,7 @@ func printTables(opts *Options, captures []engine.Capture, pits, seeds []int, ce
 			fmt.Fprintln(w)
 			ran = true
 		}
-		name := fmt.Sprintf("Kalah(%d,%d) %s", c.rules.Pits, c.seeds, c.rules.Capture)
+		name := cellName(c.rules, c.seeds)
 		resumed := ""
 		if c.res.Resumed {
 			resumed = ", resumed from the cache's checkpoint"

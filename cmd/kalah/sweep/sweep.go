@@ -228,7 +228,8 @@ func solveCells(opts *Options, archive results.Archive, order []*cell, ttBytes i
 			c.status = "skipped"
 			continue
 		}
-		bar.describe(fmt.Sprintf("Kalah(%d,%d) %s", c.rules.Pits, c.seeds, c.rules.Capture))
+		name := cellName(c.rules, c.seeds)
+		bar.describe(name)
 		cctx, cancel := ctx, context.CancelFunc(func() {})
 		if opts.MaxTime > 0 {
 			cctx, cancel = context.WithTimeout(ctx, opts.MaxTime)
@@ -236,7 +237,6 @@ func solveCells(opts *Options, archive results.Archive, order []*cell, ttBytes i
 		res, err := solve(cctx, c.rules, c.seeds)
 		cancel()
 		c.res = res
-		name := fmt.Sprintf("Kalah(%d,%d) %s", c.rules.Pits, c.seeds, c.rules.Capture)
 		switch {
 		case err == nil:
 			c.status, c.rec = "solved", res.Record

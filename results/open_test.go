@@ -239,3 +239,38 @@ func TestReportOpenBeyondTargets(t *testing.T) {
 		t.Errorf("the summary counts Kalah(8,4) among the targets:\n%s", rep)
 	}
 }
+
+func TestCellRanges(t *testing.T) {
+	for _, c := range []struct {
+		cells [][2]int
+		want  string
+	}{
+		{nil, ""},
+		{[][2]int{{5, 7}}, "(5,7)"},
+		{[][2]int{{1, 7}, {1, 8}, {1, 9}, {2, 7}, {2, 9}, {3, 8}, {3, 9}}, "(1,7..9), (2,7), (2,9), (3,8..9)"},
+	} {
+		if got := cellRanges(c.cells); got != c.want {
+			t.Errorf("cellRanges(%v) = %q, want %q", c.cells, got, c.want)
+		}
+	}
+}
+
+// TestReportBeyondTargets: a record of a cell past the target cells (more
+// seeds a pit) gets its column in the value table, its openings, line
+// and run, and a line in the summary.
+func TestReportBeyondTargets(t *testing.T) {
+	rec, err := Archive{Dir: DefaultDir[len("results/"):]}.Get("no-empty-capture", 2, 8)
+	if err != nil || rec == nil {
+		t.Fatalf("the committed record of Kalah(2,8): %v", err)
+	}
+	s := Archive{Dir: t.TempDir()}
+	if err := s.Put(*rec); err != nil {
+		t.Fatal(err)
+	}
+	reportHas(t, s,
+		"no-empty-capture, 1 cell: (2,8).",
+		"| m \\ n | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 |\n|---|---|---|---|---|---|---|---|---|\n",
+		"| 2 | - | - | - | - | - | - |  | +10 W |",
+		"| 2,8 | +10 | 1: +2, **2: +10** |",
+		"| no-empty-capture | 2,8 | ")
+}

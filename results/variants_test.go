@@ -115,14 +115,16 @@ func (x *reference) isSouth(p engine.Position, v int) bool {
 	return x.is(p.Board, v)
 }
 
-// The committed records of the smallest cells beyond six pits agree with
-// the reference, under both rules: the value, and every opening chain's
-// value, each checked by two questions to the reference (at least the
-// value, not more). The deeper cases are behind -short: Kalah(8,1)
-// no-empty-capture (2 s, 1.6 M answers), Kalah(7,2) (10 s), and the
-// openings of Kalah(7,2) empty-capture; those of Kalah(7,2)
-// no-empty-capture, the losing chains proven exhaustively, take 75 M
-// answers and minutes, so only its value is checked.
+// The committed records of the smallest cells beyond six pits, and of
+// the cells of one to three pits with seven to twelve seeds a pit, agree
+// with the reference, under both rules: the value, and every opening
+// chain's value, each checked by two questions to the reference (at least
+// the value, not more). The deeper cases are behind -short: Kalah(8,1)
+// no-empty-capture (2 s, 1.6 M answers), Kalah(7,2) (10 s), the openings
+// of Kalah(7,2) empty-capture, and Kalah(3,9..12) (1.6-9 s each, up to
+// 6.4 M answers); the openings of Kalah(7,2) no-empty-capture, the losing
+// chains proven exhaustively, take 75 M answers and minutes, so only its
+// value is checked.
 func TestVariantsMatchReference(t *testing.T) {
 	type cell struct {
 		rule        string
@@ -132,6 +134,15 @@ func TestVariantsMatchReference(t *testing.T) {
 	cells := []cell{{"empty-capture", 7, 1, true}, {"no-empty-capture", 7, 1, true}, {"empty-capture", 8, 1, true}}
 	if !testing.Short() {
 		cells = append(cells, cell{"no-empty-capture", 8, 1, true}, cell{"empty-capture", 7, 2, true}, cell{"no-empty-capture", 7, 2, false})
+	}
+	for _, rule := range Rules {
+		for m := 1; m <= 3; m++ {
+			for n := 7; n <= 12; n++ {
+				if m < 3 || n <= 8 || !testing.Short() {
+					cells = append(cells, cell{rule, m, n, true})
+				}
+			}
+		}
 	}
 	s := Archive{Dir: DefaultDir[len("results/"):]}
 	for _, c := range cells {

@@ -60,3 +60,46 @@ func TestProgressBoundsHold(t *testing.T) {
 		mu.Unlock()
 	}
 }
+
+// TestProgressTotal: a report's Total counts the nodes of every solve of
+// the solver so far, Nodes only the current one's, so that a caller
+// running several solves of one task (a sweep's cell) shows the task's.
+func TestProgressTotal(t *testing.T) {
+	r := engine.Rules{Pits: 5, Capture: engine.NoEmptyCapture}
+	p, _ := solvedStart(t, r, 3)
+	var mu sync.Mutex
+	var got []Progress
+	s, err := New(r, Options{TTBytes: 1 << 22, Threads: 1, ProgressEvery: 50 * time.Microsecond, Progress: func(q Progress) {
+		mu.Lock()
+		got = append(got, q)
+		mu.Unlock()
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.SolveEveryMove(context.Background(), p); err != nil {
+		t.Fatal(err)
+	}
+	first := s.Stats().Nodes
+	mu.Lock()
+	n := len(got)
+	mu.Unlock()
+	s.Table().Clear()
+	if _, err := s.BoardValue(context.Background(), p.Board); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if n == 0 || len(got) == n {
+		t.Fatalf("%d reports of the first solve, %d of the second", n, len(got)-n)
+	}
+	for i, q := range got {
+		if q.Total < q.Nodes || i < n && q.Total != q.Nodes {
+			t.Fatalf("report %d (%q): Total %d, Nodes %d", i, q.Stage, q.Total, q.Nodes)
+		}
+		if i >= n && q.Total != first+q.Nodes {
+			t.Fatalf("report %d of the second solve: Total %d, want %d + Nodes %d", i, q.Total, first, q.Nodes)
+		}
+	}
+}

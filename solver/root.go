@@ -374,7 +374,8 @@ func (s *Solver) reporter(stage *atomic.Pointer[Progress], start time.Time, name
 		stage.Store(p)
 		if s.opts.Progress != nil {
 			q := *p
-			q.Nodes = s.nodes.Load() - s.nodes0
+			q.Total = s.nodes.Load()
+			q.Nodes = q.Total - s.nodes0
 			q.Elapsed = time.Since(start)
 			s.opts.Progress(q)
 		}

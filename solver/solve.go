@@ -41,6 +41,7 @@ type Progress struct {
 	Upper   int           //
 	Passes  int64         // null-window tests so far
 	Nodes   int64         // nodes so far, over all threads
+	Total   int64         // nodes of every solve of this solver so far (a cell's, in a sweep)
 	Elapsed time.Duration // since the solve began
 }
 
@@ -281,7 +282,8 @@ func (s *Solver) run(ctx context.Context, stage *atomic.Pointer[Progress], start
 			case <-t.C:
 				if s.opts.Progress != nil {
 					p := *stage.Load()
-					p.Nodes = s.nodes.Load() - nodes0
+					p.Total = s.nodes.Load()
+					p.Nodes = p.Total - nodes0
 					p.Elapsed = time.Since(start)
 					s.opts.Progress(p)
 				}

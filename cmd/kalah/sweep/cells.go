@@ -84,9 +84,10 @@ func (s *cellSolver) progress(r engine.Rules, seeds int, lg *log.Logger) func(so
 }
 
 // describe is the progress bar's text for a cell's progress report: the
-// stage, the bounds proven and the stage's nodes.
+// stage, the bounds proven and the cell's nodes so far (every stage's: a
+// cell has a solver of its own).
 func describe(r engine.Rules, seeds int, p solver.Progress) string {
-	return fmt.Sprintf("%s, %s nodes", stageText(r, seeds, p), short(p.Nodes))
+	return fmt.Sprintf("%s, %s nodes", stageText(r, seeds, p), short(p.Total))
 }
 
 // stageText names a progress report's cell, stage and proven bounds, for

@@ -204,16 +204,17 @@ func solveCell(ctx context.Context, r engine.Rules, seeds int) (*results.Cell, e
 
 // The progress bar's text: the cell, the stage and its bounds as the
 // solver reports them (within the seeds from the first report on,
-// solver.TestProgressBoundsHold), the nodes in short.
+// solver.TestProgressBoundsHold), the cell's nodes (every stage's) in
+// short.
 func TestDescribe(t *testing.T) {
 	r := engine.Rules{Pits: 7, Capture: engine.EmptyCapture}
 	for _, c := range []struct {
 		p    solver.Progress
 		want string
 	}{
-		{solver.Progress{Stage: "value", Lower: -56, Upper: 56, Nodes: 3150000}, "Kalah(7,4) empty-capture: value in [-56, +56], 3.15M nodes"},
+		{solver.Progress{Stage: "value", Lower: -56, Upper: 56, Nodes: 3150000, Total: 3150000}, "Kalah(7,4) empty-capture: value in [-56, +56], 3.15M nodes"},
 		{solver.Progress{Stage: "chain da", Lower: -40, Upper: 38}, "Kalah(7,4) empty-capture: chain da in [-40, +38], 0 nodes"},
-		{solver.Progress{Stage: "move g", Lower: -54, Upper: -2, Nodes: 74350000}, "Kalah(7,4) empty-capture: move g in [-54, -2], 74.35M nodes"},
+		{solver.Progress{Stage: "move g", Lower: -54, Upper: -2, Nodes: 1000, Total: 74350000}, "Kalah(7,4) empty-capture: move g in [-54, -2], 74.35M nodes"},
 	} {
 		if got := describe(r, 4, c.p); got != c.want {
 			t.Errorf("describe(%+v) = %q, want %q", c.p, got, c.want)

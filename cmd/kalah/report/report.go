@@ -37,9 +37,10 @@ positions written by 'kalah sweep', one <rule>.jsonl file per rule, and the
 game graphs written by 'kalah graph --save' to graph.jsonl, and the open
 cells, unfinished with their proven bounds, in open.jsonl) and the published
 values embedded in package results, with their sources: both value tables
+(a column for every seed count a record has, past the target cells' six),
 side by side with the published values and a match column, the opening-move
-values, the principal variations and the paper's perfect games, the target
-cells still open with their bounds and why, the game graph tables (the
+values, the principal variations and the paper's perfect games, the cells
+still open with their bounds and why, the game graph tables (the
 paper's Tables 3 to 5), the state-space and endgame-database sizes (Tables 2
 and 8), and how each cell was computed.
 

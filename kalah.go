@@ -451,6 +451,19 @@ func (k *Session) egdbDir() string {
 // beside a progress report.
 func EGDBLoading() (done, total int64) { return egdb.Loading() }
 
+// HasEGDB reports, without opening any file, whether dir holds an endgame
+// database of r (its slices from 0 up); the error is one reading dir.
+// Front ends that will open several databases one after the other check
+// them all first (kalah sweep --egdb), so that a missing one stops the run
+// before hours of work rather than after.
+func HasEGDB(dir string, r engine.Rules) (bool, error) {
+	ss, err := egdb.Slices(dir, r)
+	if err != nil {
+		return false, fmt.Errorf("endgame database: %w", err)
+	}
+	return len(ss) > 0 && ss[0] == 0, nil
+}
+
 // OpenEGDB opens the endgame database of r in dir, or in the default
 // directory when dir is "". It returns nil, and no error, when the default
 // directory holds no database for r; an explicit dir without one, or a bad
@@ -464,14 +477,14 @@ func OpenEGDB(dir string, r engine.Rules) (*egdb.DB, error) {
 		}
 		dir = d
 	}
-	if ss, err := egdb.Slices(dir, r); err != nil || len(ss) == 0 || ss[0] != 0 {
-		if err != nil && explicit {
-			return nil, fmt.Errorf("endgame database: %w", err)
+	if ok, err := HasEGDB(dir, r); err != nil || !ok {
+		switch {
+		case !explicit:
+			return nil, nil
+		case err != nil:
+			return nil, err
 		}
-		if explicit {
-			return nil, fmt.Errorf("no endgame database for %v in %s (build one with 'kalah egdb build', or go without with --no-egdb)", r, dir)
-		}
-		return nil, nil
+		return nil, fmt.Errorf("no endgame database for %v in %s (build one with 'kalah egdb build', or go without with --no-egdb)", r, dir)
 	}
 	db, err := egdb.Open(dir, r)
 	if err != nil {

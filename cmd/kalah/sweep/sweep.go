@@ -10,9 +10,11 @@ import (
 	"os"
 	"os/signal"
 	"slices"
+	"strings"
 	"syscall"
 	"time"
 
+	"github.com/kalah-solver/kalah"
 	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
 	"github.com/kalah-solver/kalah/engine"
 	"github.com/kalah-solver/kalah/results"
@@ -71,6 +73,9 @@ or "= +10" when it stopped after the value), never a guess, and they are
 kept as an open cell in <data>/open.jsonl (with the bounds reached on each
 first move and opening chain, the run's nodes, time and provenance; reruns
 add up) until the cell is solved.
+--egdb DIR must hold the database of every pit count and rule of a cell
+to solve; each is checked before the first cell, so that a missing one
+stops the run at once, not hours in.
 With --cache the proofs are kept too, and the table is checkpointed into
 the cache (a file the size of --tt-mem, deleted when the cell is solved):
 the same command resumes it from the last checkpoint.
@@ -186,12 +191,45 @@ func run(opts *Options) error {
 
 	var runErr error
 	if !opts.DryRun {
+		if err := checkEGDB(opts, order); err != nil {
+			return err
+		}
 		runErr = solveCells(opts, archive, order, ttBytes)
 	}
 	if err := printTables(opts, captures, pits, seeds, cells); err != nil {
 		return err
 	}
 	return runErr
+}
+
+// checkEGDB: with --egdb DIR, every pit count and rule of a cell still to
+// do needs its database in DIR, and a run that would stop at the first
+// cell without one (after hours of the cells before it, perhaps) stops
+// before any instead, naming each one missing.
+func checkEGDB(opts *Options, order []*cell) error {
+	if opts.EGDB == "" || opts.NoEGDB {
+		return nil
+	}
+	var missing []string
+	var seen []engine.Rules
+	for _, c := range order {
+		if c.status != "todo" || slices.Contains(seen, c.rules) {
+			continue
+		}
+		seen = append(seen, c.rules)
+		ok, err := kalah.HasEGDB(opts.EGDB, c.rules)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			missing = append(missing, c.rules.String())
+		}
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("no endgame database in %s for %s: build each with 'kalah egdb build --pits M --rule R --egdb %s', or go without with --no-egdb; nothing was solved",
+			opts.EGDB, strings.Join(missing, ", "), opts.EGDB)
+	}
+	return nil
 }
 
 // solveCells solves the cells still to do, in order, archiving each

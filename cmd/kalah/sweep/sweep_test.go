@@ -13,6 +13,7 @@ import (
 
 	"github.com/kalah-solver/kalah"
 	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
+	"github.com/kalah-solver/kalah/egdb"
 	"github.com/kalah-solver/kalah/engine"
 	"github.com/kalah-solver/kalah/internal/reference"
 	"github.com/kalah-solver/kalah/results"
@@ -350,5 +351,36 @@ func TestSweepCellFails(t *testing.T) {
 				t.Errorf("%d records stored, want 1", len(recs))
 			}
 		}
+	}
+}
+
+// TestSweepEGDBMissing: with --egdb DIR, a pit count or rule without its
+// database in DIR stops the run before any cell is solved (not when the
+// sweep reaches it), naming every one missing; a cell already stored
+// needs none.
+func TestSweepEGDBMissing(t *testing.T) {
+	db := t.TempDir()
+	for _, c := range []engine.Capture{engine.EmptyCapture, engine.NoEmptyCapture} {
+		d, err := egdb.BuildDir(context.Background(), db, engine.Rules{Pits: 2, Capture: c}, 4, egdb.Options{Threads: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d.Close()
+	}
+	data := t.TempDir()
+	_, _, err := execute(t, nil, "--rule", "both", "--pits", "2-3", "--seeds", "1-2", "--egdb", db, "--data", data, "-q")
+	if err == nil || cmdutil.ExitCode(err) != 1 || !strings.Contains(err.Error(), "for Kalah(3) empty-capture, Kalah(3) no-empty-capture:") || strings.Contains(err.Error(), "Kalah(2)") {
+		t.Fatalf("a sweep without the three-pit databases: %v", err)
+	}
+	if recs, err := (results.Archive{Dir: data}).Load("empty-capture"); err != nil || len(recs) != 0 {
+		t.Fatalf("%d records written before the error, %v", len(recs), err)
+	}
+	// The two-pit cells alone run with their database.
+	if _, _, err := execute(t, nil, "--rule", "both", "--pits", "2", "--seeds", "1-2", "--egdb", db, "--data", data, "-q"); err != nil {
+		t.Fatal(err)
+	}
+	// Stored cells need no database.
+	if _, _, err := execute(t, nil, "--rule", "both", "--pits", "2", "--seeds", "1-2", "--egdb", t.TempDir(), "--data", data, "-q"); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -410,8 +410,9 @@ func (rp *report) comparison() {
 	rp.p("no value for m = 7 or 8, nor for more than six seeds a pit, so those cells\n")
 	rp.p("of the value tables are computed, not compared; the tests check Kalah(7,1),\n")
 	rp.p("(7,2), (8,1) and every cell of one to three pits with 7 to 12 seeds a pit\n")
-	rp.p("under both rules, and their opening chains, against an independent\n")
-	rp.p("reference search (`results/variants_test.go`).\n\n")
+	rp.p("under both rules, and their opening chains, and the values of Kalah(4,7)\n")
+	rp.p("and (4,8), against an independent reference search\n")
+	rp.p("(`results/variants_test.go`).\n\n")
 	rp.p("| m | n | empty-capture | published | match | no-empty-capture | published | match |\n")
 	rp.p("|---|---|---|---|---|---|---|---|\n")
 	for _, c := range TargetCells() {

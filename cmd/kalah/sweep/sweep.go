@@ -74,8 +74,8 @@ kept as an open cell in <data>/open.jsonl (with the bounds reached on each
 first move and opening chain, the run's nodes, time and provenance; reruns
 add up) until the cell is solved.
 --egdb DIR must hold the database of every pit count and rule of a cell
-to solve; each is checked before the first cell, so that a missing one
-stops the run at once, not hours in.
+to solve; each is checked before the first cell (and by --dry-run), so
+that a missing one stops the run at once, not hours in.
 With --cache the proofs are kept too, and the table is checkpointed into
 the cache (a file the size of --tt-mem, deleted when the cell is solved):
 the same command resumes it from the last checkpoint.
@@ -189,11 +189,12 @@ func run(opts *Options) error {
 		return a.rules.Pits - b.rules.Pits
 	})
 
-	var runErr error
+	// A dry run says what a run would miss too, after its table.
+	runErr := checkEGDB(opts, order)
+	if runErr != nil && !opts.DryRun {
+		return runErr
+	}
 	if !opts.DryRun {
-		if err := checkEGDB(opts, order); err != nil {
-			return err
-		}
 		runErr = solveCells(opts, archive, order, ttBytes)
 	}
 	if err := printTables(opts, captures, pits, seeds, cells); err != nil {

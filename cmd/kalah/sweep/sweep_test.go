@@ -368,7 +368,12 @@ func TestSweepEGDBMissing(t *testing.T) {
 		d.Close()
 	}
 	data := t.TempDir()
-	_, _, err := execute(t, nil, "--rule", "both", "--pits", "2-3", "--seeds", "1-2", "--egdb", db, "--data", data, "-q")
+	// A dry run lists the cells, then says what is missing.
+	out, _, err := execute(t, nil, "--rule", "both", "--pits", "2-3", "--seeds", "1-2", "--egdb", db, "--data", data, "--dry-run")
+	if cmdutil.ExitCode(err) != 1 || !strings.Contains(out, "    3  todo  todo") || !strings.Contains(fmt.Sprint(err), "for Kalah(3) empty-capture") {
+		t.Fatalf("a dry run without the three-pit databases: %v\n%s", err, out)
+	}
+	_, _, err = execute(t, nil, "--rule", "both", "--pits", "2-3", "--seeds", "1-2", "--egdb", db, "--data", data, "-q")
 	if err == nil || cmdutil.ExitCode(err) != 1 || !strings.Contains(err.Error(), "for Kalah(3) empty-capture, Kalah(3) no-empty-capture:") || strings.Contains(err.Error(), "Kalah(2)") {
 		t.Fatalf("a sweep without the three-pit databases: %v", err)
 	}

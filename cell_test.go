@@ -289,3 +289,86 @@ func TestSolveStartOpeningsMatchReference(t *testing.T) {
 		}
 	}
 }
+
+// A rerun of an open cell (SolveStartFrom) takes what the open record
+// holds exact and searches the rest: Kalah(5,3), stopped among its opening
+// chains, then run again from the open record alone (no cache, a fresh
+// table), ends with the fresh run's record, in fewer nodes, counting the
+// earlier run (Record.Earlier). A record holding everything exact leaves
+// only the principal variation to search; a record of another cell, or
+// one failing its check, is an error.
+func TestSolveStartFromOpenRecord(t *testing.T) {
+	cfg := Config{Pits: 5, Seeds: 3, Rule: NoEmptyCapture, Threads: 1, NoEGDB: true, NoCache: true, TableBytes: 64 << 20}
+	fresh := solveStart(t, cfg)
+	from := func(prior *results.Open) (*results.Cell, error) {
+		k, err := Open(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer k.Close()
+		return k.SolveStartFrom(context.Background(), prior)
+	}
+	same := func(what string, got *results.Cell) {
+		t.Helper()
+		if !got.Solved || got.Record.Value != fresh.Record.Value || !slices.Equal(got.Record.Openings, fresh.Record.Openings) {
+			t.Fatalf("%s: solved %v, %+d %v; fresh %+d %v", what, got.Solved, got.Record.Value, got.Record.Openings, fresh.Record.Value, fresh.Record.Openings)
+		}
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	c := cfg
+	c.Progress = func(p solver.Progress) {
+		if p.Stage == "chain cd" { // the second chain of move c
+			cancel()
+		}
+	}
+	part := interruptedStart(ctx, t, c)
+	o := part.Open("interrupted", false)
+	o.Threads = 1
+	if o.Lower != o.Upper || len(o.Moves) != 5 || len(o.Chains) == 0 {
+		t.Fatalf("interrupted run: %+v; want the value, every move and a chain", o)
+	}
+	got, err := from(&o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	same("from the open record", got)
+	if e := got.Record.Earlier; e == nil || e.Runs != 1 || e.Nodes != part.Nodes {
+		t.Errorf("earlier runs %+v; want the interrupted run's (%d nodes)", e, part.Nodes)
+	}
+	if got.Nodes >= fresh.Nodes {
+		t.Errorf("from the open record: %d nodes; fresh %d", got.Nodes, fresh.Nodes)
+	}
+
+	// Everything exact: the line alone is searched.
+	all := o
+	all.Moves, all.Chains = nil, nil
+	for _, op := range fresh.Record.Openings {
+		pits, _ := results.ChainPits(op.Chain, cfg.Pits)
+		if len(pits) > 1 {
+			all.Chains = append(all.Chains, results.ChainBounds{Chain: op.Chain, Lower: op.Value, Upper: op.Value})
+		}
+	}
+	all.Moves = append(all.Moves, part.Moves...)
+	got2, err := from(&all)
+	if err != nil {
+		t.Fatal(err)
+	}
+	same("everything exact", got2)
+	if got2.Nodes*10 >= fresh.Nodes {
+		t.Errorf("everything exact: %d nodes; fresh %d", got2.Nodes, fresh.Nodes)
+	}
+	t.Logf("fresh %d nodes; interrupted %d; from its open record %d; from a complete one %d", fresh.Nodes, part.Nodes, got.Nodes, got2.Nodes)
+
+	other := o
+	other.Seeds = 4
+	if _, err := from(&other); err == nil || !strings.Contains(err.Error(), "not one of Kalah(5,3)") {
+		t.Errorf("another cell's record: %v", err)
+	}
+	bad := o
+	bad.Lower, bad.Upper = 5, 3
+	if _, err := from(&bad); err == nil || !strings.Contains(err.Error(), "open record") {
+		t.Errorf("a record failing its check: %v", err)
+	}
+}

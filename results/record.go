@@ -60,15 +60,16 @@ type Record struct {
 	// Deprecated: use CacheHits; the key "store_hits" is removed in v0.3.0.
 	StoreHits int64 `json:"store_hits,omitempty"`
 	// Earlier is what the cell's open runs spent before the run that
-	// completed it from their cache (Archive.Put); absent otherwise.
+	// completed it from their cache (Archive.Put) or from the bounds they
+	// proved (kalah.Session.SolveStartFrom); absent otherwise.
 	Earlier *EarlierRuns `json:"earlier_runs,omitempty"`
 	Date    string       `json:"date"` // UTC day the record was made, YYYY-MM-DD
 	Provenance
 }
 
 // EarlierRuns are the runs of an open cell (Open) whose proofs reached the
-// run that completed it through the cache: that run's own Nodes and
-// Seconds leave them out.
+// run that completed it, through the cache or the open record's exact
+// bounds: that run's own Nodes and Seconds leave them out.
 type EarlierRuns struct {
 	Runs      int     `json:"runs"`
 	Nodes     int64   `json:"nodes"`      // over all of them

@@ -290,3 +290,94 @@ func TestMoveToFront(t *testing.T) {
 		}
 	}
 }
+
+// TestGivenMoves: SolveEveryMoveFrom takes the solved moves it is given as
+// they are (a losing move's value planted two seeds low comes back
+// unchanged, so it was not searched), searches the others to the reference's values, and costs
+// fewer nodes than solving every move; moves given for another position
+// are ignored.
+func TestGivenMoves(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range engine.Captures {
+		for _, cell := range [][2]int{{3, 3}, {4, 2}, {2, 4}} {
+			r := engine.Rules{Pits: cell[0], Capture: c}
+			p, _ := r.StartPosition(cell[1])
+			br := newBrute(r)
+			for _, threads := range []int{1, 2} {
+				root := br.value(p.Board)
+				for drop := range p.Board.MoveList() {
+					// Every move given but d, and one losing move given
+					// two seeds worse than it is (the best stays best,
+					// so that the line still reaches the value).
+					var given []MoveValue
+					wrong := -1
+					for k, i := range p.Board.MoveList() {
+						if k == drop {
+							continue
+						}
+						v := br.move(p.Board, i)
+						if wrong < 0 && v < root {
+							wrong, v = i, v-2
+						}
+						given = append(given, MoveValue{Pit: i + 1, Value: v, Solved: true})
+					}
+					s := newTestSolver(t, r, threads)
+					res, err := s.SolveEveryMoveFrom(ctx, p, &Result{Position: p, Moves: given})
+					s.Close()
+					if err != nil {
+						t.Fatal(err)
+					}
+					if len(res.Moves) != p.Board.NumMoves() {
+						t.Fatalf("%v: %d moves, want %d", r, len(res.Moves), p.Board.NumMoves())
+					}
+					for _, mv := range res.Moves {
+						want := br.move(p.Board, mv.Pit-1)
+						if mv.Pit-1 == wrong {
+							want -= 2
+						}
+						if mv.Value != want || !mv.Solved || mv.Move != engine.MoveLetter(p.ToMove, mv.Pit-1) {
+							t.Fatalf("%v threads=%d: move %s = %d (solved %v), want %d", r, threads, mv.Move, mv.Value, mv.Solved, want)
+						}
+					}
+				}
+			}
+		}
+	}
+
+	// Cheaper than every move: Kalah(4,4) with its losing moves given, one
+	// thread (deterministic node counts).
+	r := engine.Rules{Pits: 4, Capture: engine.NoEmptyCapture}
+	p, full := solvedStart(t, r, 4)
+	var best []MoveValue
+	for _, mv := range full.Moves {
+		if mv.Value < full.Value {
+			best = append(best, mv)
+		}
+	}
+	s := newTestSolver(t, r, 1)
+	defer s.Close()
+	res, err := s.SolveEveryMoveFrom(ctx, p, &Result{Position: p, Moves: best})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Value != full.Value || res.Stats.Nodes >= full.Stats.Nodes {
+		t.Fatalf("losing moves given: value %d in %d nodes; every move solved: %d in %d nodes", res.Value, res.Stats.Nodes, full.Value, full.Stats.Nodes)
+	}
+	for k, mv := range res.Moves {
+		if mv != full.Moves[k] {
+			t.Fatalf("move %d: %+v, want %+v", k, mv, full.Moves[k])
+		}
+	}
+	// Given for another position: ignored, the same as a fresh solve.
+	q, _ := r.StartPosition(2)
+	s2 := newTestSolver(t, r, 1)
+	defer s2.Close()
+	res2, err := s2.SolveEveryMoveFrom(ctx, p, &Result{Position: q, Moves: []MoveValue{{Pit: 1, Value: 99, Solved: true}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res2.Stats.Nodes != full.Stats.Nodes || res2.Moves[0] != full.Moves[0] {
+		t.Fatalf("moves of another position: %d nodes, first move %+v; fresh %d, %+v", res2.Stats.Nodes, res2.Moves[0], full.Stats.Nodes, full.Moves[0])
+	}
+	t.Logf("Kalah(4,4) %s: every move %d nodes, the losing moves given %d", r.Capture, full.Stats.Nodes, res.Stats.Nodes)
+}

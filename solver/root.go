@@ -124,12 +124,15 @@ func (s *Solver) Deepens(b engine.Board) bool {
 	return seeds >= solveDeepenSeeds && seeds-s.EGDBSeeds() >= solveDeepenGap
 }
 
-// SolveEveryMoveFrom is SolveEveryMove for a position whose value is
-// already proven: best is p's result from SolveBestMove on this solver
-// (its table still holding that proof). Its value replaces the
-// deepening's guess, and its best move is searched first, so the first
-// move's MTD(f) is two tests the table mostly answers. A nil or unsolved
-// best is SolveEveryMove.
+// SolveEveryMoveFrom is SolveEveryMove for a position whose value, or
+// some of whose moves' values, are already proven: best is p's result
+// from SolveBestMove on this solver (its table still holding that proof),
+// or what an earlier, interrupted solve of p proved. When best is solved
+// with a best move, its value replaces the deepening's guess, and its best
+// move is searched first, so the first move's MTD(f) is two tests the
+// table mostly answers. The moves of best.Moves marked Solved are taken as
+// they are, not searched again: the caller vouches for them. A nil best,
+// or one of another position, is SolveEveryMove.
 func (s *Solver) SolveEveryMoveFrom(ctx context.Context, p engine.Position, best *Result) (*Result, error) {
 	res, run, err := s.begin(ctx, p, "start")
 	if run == nil {
@@ -139,6 +142,7 @@ func (s *Solver) SolveEveryMoveFrom(ctx context.Context, p engine.Position, best
 	b := p.Board
 	base := b.StoreDiff()
 	stage, start := &run.stage, run.start
+	given := givenMoves(s.rules, p, best)
 	// On a big board, depth-limited deepening on the position itself
 	// first: it fills the table with good moves for every move's search,
 	// and its heuristic value is the first move's guess (Kalah(6,4): -5 %
@@ -149,12 +153,21 @@ func (s *Solver) SolveEveryMoveFrom(ctx context.Context, p engine.Position, best
 	guess, bestLo := 0, -inf
 	deepened := s.Deepens(b)
 	known := best != nil && best.Solved && len(best.Best) > 0 && best.Position == p
+	for _, mv := range given {
+		res.Moves = append(res.Moves, mv)
+		bestLo = max(bestLo, mv.Value-base)
+	}
 	switch {
 	case known:
 		guess = best.Value - base
 	case deepened:
 		stage.Store(&Progress{Stage: "deepening", Lower: res.Lower, Upper: res.Upper})
 		guess = s.deepen(ctx, b, 0, s.opts.Deepen)
+	}
+	if !known && len(given) > 0 {
+		// The best move proven so far is a better first guess than the
+		// deepening's.
+		guess = bestLo
 	}
 	order := RootOrder(s.rules, b)
 	if known {
@@ -163,11 +176,18 @@ func (s *Solver) SolveEveryMoveFrom(ctx context.Context, p engine.Position, best
 			order = slices.Insert(slices.Delete(order, k, k+1), 0, best.Best[0])
 		}
 	}
+	// The given moves are not searched; the first move searched after
+	// them counts as a later one (its guess is searched for, as a later
+	// move mostly loses).
+	order = slices.DeleteFunc(order, func(i int) bool {
+		return slices.ContainsFunc(given, func(mv MoveValue) bool { return mv.Pit == i+1 })
+	})
+	skip := len(given)
 	if len(s.threads) > 1 && len(order) > 1 {
-		res.Moves = s.everyMoveShared(ctx, p, order, guess, deepened, stage, start)
+		res.Moves = append(res.Moves, s.everyMoveShared(ctx, p, order, skip, guess, bestLo, deepened, stage, start)...)
 	} else {
 		for k, i := range order {
-			mv, lo, ok := s.solveMove(ctx, s.test, p, i, k, guess, deepened, stage, start)
+			mv, lo, ok := s.solveMove(ctx, s.test, p, i, skip+k, guess, deepened, stage, start)
 			res.Moves = append(res.Moves, mv)
 			if lo > bestLo {
 				bestLo, guess = lo, lo
@@ -250,8 +270,10 @@ func (s *Solver) solveMove(ctx context.Context, test testFunc, p engine.Position
 // move ends, its thread joins the test still running at once, not only
 // when that move's next test begins (a test of the last move can run for
 // seconds). A move starts from the best value proven so far (the
-// deepening's guess before any).
-func (s *Solver) everyMoveShared(ctx context.Context, p engine.Position, order []int, guess int, deepened bool, stage *atomic.Pointer[Progress], start time.Time) []MoveValue {
+// deepening's guess before any; bestLo is the best proven before the
+// loop, relative to p's stores), and skip moves, given, come before
+// order's first.
+func (s *Solver) everyMoveShared(ctx context.Context, p engine.Position, order []int, skip, guess, bestLo int, deepened bool, stage *atomic.Pointer[Progress], start time.Time) []MoveValue {
 	tm := newTeam(s)
 	test := func(b engine.Board, gamma, depth int) (int, bool) {
 		v, _, err := tm.test(ctx, b, gamma, depth)
@@ -259,7 +281,6 @@ func (s *Solver) everyMoveShared(ctx context.Context, p engine.Position, order [
 	}
 	var mu sync.Mutex
 	var moves []MoveValue
-	bestLo := -inf
 	next := 0
 	var wg sync.WaitGroup
 	// take hands out the next move and the guess it starts from.
@@ -281,7 +302,7 @@ func (s *Solver) everyMoveShared(ctx context.Context, p engine.Position, order [
 				if !more {
 					return
 				}
-				mv, lo, _ := s.solveMove(ctx, test, p, order[k], k, g, deepened, stage, start)
+				mv, lo, _ := s.solveMove(ctx, test, p, order[k], skip+k, g, deepened, stage, start)
 				mu.Lock()
 				moves = append(moves, mv)
 				if lo > bestLo && mv.Solved {
@@ -293,6 +314,28 @@ func (s *Solver) everyMoveShared(ctx context.Context, p engine.Position, order [
 	}
 	wg.Wait()
 	return moves
+}
+
+// givenMoves is the moves of best that SolveEveryMoveFrom takes as they
+// are: those marked solved, of p's legal moves, once each, when best is a
+// result for p.
+func givenMoves(r engine.Rules, p engine.Position, best *Result) []MoveValue {
+	if best == nil || best.Position != p {
+		return nil
+	}
+	var out []MoveValue
+	for _, mv := range best.Moves {
+		i := mv.Pit - 1
+		if !mv.Solved || i < 0 || i >= r.Pits || p.Board.Pit(i) == 0 ||
+			slices.ContainsFunc(out, func(o MoveValue) bool { return o.Pit == mv.Pit }) {
+			continue
+		}
+		_, res := r.Sow(p.Board, i)
+		mv.Move, mv.Extra = engine.MoveLetter(p.ToMove, i), res.Extra()
+		mv.Lower, mv.Upper = mv.Value, mv.Value
+		out = append(out, mv)
+	}
+	return out
 }
 
 // SolveBestMove computes the exact value of p, one best move and a principal

@@ -101,7 +101,7 @@ func (p *printer) threadCol(threads string) {
 func (p *printer) runStart() {
 	switch th := p.opts.Threads; {
 	case len(th) == 1:
-		fmt.Fprintf(p.w, "\n%s\n", plural(th[0], "thread"))
+		fmt.Fprintf(p.w, "\n%s\n", cmdutil.Plural(th[0], "thread"))
 	default:
 		fmt.Fprintf(p.w, "\nthreads %s, interleaved: each position at every count in turn, the order reversed every other position\n", joinInts(th))
 	}
@@ -124,7 +124,7 @@ func (p *printer) runsDone(reps []*bench.Report) {
 	}
 	for _, r := range reps {
 		if r.Busy(runtime.NumCPU()) {
-			fmt.Fprintf(p.w, "busy machine: the solves on %s had %.3f s of CPU in %.3f s; other work slowed them down\n", plural(r.Threads, "thread"), r.CPUSeconds, r.Seconds)
+			fmt.Fprintf(p.w, "busy machine: the solves on %s had %.3f s of CPU in %.3f s; other work slowed them down\n", cmdutil.Plural(r.Threads, "thread"), r.CPUSeconds, r.Seconds)
 		}
 	}
 }
@@ -138,7 +138,7 @@ func joinInts(v []int) string {
 }
 
 func (p *printer) growthStart(seeds int, limit time.Duration, threads int) {
-	fmt.Fprintf(p.w, "\ngrowth series: start positions of Kalah(6,1..%d), %s, at most %s each\n", seeds, plural(threads, "thread"), shortDuration(limit))
+	fmt.Fprintf(p.w, "\ngrowth series: start positions of Kalah(6,1..%d), %s, at most %s each\n", seeds, cmdutil.Plural(threads, "thread"), shortDuration(limit))
 	p.row("threads", "case", "game", "rule", "value", "nodes", "seconds", "Mnodes/s", "hit %")
 }
 
@@ -159,7 +159,7 @@ func (p *printer) footer(rec record, reps []*bench.Report) {
 	if len(reps) > 1 {
 		var parts []string
 		for _, r := range rec.Runs {
-			parts = append(parts, fmt.Sprintf("%s %.3f s (%.2fx)", plural(r.Threads, "thread"), r.Seconds, r.Speedup))
+			parts = append(parts, fmt.Sprintf("%s %.3f s (%.2fx)", cmdutil.Plural(r.Threads, "thread"), r.Seconds, r.Speedup))
 		}
 		fmt.Fprintf(w, "speed-up: %s\n", strings.Join(parts, ", "))
 	}
@@ -177,16 +177,9 @@ func (p *printer) footer(rec record, reps []*bench.Report) {
 	case first.EGDB:
 		fmt.Fprintf(w, "with an endgame database (up to %d seeds) the node count depends on the database: not the search's signature\n", first.EGDBSeeds)
 	default:
-		fmt.Fprintf(w, "%s: the node count varies from run to run; not a signature (run with --threads 1 for one)\n", plural(first.Threads, "thread"))
+		fmt.Fprintf(w, "%s: the node count varies from run to run; not a signature (run with --threads 1 for one)\n", cmdutil.Plural(first.Threads, "thread"))
 	}
 	fmt.Fprintln(w, rec.Bench)
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return strconv.Itoa(n) + " " + word + "s"
 }
 
 func revision(r string) string {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/kalah-solver/kalah/bench"
+	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
@@ -98,7 +99,7 @@ func casesPlot(reps []*bench.Report, label string, get func(bench.Result) float6
 				ys = append(ys, v)
 			}
 		}
-		args = append(args, plural(r.Threads, "thread"), xys)
+		args = append(args, cmdutil.Plural(r.Threads, "thread"), xys)
 	}
 	if err := plotutil.AddLinePoints(p, args...); err != nil {
 		return nil, err
@@ -120,7 +121,7 @@ func speedupPlot(reps []*bench.Report) (*plot.Plot, error) {
 	p := plot.New()
 	p.Title.Text = "kalah bench: speed-up by threads"
 	p.X.Label.Text = "threads"
-	p.Y.Label.Text = fmt.Sprintf("speed-up over %s", plural(reps[0].Threads, "thread"))
+	p.Y.Label.Text = fmt.Sprintf("speed-up over %s", cmdutil.Plural(reps[0].Threads, "thread"))
 	sp := bench.Speedups(reps)
 	var got, ideal plotter.XYs
 	maxT := 0
@@ -150,7 +151,7 @@ func speedupPlot(reps []*bench.Report) (*plot.Plot, error) {
 // legend.
 func growthPlot(cells []bench.Cell, rep *bench.Report, limit time.Duration, label string, get func(bench.Result) float64, format func(float64) string) (*plot.Plot, error) {
 	p := plot.New()
-	p.Title.Text = fmt.Sprintf("Kalah(6,n) start positions: %s, %s", label[:len(label)-len(" (log scale)")], plural(rep.Threads, "thread"))
+	p.Title.Text = fmt.Sprintf("Kalah(6,n) start positions: %s, %s", label[:len(label)-len(" (log scale)")], cmdutil.Plural(rep.Threads, "thread"))
 	p.X.Label.Text = "seeds per pit, n"
 	p.Y.Label.Text = label
 	p.Y.Scale = plot.LogScale{}

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 
 	"github.com/kalah-solver/kalah/engine"
 	"github.com/spf13/cobra"
@@ -127,4 +128,12 @@ func (f *GameFlags) ResolvePosition(c engine.Capture, text string) (r engine.Rul
 		return r, p, false, BadInput(err)
 	}
 	return engine.Rules{Pits: p.Pits, Capture: c}, p, false, nil
+}
+
+// Plural counts a noun: "1 run", "2 runs".
+func Plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
 }

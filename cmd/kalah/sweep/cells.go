@@ -41,11 +41,20 @@ func (s *cellSolver) solve(ctx context.Context, r engine.Rules, seeds int) (*res
 		cfg.Log = lg
 	}
 	cfg.Progress = s.progress(r, seeds, lg)
+	prior, err := s.prior(r, seeds)
+	if err != nil {
+		return nil, err
+	}
 	k, err := kalah.Open(cfg)
 	if err != nil {
 		return nil, err
 	}
-	cell, err := k.SolveStart(ctx)
+	if prior != nil && lg != nil {
+		lg.Printf("%s: resuming from its open record (%s): value %s, %d first moves and %d opening chains exact",
+			cellName(r, seeds), cmdutil.Plural(prior.Runs, "run"), prior.Bounds(), countExact(prior.Moves, func(m results.MoveBounds) bool { return m.Lower == m.Upper }),
+			countExact(prior.Chains, func(c results.ChainBounds) bool { return c.Lower == c.Upper }))
+	}
+	cell, err := k.SolveStartFrom(ctx, prior)
 	if cell != nil { // SolveStart built the table: what the cell ran with
 		cell.Threads, cell.TTBytes, cell.EGDBSeeds = k.Threads(), k.TableBytes(), k.EGDBSeeds()
 	}
@@ -53,6 +62,35 @@ func (s *cellSolver) solve(ctx context.Context, r engine.Rules, seeds int) (*res
 		err = cerr
 	}
 	return cell, err
+}
+
+// prior is the cell's open record in --data, what earlier runs proved,
+// which the solve takes as proven; nil without one, or with --force.
+func (s *cellSolver) prior(r engine.Rules, seeds int) (*results.Open, error) {
+	if s.opts.Force {
+		return nil, nil
+	}
+	open, err := results.Archive{Dir: s.opts.Data}.LoadOpen()
+	if err != nil {
+		return nil, err
+	}
+	for i, o := range open {
+		if o.Rule == r.Capture.String() && o.Pits == r.Pits && o.Seeds == seeds {
+			return &open[i], nil
+		}
+	}
+	return nil, nil
+}
+
+// countExact counts the items of xs that exact says are exact.
+func countExact[T any](xs []T, exact func(T) bool) int {
+	n := 0
+	for _, x := range xs {
+		if exact(x) {
+			n++
+		}
+	}
+	return n
 }
 
 // progress returns a cell's progress callback: it describes the report

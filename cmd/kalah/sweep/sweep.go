@@ -72,7 +72,10 @@ chains. --max-time bounds each cell. A cell that runs out of time
 or "= +10" when it stopped after the value), never a guess, and they are
 kept as an open cell in <data>/open.jsonl (with the bounds reached on each
 first move and opening chain, the run's nodes, time and provenance; reruns
-add up) until the cell is solved.
+add up) until the cell is solved. A rerun takes what the open cell holds
+exact (its value, first moves and opening chains, from earlier runs or
+'kalah campaign record') as proven and solves the rest, and its record
+counts those runs as earlier ones; --force solves it from nothing.
 --egdb DIR must hold the database of every pit count and rule of a cell
 to solve; each is checked before the first cell (and by --dry-run), so
 that a missing one stops the run at once, not hours in.
@@ -103,7 +106,7 @@ log says what was proven when.`,
 	f.StringVar(&opts.Rule, "rule", "both", "capture convention: empty-capture, no-empty-capture or both")
 	f.StringVar(&opts.Pits, "pits", "1-6", "pit counts m: a number, a range 1-6, or a list 2,4-5")
 	f.StringVar(&opts.Seeds, "seeds", "1-6", "seeds per pit n: a number, a range or a list")
-	f.BoolVar(&opts.Force, "force", false, "solve cells that are already in the archive again")
+	f.BoolVar(&opts.Force, "force", false, "solve cells that are already in the archive again, and open cells from nothing")
 	f.DurationVar(&opts.MaxTime, "max-time", 0, "time limit per cell, e.g. 30s or 2h (default: none)")
 	f.IntVar(&opts.Threads, "threads", 0, "search threads (default: all cores)")
 	f.StringVar(&opts.TTMem, "tt-mem", "", "transposition table size per cell, e.g. 512MiB or 2GiB (default: by the seeds and the endgame database's depth, at most a quarter of memory or 1 GiB)")

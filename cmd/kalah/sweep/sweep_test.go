@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -387,5 +388,53 @@ func TestSweepEGDBMissing(t *testing.T) {
 	// Stored cells need no database.
 	if _, _, err := execute(t, nil, "--rule", "both", "--pits", "2", "--seeds", "1-2", "--egdb", t.TempDir(), "--data", data, "-q"); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A cell left open by earlier runs is solved from what its open record
+// holds exact (here its value and the first moves that end the turn),
+// logged with -v, and its record counts those runs as earlier ones;
+// --force solves it from nothing.
+func TestSweepResumesFromOpenRecord(t *testing.T) {
+	r := engine.Rules{Pits: 4, Capture: engine.EmptyCapture}
+	full, err := solveCell(context.Background(), r, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := results.Open{Rule: "empty-capture", Pits: 4, Seeds: 3, Lower: full.Record.Value, Upper: full.Record.Value, Stage: "openings",
+		Reason: "time limit 1m0s", Runs: 2, Nodes: 123456, Seconds: 60, Threads: 1, TTBytes: 1 << 20, EGDBSeeds: -1, Date: "2026-01-02"}
+	for _, op := range full.Record.Openings {
+		if pits, _ := results.ChainPits(op.Chain, 4); len(pits) == 1 {
+			o.Moves = append(o.Moves, results.MoveBounds{Move: engine.MoveLetter(engine.South, pits[0]), Lower: op.Value, Upper: op.Value})
+		}
+	}
+	for _, force := range []bool{false, true} {
+		dir := t.TempDir()
+		archive := results.Archive{Dir: dir}
+		if err := archive.PutOpen(o); err != nil {
+			t.Fatal(err)
+		}
+		io, _, stderr := cmdutil.Test()
+		opts := &Options{IO: io, Rule: "empty-capture", Pits: "4", Seeds: "3", Data: dir, NoEGDB: true, Verbose: true, Quiet: true, Force: force}
+		if err := run(opts); err != nil {
+			t.Fatal(err)
+		}
+		rec, err := archive.Get("empty-capture", 4, 3)
+		if err != nil || rec == nil {
+			t.Fatalf("force=%v: record %v, %v", force, rec, err)
+		}
+		if rec.Value != full.Record.Value || !slices.Equal(rec.Openings, full.Record.Openings) {
+			t.Errorf("force=%v: %+d %v; fresh %+d %v", force, rec.Value, rec.Openings, full.Record.Value, full.Record.Openings)
+		}
+		logged := strings.Contains(stderr.String(), "kalah sweep: Kalah(4,3) empty-capture: resuming from its open record (2 runs): value = +8, 3 first moves and 0 opening chains exact")
+		if force {
+			if logged || rec.Earlier != nil {
+				t.Errorf("--force: earlier %+v, log:\n%s", rec.Earlier, stderr.String())
+			}
+			continue
+		}
+		if !logged || rec.Earlier == nil || rec.Earlier.Runs != 2 || rec.Earlier.Nodes != 123456 || rec.Nodes >= full.Record.Nodes {
+			t.Errorf("earlier %+v, %d nodes (fresh %d), log:\n%s", rec.Earlier, rec.Nodes, full.Record.Nodes, stderr.String())
+		}
 	}
 }

@@ -29,7 +29,8 @@ func (k *Session) SolveStart(ctx context.Context) (*results.Cell, error) {
 // SolveStartFrom is SolveStart for a cell that earlier runs left open:
 // what prior, the cell's open record, holds exact is taken from it and
 // not searched again (the value, each first move's value, each opening
-// chain's), as a resumed run takes the cache's proofs, and the record
+// chain's), as a resumed run takes the cache's proofs, each other first
+// move's search starts from the bounds prior holds on it, and the record
 // counts prior's runs as its earlier ones (Record.Earlier). A nil prior
 // is SolveStart; a prior of another cell, or one that fails its check,
 // is an error.
@@ -198,17 +199,16 @@ func (k *Session) SolveStartFrom(ctx context.Context, prior *results.Open) (*res
 	return cell, nil
 }
 
-// priorWork is what an open record holds exact for SolveStartFrom: the
-// value and the first moves' values as a result for start (unsolved, with
-// no moves, for a nil record), the opening chains' values by name, and
-// whether there is any of these.
+// priorWork is what SolveStartFrom takes from an open record: the value
+// and the first moves' values or bounds as a result for start (unsolved,
+// with no moves, for a nil record), the exact opening chains' values by
+// name, and whether there is any of these.
 type priorWork struct {
 	result *solver.Result
 	chains map[string]int
 	used   bool
 }
 
-//
 // A move as good as the best proven is searched again all the same, and
 // first: its proof fills the table with what the other moves' proofs
 // need. Every move of Kalah(6,3) no-empty-capture (one thread, a 4 MiB
@@ -225,7 +225,12 @@ func priorKnown(prior *results.Open, start engine.Position) priorWork {
 	}
 	for _, m := range prior.Moves {
 		for _, i := range start.Board.MoveList() {
-			if m.Move != engine.MoveLetter(start.ToMove, i) || m.Lower != m.Upper {
+			if m.Move != engine.MoveLetter(start.ToMove, i) {
+				continue
+			}
+			if m.Lower != m.Upper {
+				// Its MTD(f) starts from the bounds.
+				w.result.Moves = append(w.result.Moves, solver.MoveValue{Pit: i + 1, Move: m.Move, Lower: m.Lower, Upper: m.Upper})
 				continue
 			}
 			if m.Lower == prior.Upper {

@@ -381,3 +381,61 @@ func TestGivenMoves(t *testing.T) {
 	}
 	t.Logf("Kalah(4,4) %s: every move %d nodes, the losing moves given %d", r.Capture, full.Stats.Nodes, res.Stats.Nodes)
 }
+
+// TestGivenBounds: the MTD(f) of a move given with proven bounds (not
+// solved) starts from them: every move's value is still the reference's,
+// with bounds of either parity, and costs fewer nodes when the bounds
+// are narrow.
+func TestGivenBounds(t *testing.T) {
+	ctx := context.Background()
+	withBounds := func(r engine.Rules, p engine.Position, threads int, value func(i int) int, w [2]int) *Result {
+		var given []MoveValue
+		for _, i := range p.Board.MoveList() {
+			v := value(i)
+			given = append(given, MoveValue{Pit: i + 1, Lower: v + w[0], Upper: v + w[1]})
+		}
+		s := newTestSolver(t, r, threads)
+		defer s.Close()
+		res, err := s.SolveEveryMoveFrom(ctx, p, &Result{Position: p, Moves: given})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	for _, c := range engine.Captures {
+		for _, cell := range [][2]int{{3, 3}, {4, 2}, {2, 4}} {
+			r := engine.Rules{Pits: cell[0], Capture: c}
+			p, _ := r.StartPosition(cell[1])
+			br := newBrute(r)
+			value := func(i int) int { return br.move(p.Board, i) }
+			for _, threads := range []int{1, 2} {
+				for _, w := range [][2]int{{-4, 2}, {-1, 3}, {0, 2}, {-2, 0}, {-100, 100}} {
+					res := withBounds(r, p, threads, value, w)
+					for _, mv := range res.Moves {
+						if want := value(mv.Pit - 1); mv.Value != want || !mv.Solved {
+							t.Fatalf("%v threads=%d bounds %v: move %s = %d (solved %v), want %d", r, threads, w, mv.Move, mv.Value, mv.Solved, want)
+						}
+					}
+				}
+			}
+		}
+	}
+	// Kalah(4,4), one thread: fewer nodes with every move's value within
+	// two seeds.
+	r := engine.Rules{Pits: 4, Capture: engine.NoEmptyCapture}
+	p, full := solvedStart(t, r, 4)
+	exact := map[int]int{}
+	for _, mv := range full.Moves {
+		exact[mv.Pit-1] = mv.Value
+	}
+	res := withBounds(r, p, 1, func(i int) int { return exact[i] }, [2]int{0, 2})
+	for k, mv := range res.Moves {
+		if mv.Value != full.Moves[k].Value {
+			t.Fatalf("move %s = %d, without bounds %d", mv.Move, mv.Value, full.Moves[k].Value)
+		}
+	}
+	if res.Stats.Nodes >= full.Stats.Nodes {
+		t.Errorf("bounds [v, v+2] given: %d nodes; none: %d", res.Stats.Nodes, full.Stats.Nodes)
+	}
+	t.Logf("Kalah(4,4) %s: every move %d nodes, with bounds [v, v+2] %d", r.Capture, full.Stats.Nodes, res.Stats.Nodes)
+}

@@ -129,8 +129,21 @@ type testFunc func(b engine.Board, gamma, depth int) (int, bool)
 
 // mtdfWith is mtdf with its tests run by test.
 func (s *Solver) mtdfWith(ctx context.Context, test testFunc, b engine.Board, guess, depth int, report func(lo, hi int)) (lo, hi int, ok bool) {
+	return s.mtdfWithin(ctx, test, b, guess, depth, -b.Seeds(), b.Seeds(), report)
+}
+
+// mtdfWithin is mtdfWith on a value already proven to lie in [lo0, hi0]
+// (a full-depth search's bounds, relative to b's stores): the tests
+// outside it are not run again.
+func (s *Solver) mtdfWithin(ctx context.Context, test testFunc, b engine.Board, guess, depth, lo0, hi0 int, report func(lo, hi int)) (lo, hi int, ok bool) {
 	seeds := b.Seeds()
 	lo, hi = -seeds, seeds
+	if depth == tt.DepthSolved && lo0 <= hi0 {
+		lo, hi = max(lo, RoundUp(lo0, seeds)), min(hi, RoundDown(hi0, seeds))
+		if lo > hi { // bounds of another parity than the board's values
+			lo, hi = -seeds, seeds
+		}
+	}
 	step, par := 2, seeds
 	if depth != tt.DepthSolved {
 		step = 1

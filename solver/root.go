@@ -131,8 +131,9 @@ func (s *Solver) Deepens(b engine.Board) bool {
 // with a best move, its value replaces the deepening's guess, and its best
 // move is searched first, so the first move's MTD(f) is two tests the
 // table mostly answers. The moves of best.Moves marked Solved are taken as
-// they are, not searched again: the caller vouches for them. A nil best,
-// or one of another position, is SolveEveryMove.
+// they are, not searched again, and the MTD(f) of each other move of
+// best.Moves starts from its Lower and Upper: the caller vouches for
+// them. A nil best, or one of another position, is SolveEveryMove.
 func (s *Solver) SolveEveryMoveFrom(ctx context.Context, p engine.Position, best *Result) (*Result, error) {
 	res, run, err := s.begin(ctx, p, "start")
 	if run == nil {
@@ -142,7 +143,7 @@ func (s *Solver) SolveEveryMoveFrom(ctx context.Context, p engine.Position, best
 	b := p.Board
 	base := b.StoreDiff()
 	stage, start := &run.stage, run.start
-	given := givenMoves(s.rules, p, best)
+	given, bounds := givenMoves(s.rules, p, best)
 	// On a big board, depth-limited deepening on the position itself
 	// first: it fills the table with good moves for every move's search,
 	// and its heuristic value is the first move's guess (Kalah(6,4): -5 %
@@ -184,10 +185,10 @@ func (s *Solver) SolveEveryMoveFrom(ctx context.Context, p engine.Position, best
 	})
 	skip := len(given)
 	if len(s.threads) > 1 && len(order) > 1 {
-		res.Moves = append(res.Moves, s.everyMoveShared(ctx, p, order, skip, guess, bestLo, deepened, stage, start)...)
+		res.Moves = append(res.Moves, s.everyMoveShared(ctx, p, order, skip, guess, bestLo, bounds, deepened, stage, start)...)
 	} else {
 		for k, i := range order {
-			mv, lo, ok := s.solveMove(ctx, s.test, p, i, skip+k, guess, deepened, stage, start)
+			mv, lo, ok := s.solveMove(ctx, s.test, p, i, skip+k, guess, bounds, deepened, stage, start)
 			res.Moves = append(res.Moves, mv)
 			if lo > bestLo {
 				bestLo, guess = lo, lo
@@ -225,8 +226,10 @@ func (s *Solver) SolveEveryMoveFrom(ctx context.Context, p engine.Position, best
 // p's stores) it starts from, refined on a deepened board for every move
 // after the first by a depth-limited MTD(f) on the move's own position. lo
 // is the move's proven lower bound relative to p's stores; ok is false
-// when the solve was interrupted (then mv holds the bounds proven).
-func (s *Solver) solveMove(ctx context.Context, test testFunc, p engine.Position, i, k, guess int, deepened bool, stage *atomic.Pointer[Progress], start time.Time) (mv MoveValue, lo int, ok bool) {
+// when the solve was interrupted (then mv holds the bounds proven). known
+// holds bounds already proven on the move's value (MoveValue's, absolute),
+// if any, which its MTD(f) starts from.
+func (s *Solver) solveMove(ctx context.Context, test testFunc, p engine.Position, i, k, guess int, known map[int][2]int, deepened bool, stage *atomic.Pointer[Progress], start time.Time) (mv MoveValue, lo int, ok bool) {
 	b := p.Board
 	base := b.StoreDiff()
 	c, r := s.rules.Sow(b, i)
@@ -252,7 +255,11 @@ func (s *Solver) solveMove(ctx context.Context, test testFunc, p engine.Position
 				cguess = g
 			}
 		}
-		clo, chi, done := s.mtdfWith(ctx, test, c, cguess, tt.DepthSolved, report)
+		klo, khi := -inf, inf
+		if kb, has := known[i+1]; has {
+			klo, khi = engine.ChildWindow(r, gain, kb[0]-base, kb[1]-base)
+		}
+		clo, chi, done := s.mtdfWithin(ctx, test, c, cguess, tt.DepthSolved, klo, khi, report)
 		lo, hi = engine.MoveBounds(r, gain, clo, chi)
 		ok = done
 	}
@@ -273,7 +280,7 @@ func (s *Solver) solveMove(ctx context.Context, test testFunc, p engine.Position
 // deepening's guess before any; bestLo is the best proven before the
 // loop, relative to p's stores), and skip moves, given, come before
 // order's first.
-func (s *Solver) everyMoveShared(ctx context.Context, p engine.Position, order []int, skip, guess, bestLo int, deepened bool, stage *atomic.Pointer[Progress], start time.Time) []MoveValue {
+func (s *Solver) everyMoveShared(ctx context.Context, p engine.Position, order []int, skip, guess, bestLo int, bounds map[int][2]int, deepened bool, stage *atomic.Pointer[Progress], start time.Time) []MoveValue {
 	tm := newTeam(s)
 	test := func(b engine.Board, gamma, depth int) (int, bool) {
 		v, _, err := tm.test(ctx, b, gamma, depth)
@@ -302,7 +309,7 @@ func (s *Solver) everyMoveShared(ctx context.Context, p engine.Position, order [
 				if !more {
 					return
 				}
-				mv, lo, _ := s.solveMove(ctx, test, p, order[k], skip+k, g, deepened, stage, start)
+				mv, lo, _ := s.solveMove(ctx, test, p, order[k], skip+k, g, bounds, deepened, stage, start)
 				mu.Lock()
 				moves = append(moves, mv)
 				if lo > bestLo && mv.Solved {
@@ -318,16 +325,23 @@ func (s *Solver) everyMoveShared(ctx context.Context, p engine.Position, order [
 
 // givenMoves is the moves of best that SolveEveryMoveFrom takes as they
 // are: those marked solved, of p's legal moves, once each, when best is a
-// result for p.
-func givenMoves(r engine.Rules, p engine.Position, best *Result) []MoveValue {
+// result for p; and the bounds of its moves not solved, by pit (1-based).
+func givenMoves(r engine.Rules, p engine.Position, best *Result) ([]MoveValue, map[int][2]int) {
 	if best == nil || best.Position != p {
-		return nil
+		return nil, nil
 	}
 	var out []MoveValue
+	bounds := map[int][2]int{}
 	for _, mv := range best.Moves {
 		i := mv.Pit - 1
-		if !mv.Solved || i < 0 || i >= r.Pits || p.Board.Pit(i) == 0 ||
+		if i < 0 || i >= r.Pits || p.Board.Pit(i) == 0 ||
 			slices.ContainsFunc(out, func(o MoveValue) bool { return o.Pit == mv.Pit }) {
+			continue
+		}
+		if !mv.Solved {
+			if mv.Lower <= mv.Upper {
+				bounds[mv.Pit] = [2]int{mv.Lower, mv.Upper}
+			}
 			continue
 		}
 		_, res := r.Sow(p.Board, i)
@@ -335,7 +349,10 @@ func givenMoves(r engine.Rules, p engine.Position, best *Result) []MoveValue {
 		mv.Lower, mv.Upper = mv.Value, mv.Value
 		out = append(out, mv)
 	}
-	return out
+	for _, mv := range out {
+		delete(bounds, mv.Pit)
+	}
+	return out, bounds
 }
 
 // SolveBestMove computes the exact value of p, one best move and a principal

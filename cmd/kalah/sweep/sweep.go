@@ -74,7 +74,8 @@ kept as an open cell in <data>/open.jsonl (with the bounds reached on each
 first move and opening chain, the run's nodes, time and provenance; reruns
 add up) until the cell is solved. A rerun takes what the open cell holds
 exact (its value, first moves and opening chains, from earlier runs or
-'kalah campaign record') as proven and solves the rest, and its record
+'kalah campaign record') as proven and solves the rest from the bounds
+it holds, and its record
 counts those runs as earlier ones; --force solves it from nothing.
 --egdb DIR must hold the database of every pit count and rule of a cell
 to solve; each is checked before the first cell (and by --dry-run), so

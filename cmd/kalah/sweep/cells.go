@@ -50,9 +50,8 @@ func (s *cellSolver) solve(ctx context.Context, r engine.Rules, seeds int) (*res
 		return nil, err
 	}
 	if prior != nil && lg != nil {
-		lg.Printf("%s: resuming from its open record (%s): value %s, %d first moves and %d opening chains exact",
-			cellName(r, seeds), cmdutil.Plural(prior.Runs, "run"), prior.Bounds(), countExact(prior.Moves, func(m results.MoveBounds) bool { return m.Lower == m.Upper }),
-			countExact(prior.Chains, func(c results.ChainBounds) bool { return c.Lower == c.Upper }))
+		lg.Printf("%s: resuming from its open record (%s): value %s, %s",
+			cellName(r, seeds), cmdutil.Plural(prior.Runs, "run"), prior.Bounds(), openExact(prior, r))
 	}
 	cell, err := k.SolveStartFrom(ctx, prior)
 	if cell != nil { // SolveStart built the table: what the cell ran with

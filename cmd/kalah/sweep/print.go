@@ -55,6 +55,11 @@ func (c *cell) json() cellJSON {
 		lo, hi := c.res.Lower, c.res.Upper
 		j.Lower, j.Upper, j.Bounds = &lo, &hi, c.res.Bounds()
 		j.Seconds, j.Nodes = c.res.Elapsed.Seconds(), c.res.Nodes
+	case c.status == "todo" && c.open != nil:
+		// A dry run: what the earlier runs proved, which a run resumes from.
+		lo, hi := c.open.Lower, c.open.Upper
+		j.Lower, j.Upper, j.Bounds = &lo, &hi, c.open.Bounds()
+		j.Seconds, j.Nodes = c.open.Seconds, c.open.Nodes
 	}
 	return j
 }
@@ -131,6 +136,19 @@ func printTables(opts *Options, captures []engine.Capture, pits, seeds []int, ce
 		writeGrid(w, grid)
 	}
 	for _, c := range cells {
+		if c.status == "todo" && c.open != nil {
+			if !ran {
+				fmt.Fprintln(w)
+				ran = true
+			}
+			next := "a run resumes from them"
+			if opts.Force {
+				next = "--force solves it from nothing"
+			}
+			fmt.Fprintf(w, "open %s: value %s, %s after %s, %s nodes; %s\n", cellName(c.rules, c.seeds), c.open.Bounds(),
+				openExact(c.open, c.rules), cmdutil.Plural(c.open.Runs, "run"), results.Group(c.open.Nodes), next)
+			continue
+		}
 		if c.status != "solved" && c.status != "unfinished" {
 			continue
 		}
@@ -142,6 +160,9 @@ func printTables(opts *Options, captures []engine.Capture, pits, seeds []int, ce
 		resumed := ""
 		if c.res.Resumed {
 			resumed = ", resumed from the cache's checkpoint"
+		}
+		if c.status == "solved" && c.rec.Earlier != nil {
+			resumed += fmt.Sprintf(", completing %s", cmdutil.Plural(c.rec.Earlier.Runs, "earlier run"))
 		}
 		kept := ""
 		switch {
@@ -164,6 +185,15 @@ func printTables(opts *Options, captures []engine.Capture, pits, seeds []int, ce
 		fmt.Fprintf(w, "records in %s\n", opts.Data)
 	}
 	return nil
+}
+
+// openExact says how many first moves and opening chains an open record
+// holds exact: "4 of 5 first moves and 2 opening chains exact".
+func openExact(o *results.Open, r engine.Rules) string {
+	moves := countExact(o.Moves, func(m results.MoveBounds) bool { return m.Lower == m.Upper })
+	chains := countExact(o.Chains, func(c results.ChainBounds) bool { return c.Lower == c.Upper })
+	start, _ := r.StartPosition(o.Seeds)
+	return fmt.Sprintf("%d of %d first moves and %s exact", moves, start.Board.NumMoves(), cmdutil.Plural(chains, "opening chain"))
 }
 
 // writeGrid writes rows of cells right-aligned in columns.

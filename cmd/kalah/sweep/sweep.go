@@ -120,7 +120,7 @@ log says what was proven when.`,
 	cmdutil.DeprecatedAlias(cmd, "store", "cache")
 	f.BoolVarP(&opts.Quiet, "quiet", "q", false, "no progress bar (there is none where standard error is not a terminal)")
 	f.BoolVarP(&opts.Verbose, "verbose", "v", false, "log the endgame database opened, the cache's checkpoints (written, resumed from, or why not) and each bound a cell's solve proves, with the time since the cell began, on standard error")
-	f.BoolVar(&opts.DryRun, "dry-run", false, "list the cells and whether each would be solved, without solving")
+	f.BoolVar(&opts.DryRun, "dry-run", false, "list the cells, whether each would be solved and what the open cells hold, without solving")
 	return cmd
 }
 
@@ -131,6 +131,7 @@ type cell struct {
 	status string // "stored", "solved", "unfinished", "failed" (an error ended the run), "skipped" (not reached), "todo" (dry run)
 	rec    *results.Record
 	res    *results.Cell // this run's solve, if any
+	open   *results.Open // the cell's open record before the run, if any
 	// unrecorded: this run's result (a value, or the bounds of an
 	// unfinished cell) could not be written to the archive.
 	unrecorded bool
@@ -160,6 +161,10 @@ func run(opts *Options) error {
 		return cmdutil.BadInputf("--tt-mem: %v", err)
 	}
 	archive := results.Archive{Dir: opts.Data}
+	open, err := archive.LoadOpen()
+	if err != nil {
+		return err
+	}
 
 	// The cells, small first: by seeds in play, then pits, then rule.
 	var cells []*cell
@@ -175,6 +180,9 @@ func run(opts *Options) error {
 					return cmdutil.BadInput(err)
 				}
 				x := &cell{rules: r, seeds: n, status: "todo"}
+				if i := slices.IndexFunc(open, func(o results.Open) bool { return o.Rule == c.String() && o.Pits == m && o.Seeds == n }); i >= 0 {
+					x.open = &open[i]
+				}
 				if i := slices.IndexFunc(recs, func(rec results.Record) bool { return rec.Pits == m && rec.Seeds == n }); i >= 0 {
 					x.rec = &recs[i]
 					if !opts.Force {

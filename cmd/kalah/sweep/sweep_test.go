@@ -414,7 +414,21 @@ func TestSweepResumesFromOpenRecord(t *testing.T) {
 		if err := archive.PutOpen(o); err != nil {
 			t.Fatal(err)
 		}
-		io, _, stderr := cmdutil.Test()
+		// A dry run shows what the record holds.
+		args := []string{"--rule", "empty-capture", "--pits", "4", "--seeds", "3", "--data", dir, "--dry-run"}
+		if force {
+			args = append(args, "--force")
+		}
+		out, _, err := execute(t, nil, args...)
+		next := map[bool]string{false: "a run resumes from them", true: "--force solves it from nothing"}[force]
+		if err != nil || !strings.Contains(out, "open Kalah(4,3) empty-capture: value = +8, 3 of 4 first moves and 0 opening chains exact after 2 runs, 123,456 nodes; "+next) {
+			t.Errorf("dry run: %v\n%s", err, out)
+		}
+		out, _, err = execute(t, nil, append(args, "--json")...)
+		if err != nil || !strings.Contains(out, `"status":"todo","lower":8,"upper":8,"bounds":"= +8","seconds":60,"nodes":123456`) {
+			t.Errorf("dry run, JSON: %v\n%s", err, out)
+		}
+		io, stdout, stderr := cmdutil.Test()
 		opts := &Options{IO: io, Rule: "empty-capture", Pits: "4", Seeds: "3", Data: dir, NoEGDB: true, Verbose: true, Quiet: true, Force: force}
 		if err := run(opts); err != nil {
 			t.Fatal(err)
@@ -426,14 +440,15 @@ func TestSweepResumesFromOpenRecord(t *testing.T) {
 		if rec.Value != full.Record.Value || !slices.Equal(rec.Openings, full.Record.Openings) {
 			t.Errorf("force=%v: %+d %v; fresh %+d %v", force, rec.Value, rec.Openings, full.Record.Value, full.Record.Openings)
 		}
-		logged := strings.Contains(stderr.String(), "kalah sweep: Kalah(4,3) empty-capture: resuming from its open record (2 runs): value = +8, 3 first moves and 0 opening chains exact")
+		logged := strings.Contains(stderr.String(), "kalah sweep: Kalah(4,3) empty-capture: resuming from its open record (2 runs): value = +8, 3 of 4 first moves and 0 opening chains exact")
+		completing := strings.Contains(stdout.String(), ", completing 2 earlier runs")
 		if force {
-			if logged || rec.Earlier != nil {
+			if logged || completing || rec.Earlier != nil {
 				t.Errorf("--force: earlier %+v, log:\n%s", rec.Earlier, stderr.String())
 			}
 			continue
 		}
-		if !logged || rec.Earlier == nil || rec.Earlier.Runs != 2 || rec.Earlier.Nodes != 123456 || rec.Nodes >= full.Record.Nodes {
+		if !logged || !completing || rec.Earlier == nil || rec.Earlier.Runs != 2 || rec.Earlier.Nodes != 123456 || rec.Nodes >= full.Record.Nodes {
 			t.Errorf("earlier %+v, %d nodes (fresh %d), log:\n%s", rec.Earlier, rec.Nodes, full.Record.Nodes, stderr.String())
 		}
 	}

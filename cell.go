@@ -29,8 +29,9 @@ func (k *Session) SolveStart(ctx context.Context) (*results.Cell, error) {
 // SolveStartFrom is SolveStart for a cell that earlier runs left open:
 // what prior, the cell's open record, holds exact is taken from it and
 // not searched again (the value, each first move's value, each opening
-// chain's), as a resumed run takes the cache's proofs, each other first
-// move's search starts from the bounds prior holds on it, and the record
+// chain's), as a resumed run takes the cache's proofs, the search of the
+// value and of each other first move starts from the bounds prior holds
+// on it, and the record
 // counts prior's runs as its earlier ones (Record.Earlier). A nil prior
 // is SolveStart; a prior of another cell, or one that fails its check,
 // is an error.
@@ -82,7 +83,7 @@ func (k *Session) SolveStartFrom(ctx context.Context, prior *results.Open) (*res
 	// With the value known from an earlier run, it is not solved again.
 	best := known.result
 	if s.Deepens(start.Board) && !best.Solved {
-		best, err = s.SolveBestMove(ctx, start)
+		best, err = s.SolveBestMoveWithin(ctx, start, cell.Lower, cell.Upper)
 		if best != nil {
 			cell.Lower, cell.Upper = max(cell.Lower, best.Lower), min(cell.Upper, best.Upper)
 		}
@@ -202,7 +203,8 @@ func (k *Session) SolveStartFrom(ctx context.Context, prior *results.Open) (*res
 // priorWork is what SolveStartFrom takes from an open record: the value
 // and the first moves' values or bounds as a result for start (unsolved,
 // with no moves, for a nil record), the exact opening chains' values by
-// name, and whether there is any of these.
+// name, and whether the record proves anything (then the record counts
+// its runs).
 type priorWork struct {
 	result *solver.Result
 	chains map[string]int
@@ -252,7 +254,7 @@ func priorKnown(prior *results.Open, start engine.Position) priorWork {
 			w.chains[c.Chain] = c.Lower
 		}
 	}
-	w.used = w.result.Solved || len(w.result.Moves) > 0 || len(w.chains) > 0
+	w.used = prior.Proves()
 	return w
 }
 

@@ -372,3 +372,31 @@ func TestSolveStartFromOpenRecord(t *testing.T) {
 		t.Errorf("a record failing its check: %v", err)
 	}
 }
+
+// On a board whose value SolveStartFrom proves first (Kalah(4,5), 40
+// seeds), the value's search starts from the bounds the open record holds:
+// with the value known to be at most what it is, the rerun searches fewer
+// nodes than a fresh run and ends with its record.
+func TestSolveStartFromValueBounds(t *testing.T) {
+	cfg := Config{Pits: 4, Seeds: 5, Rule: NoEmptyCapture, Threads: 1, NoEGDB: true, NoCache: true, TableBytes: 64 << 20}
+	fresh := solveStart(t, cfg)
+	v := fresh.Record.Value
+	prior := results.Open{Rule: "no-empty-capture", Pits: 4, Seeds: 5, Lower: -40, Upper: v, Stage: "value", Reason: "interrupted",
+		Runs: 1, Nodes: 1, Threads: 1, TTBytes: 64 << 20, EGDBSeeds: -1, Date: "2026-01-02"}
+	k, err := Open(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer k.Close()
+	got, err := k.SolveStartFrom(context.Background(), &prior)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Record.Value != v || !slices.Equal(got.Record.Openings, fresh.Record.Openings) || got.Record.Earlier == nil {
+		t.Fatalf("from a bound: %+d %v (earlier %+v); fresh %+d %v", got.Record.Value, got.Record.Openings, got.Record.Earlier, v, fresh.Record.Openings)
+	}
+	if got.Nodes >= fresh.Nodes {
+		t.Errorf("from the bound <= %+d: %d nodes; fresh %d", v, got.Nodes, fresh.Nodes)
+	}
+	t.Logf("fresh %d nodes; from the bound <= %+d %d", fresh.Nodes, v, got.Nodes)
+}

@@ -439,3 +439,44 @@ func TestGivenBounds(t *testing.T) {
 	}
 	t.Logf("Kalah(4,4) %s: every move %d nodes, with bounds [v, v+2] %d", r.Capture, full.Stats.Nodes, res.Stats.Nodes)
 }
+
+// TestBestMoveWithin: SolveBestMoveWithin starts its MTD(f) from the
+// bounds given: the value is still the reference's, with bounds of either
+// parity, and costs fewer nodes when they decide a test (an upper bound
+// proven, the failing test its MTD(f) would run).
+func TestBestMoveWithin(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range engine.Captures {
+		for _, cell := range [][2]int{{3, 3}, {4, 2}, {2, 4}} {
+			r := engine.Rules{Pits: cell[0], Capture: c}
+			p, _ := r.StartPosition(cell[1])
+			v := newBrute(r).value(p.Board)
+			for _, threads := range []int{1, 2} {
+				for _, w := range [][2]int{{-4, 2}, {-1, 3}, {0, 2}, {-2, 0}, {0, 0}, {-100, 100}} {
+					s := newTestSolver(t, r, threads)
+					res, err := s.SolveBestMoveWithin(ctx, p, v+w[0], v+w[1])
+					s.Close()
+					if err != nil || res.Value != v || !res.Solved || len(res.Best) != 1 {
+						t.Fatalf("%v threads=%d bounds %v: %d (solved %v, best %v), %v; want %d", r, threads, w, res.Value, res.Solved, res.Best, err, v)
+					}
+				}
+			}
+		}
+	}
+	r := engine.Rules{Pits: 4, Capture: engine.NoEmptyCapture}
+	p, full := solvedStart(t, r, 4)
+	var nodes [2]int64
+	for k, w := range [][2]int{{-100, 100}, {-100, 0}} {
+		s := newTestSolver(t, r, 1)
+		res, err := s.SolveBestMoveWithin(ctx, p, full.Value+w[0], full.Value+w[1])
+		s.Close()
+		if err != nil || res.Value != full.Value {
+			t.Fatalf("bounds %v: %d, %v; want %d", w, res.Value, err, full.Value)
+		}
+		nodes[k] = res.Stats.Nodes
+	}
+	if nodes[1] >= nodes[0] {
+		t.Errorf("Kalah(4,4) %s: the value known at most v took %d nodes, within the seeds %d", r.Capture, nodes[1], nodes[0])
+	}
+	t.Logf("Kalah(4,4) %s: the value %d nodes, known at most v %d", r.Capture, nodes[0], nodes[1])
+}

@@ -362,6 +362,14 @@ func givenMoves(r engine.Rules, p engine.Position, best *Result) ([]MoveValue, m
 // Result.Moves is empty. When ctx ends first it returns the bounds proven
 // so far with an error wrapping ErrInterrupted.
 func (s *Solver) SolveBestMove(ctx context.Context, p engine.Position) (*Result, error) {
+	return s.SolveBestMoveWithin(ctx, p, -inf, inf)
+}
+
+// SolveBestMoveWithin is SolveBestMove for a position whose value (absolute,
+// for its mover) an earlier solve proved to lie in [lo, hi]: its MTD(f)
+// does not run again the tests those bounds decide. The caller vouches
+// for them.
+func (s *Solver) SolveBestMoveWithin(ctx context.Context, p engine.Position, lo, hi int) (*Result, error) {
 	res, run, err := s.begin(ctx, p, "deepening")
 	if run == nil {
 		return res, err
@@ -370,8 +378,15 @@ func (s *Solver) SolveBestMove(ctx context.Context, p engine.Position) (*Result,
 	b := p.Board
 	base := b.StoreDiff()
 	guess := s.deepen(ctx, b, 0, s.opts.Deepen)
-	// mtdf's bounds start from the seeds', so they are proven either way.
-	lo, hi, ok := s.mtdf(ctx, b, guess, tt.DepthSolved, s.reporter(&run.stage, run.start, "value", engine.ResExtra, base, b.Seeds()))
+	// mtdf's bounds start from the seeds' (or lo and hi), so they are
+	// proven either way.
+	if lo > -inf {
+		lo -= base
+	}
+	if hi < inf {
+		hi -= base
+	}
+	lo, hi, ok := s.mtdfWithin(ctx, s.test, b, guess, tt.DepthSolved, lo, hi, s.reporter(&run.stage, run.start, "value", engine.ResExtra, base, b.Seeds()))
 	res.Lower, res.Upper, res.Value = base+lo, base+hi, base+lo
 	if !ok {
 		res.Solved = false

@@ -31,10 +31,9 @@ func (k *Session) SolveStart(ctx context.Context) (*results.Cell, error) {
 // not searched again (the value, each first move's value, each opening
 // chain's), as a resumed run takes the cache's proofs, the search of the
 // value and of each other first move starts from the bounds prior holds
-// on it, and the record
-// counts prior's runs as its earlier ones (Record.Earlier). A nil prior
-// is SolveStart; a prior of another cell, or one that fails its check,
-// is an error.
+// on it, and the record counts prior's runs as its earlier ones
+// (Record.Earlier). A nil prior is SolveStart; a prior of another cell,
+// or one that fails its check, is an error.
 func (k *Session) SolveStartFrom(ctx context.Context, prior *results.Open) (*results.Cell, error) {
 	rules, seeds, start := k.rules, k.cfg.Seeds, k.Start()
 	if prior != nil {
@@ -212,8 +211,8 @@ type priorWork struct {
 }
 
 // priorKnown reads prior (nil: nothing) for SolveStartFrom. A move as
-// good as the best proven is searched again all the same, and first: its proof fills the table with what the other moves' proofs
-// need. Every move of Kalah(6,3) no-empty-capture (one thread, a 4 MiB
+// good as the best proven is searched again all the same, and first: its
+// proof fills the table with what the other moves' proofs need. Every move of Kalah(6,3) no-empty-capture (one thread, a 4 MiB
 // table) took 25.9 M nodes; with the best move given, the others alone
 // took 35.6 M; with the losing moves given, the best 3.8 M.
 func priorKnown(prior *results.Open, start engine.Position) priorWork {

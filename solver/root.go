@@ -166,9 +166,8 @@ func (s *Solver) SolveEveryMoveFrom(ctx context.Context, p engine.Position, best
 		guess = s.deepen(ctx, b, 0, s.opts.Deepen)
 	}
 	if !known && len(given) > 0 {
-		// The best move proven so far is a better first guess than the
-		// deepening's.
-		guess = bestLo
+		// The value is at least the best given move's.
+		guess = max(guess, bestLo)
 	}
 	order := RootOrder(s.rules, b)
 	if known {

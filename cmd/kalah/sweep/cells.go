@@ -49,7 +49,11 @@ func (s *cellSolver) solve(ctx context.Context, r engine.Rules, seeds int) (*res
 	if err != nil {
 		return nil, err
 	}
-	if prior != nil && lg != nil {
+	switch {
+	case prior == nil || lg == nil:
+	case !prior.Proves():
+		lg.Printf("%s: its open record (%s) proves no bound yet", cellName(r, seeds), cmdutil.Plural(prior.Runs, "run"))
+	default:
 		lg.Printf("%s: resuming from its open record (%s): value %s, %s",
 			cellName(r, seeds), cmdutil.Plural(prior.Runs, "run"), prior.Bounds(), openExact(prior, r))
 	}

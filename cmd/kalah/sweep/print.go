@@ -145,8 +145,12 @@ func printTables(opts *Options, captures []engine.Capture, pits, seeds []int, ce
 			if opts.Force {
 				next = "--force solves it from nothing"
 			}
-			fmt.Fprintf(w, "open %s: value %s, %s after %s, %s nodes; %s\n", cellName(c.rules, c.seeds), c.open.Bounds(),
-				openExact(c.open, c.rules), cmdutil.Plural(c.open.Runs, "run"), results.Group(c.open.Nodes), next)
+			held := fmt.Sprintf("value %s, %s", c.open.Bounds(), openExact(c.open, c.rules))
+			if !c.open.Proves() {
+				held, next = "no bound proven yet", "a run starts again"
+			}
+			fmt.Fprintf(w, "open %s: %s after %s, %s nodes; %s\n", cellName(c.rules, c.seeds), held,
+				cmdutil.Plural(c.open.Runs, "run"), results.Group(c.open.Nodes), next)
 			continue
 		}
 		if c.status != "solved" && c.status != "unfinished" {

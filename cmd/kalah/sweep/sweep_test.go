@@ -453,3 +453,21 @@ func TestSweepResumesFromOpenRecord(t *testing.T) {
 		}
 	}
 }
+
+// An open record that proves nothing yet is said to, by --dry-run and -v.
+func TestSweepOpenRecordWithoutBounds(t *testing.T) {
+	dir := t.TempDir()
+	o := results.Open{Rule: "empty-capture", Pits: 3, Seeds: 2, Lower: -12, Upper: 12, Stage: "value",
+		Reason: "interrupted", Runs: 1, Nodes: 99, Seconds: 1, Threads: 1, TTBytes: 1 << 20, EGDBSeeds: -1, Date: "2026-01-02"}
+	if err := (results.Archive{Dir: dir}).PutOpen(o); err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := execute(t, nil, "--rule", "empty-capture", "--pits", "3", "--seeds", "2", "--data", dir, "--dry-run")
+	if err != nil || !strings.Contains(out, "open Kalah(3,2) empty-capture: no bound proven yet after 1 run, 99 nodes; a run starts again") {
+		t.Errorf("dry run: %v\n%s", err, out)
+	}
+	_, errOut, err := execute(t, nil, "--rule", "empty-capture", "--pits", "3", "--seeds", "2", "--data", dir, "--no-egdb", "-q", "-v")
+	if err != nil || !strings.Contains(errOut, "kalah sweep: Kalah(3,2) empty-capture: its open record (1 run) proves no bound yet") {
+		t.Errorf("-v: %v\n%s", err, errOut)
+	}
+}

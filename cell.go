@@ -28,10 +28,11 @@ func (k *Session) SolveStart(ctx context.Context) (*results.Cell, error) {
 
 // SolveStartFrom is SolveStart for a cell that earlier runs left open:
 // what prior, the cell's open record, holds exact is taken from it and
-// not searched again (the value, each first move's value, each opening
-// chain's), as a resumed run takes the cache's proofs, the search of the
+// not searched again (the value, each losing first move's value, each
+// opening chain's), as a resumed run takes the cache's proofs; a best
+// first move is searched again, first (priorKnown); the search of the
 // value and of each other first move starts from the bounds prior holds
-// on it, and the record counts prior's runs as its earlier ones
+// on it; and the record counts prior's runs as its earlier ones
 // (Record.Earlier). A nil prior is SolveStart; a prior of another cell,
 // or one that fails its check, is an error.
 func (k *Session) SolveStartFrom(ctx context.Context, prior *results.Open) (*results.Cell, error) {

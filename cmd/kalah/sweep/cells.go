@@ -18,9 +18,10 @@ import (
 	"github.com/schollz/progressbar/v3"
 )
 
-// solveFunc solves one start position; on interruption it returns the
-// unfinished cell with an error wrapping solver.ErrInterrupted.
-type solveFunc func(ctx context.Context, r engine.Rules, seeds int) (*results.Cell, error)
+// solveFunc solves one start position, from prior, the cell's open
+// record (nil for none); on interruption it returns the unfinished cell
+// with an error wrapping solver.ErrInterrupted.
+type solveFunc func(ctx context.Context, r engine.Rules, seeds int, prior *results.Open) (*results.Cell, error)
 
 // cellSolver solves each cell in a library session of its own, so that a
 // record's node count does not depend on which cells came before (each
@@ -31,7 +32,7 @@ type cellSolver struct {
 	bar     *bar
 }
 
-func (s *cellSolver) solve(ctx context.Context, r engine.Rules, seeds int) (*results.Cell, error) {
+func (s *cellSolver) solve(ctx context.Context, r engine.Rules, seeds int, prior *results.Open) (*results.Cell, error) {
 	cfg := kalah.Config{Pits: r.Pits, Seeds: seeds, Rule: r.Capture, Threads: s.opts.Threads, TableBytes: s.ttBytes,
 		EGDBDir: s.opts.EGDB, NoEGDB: s.opts.NoEGDB, CacheDir: s.opts.Cache, NoCache: s.opts.Cache == "",
 		ProgressEvery: time.Second}
@@ -41,10 +42,6 @@ func (s *cellSolver) solve(ctx context.Context, r engine.Rules, seeds int) (*res
 		cfg.Log = lg
 	}
 	cfg.Progress = s.progress(r, seeds, lg)
-	prior, err := s.prior(r, seeds)
-	if err != nil {
-		return nil, err
-	}
 	k, err := kalah.Open(cfg)
 	if err != nil {
 		return nil, err
@@ -65,24 +62,6 @@ func (s *cellSolver) solve(ctx context.Context, r engine.Rules, seeds int) (*res
 		err = cerr
 	}
 	return cell, err
-}
-
-// prior is the cell's open record in --data, what earlier runs proved,
-// which the solve takes as proven; nil without one, or with --force.
-func (s *cellSolver) prior(r engine.Rules, seeds int) (*results.Open, error) {
-	if s.opts.Force {
-		return nil, nil
-	}
-	open, err := results.Archive{Dir: s.opts.Data}.LoadOpen()
-	if err != nil {
-		return nil, err
-	}
-	for i, o := range open {
-		if o.Rule == r.Capture.String() && o.Pits == r.Pits && o.Seeds == seeds {
-			return &open[i], nil
-		}
-	}
-	return nil, nil
 }
 
 // countExact counts the items of xs that exact says are exact.

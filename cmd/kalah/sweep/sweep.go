@@ -285,7 +285,13 @@ func solveCells(opts *Options, archive results.Archive, order []*cell, ttBytes i
 		if opts.MaxTime > 0 {
 			cctx, cancel = context.WithTimeout(ctx, opts.MaxTime)
 		}
-		res, err := solve(cctx, c.rules, c.seeds)
+		// The open record, what earlier runs proved, is taken as
+		// proven; --force solves from nothing.
+		prior := c.open
+		if opts.Force {
+			prior = nil
+		}
+		res, err := solve(cctx, c.rules, c.seeds, prior)
 		cancel()
 		c.res = res
 		switch {

@@ -91,14 +91,14 @@ func TestSweepUnfinished(t *testing.T) {
 	io, out, _ := cmdutil.Test()
 	lower, upper, resumed := 4, 20, false
 	opts := &Options{IO: io, Rule: "empty-capture", Pits: "5", Seeds: "1-2", Data: dir, Quiet: true, MaxTime: time.Second,
-		newSolve: func(ctx context.Context, r engine.Rules, seeds int) (*results.Cell, error) {
+		newSolve: func(ctx context.Context, r engine.Rules, seeds int, _ *results.Open) (*results.Cell, error) {
 			if seeds == 2 {
 				<-ctx.Done()
 				return &results.Cell{Rule: r.Capture.String(), Pits: r.Pits, Seeds: seeds, Lower: lower, Upper: upper, Stage: "value",
 						Nodes: 1000, Elapsed: time.Second, Threads: 1, TTBytes: 1 << 20, EGDBSeeds: -1, Resumed: resumed},
 					fmt.Errorf("%w: value in [+4, +20]", solver.ErrInterrupted)
 			}
-			return solveCell(ctx, r, seeds)
+			return solveCell(ctx, r, seeds, nil)
 		}}
 	if err := run(opts); err != nil {
 		t.Fatal(err)
@@ -145,12 +145,12 @@ func TestSweepInterrupted(t *testing.T) {
 	io, out, _ := cmdutil.Test()
 	ctx, cancel := context.WithCancel(context.Background())
 	opts := &Options{IO: io, Rule: "empty-capture", Pits: "2", Seeds: "1-3", Data: dir, Quiet: true, ctx: ctx,
-		newSolve: func(ctx context.Context, r engine.Rules, seeds int) (*results.Cell, error) {
+		newSolve: func(ctx context.Context, r engine.Rules, seeds int, _ *results.Open) (*results.Cell, error) {
 			if seeds == 2 {
 				cancel()
 				return &results.Cell{Rule: r.Capture.String(), Pits: r.Pits, Seeds: seeds, Lower: -8, Upper: 8, Stage: "value", Threads: 1}, solver.ErrInterrupted
 			}
-			return solveCell(ctx, r, seeds)
+			return solveCell(ctx, r, seeds, nil)
 		}}
 	err := run(opts)
 	if cmdutil.ExitCode(err) != 130 {
@@ -195,7 +195,7 @@ func TestParseRange(t *testing.T) {
 }
 
 // solveCell solves a start on one thread with a small table, nothing else.
-func solveCell(ctx context.Context, r engine.Rules, seeds int) (*results.Cell, error) {
+func solveCell(ctx context.Context, r engine.Rules, seeds int, _ *results.Open) (*results.Cell, error) {
 	k, err := kalah.Open(kalah.Config{Pits: r.Pits, Seeds: seeds, Rule: r.Capture, Threads: 1, TableBytes: 16 << 20, NoEGDB: true, NoCache: true})
 	if err != nil {
 		return nil, err
@@ -315,13 +315,13 @@ func TestSweepCellFails(t *testing.T) {
 		dir := t.TempDir()
 		io, out, _ := cmdutil.Test()
 		opts := &Options{IO: io, Rule: "empty-capture", Pits: "2", Seeds: c.seeds, Data: dir, Quiet: true,
-			newSolve: func(ctx context.Context, r engine.Rules, seeds int) (*results.Cell, error) {
+			newSolve: func(ctx context.Context, r engine.Rules, seeds int, _ *results.Open) (*results.Cell, error) {
 				if seeds == 2 {
 					if err := c.before(dir); err != nil {
 						return nil, err
 					}
 				}
-				return solveCell(ctx, r, seeds)
+				return solveCell(ctx, r, seeds, nil)
 			}}
 		err := run(opts)
 		if err == nil || !strings.Contains(err.Error(), c.wantErr) {
@@ -397,7 +397,7 @@ func TestSweepEGDBMissing(t *testing.T) {
 // --force solves it from nothing.
 func TestSweepResumesFromOpenRecord(t *testing.T) {
 	r := engine.Rules{Pits: 4, Capture: engine.EmptyCapture}
-	full, err := solveCell(context.Background(), r, 3)
+	full, err := solveCell(context.Background(), r, 3, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -377,15 +377,9 @@ func (s *Solver) SolveBestMoveWithin(ctx context.Context, p engine.Position, lo,
 	b := p.Board
 	base := b.StoreDiff()
 	guess := s.deepen(ctx, b, 0, s.opts.Deepen)
-	// mtdf's bounds start from the seeds' (or lo and hi), so they are
-	// proven either way.
-	if lo > -inf {
-		lo -= base
-	}
-	if hi < inf {
-		hi -= base
-	}
-	lo, hi, ok := s.mtdfWithin(ctx, s.test, b, guess, tt.DepthSolved, lo, hi, s.reporter(&run.stage, run.start, "value", engine.ResExtra, base, b.Seeds()))
+	// mtdf's bounds start from the seeds' (or lo and hi, relative to the
+	// stores, when narrower), so they are proven either way.
+	lo, hi, ok := s.mtdfWithin(ctx, s.test, b, guess, tt.DepthSolved, lo-base, hi-base, s.reporter(&run.stage, run.start, "value", engine.ResExtra, base, b.Seeds()))
 	res.Lower, res.Upper, res.Value = base+lo, base+hi, base+lo
 	if !ok {
 		res.Solved = false

@@ -52,7 +52,7 @@ func (s *cellSolver) solve(ctx context.Context, r engine.Rules, seeds int, prior
 		lg.Printf("%s: its open record (%s) proves no bound yet", cellName(r, seeds), cmdutil.Plural(prior.Runs, "run"))
 	default:
 		lg.Printf("%s: resuming from its open record (%s): value %s, %s",
-			cellName(r, seeds), cmdutil.Plural(prior.Runs, "run"), prior.Bounds(), openExact(prior, r))
+			cellName(r, seeds), cmdutil.Plural(prior.Runs, "run"), prior.Bounds(), openExact(prior))
 	}
 	cell, err := k.SolveStartFrom(ctx, prior)
 	if cell != nil { // SolveStart built the table: what the cell ran with

@@ -145,7 +145,7 @@ func printTables(opts *Options, captures []engine.Capture, pits, seeds []int, ce
 			if opts.Force {
 				next = "--force solves it from nothing"
 			}
-			held := fmt.Sprintf("value %s, %s", c.open.Bounds(), openExact(c.open, c.rules))
+			held := fmt.Sprintf("value %s, %s", c.open.Bounds(), openExact(c.open))
 			if !c.open.Proves() {
 				held, next = "no bound proven yet", "a run starts again"
 			}
@@ -193,11 +193,11 @@ func printTables(opts *Options, captures []engine.Capture, pits, seeds []int, ce
 
 // openExact says how many first moves and opening chains an open record
 // holds exact: "4 of 5 first moves and 2 opening chains exact".
-func openExact(o *results.Open, r engine.Rules) string {
+func openExact(o *results.Open) string {
 	moves := countExact(o.Moves, func(m results.MoveBounds) bool { return m.Lower == m.Upper })
 	chains := countExact(o.Chains, func(c results.ChainBounds) bool { return c.Lower == c.Upper })
-	start, _ := r.StartPosition(o.Seeds)
-	return fmt.Sprintf("%d of %d first moves and %s exact", moves, start.Board.NumMoves(), cmdutil.Plural(chains, "opening chain"))
+	// At the start every pit holds seeds: a move a pit.
+	return fmt.Sprintf("%d of %d first moves and %s exact", moves, o.Pits, cmdutil.Plural(chains, "opening chain"))
 }
 
 // writeGrid writes rows of cells right-aligned in columns.

@@ -60,3 +60,46 @@ func TestThreadsAgree(t *testing.T) {
 		}
 	}
 }
+
+// TestThreadsAgreeDeepened: on a board SolveEveryMove deepens on, where
+// several threads hand out the later moves from the end of root order,
+// every move's value is the one thread's.
+func TestThreadsAgreeDeepened(t *testing.T) {
+	for _, cp := range engine.Captures {
+		r := engine.Rules{Pits: 4, Capture: cp}
+		p, _ := r.StartPosition(5)
+		var first []MoveValue
+		for _, threads := range []int{1, 2} {
+			s := newTestSolver(t, r, threads)
+			if !s.Deepens(p.Board) {
+				t.Fatalf("%v: Kalah(4,5) is not deepened on", r)
+			}
+			res, err := s.SolveEveryMove(context.Background(), p)
+			s.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if first == nil {
+				first = res.Moves
+			} else if !slices.Equal(first, res.Moves) {
+				t.Fatalf("%v: threads=%d moves %v, 1 thread %v", r, threads, res.Moves, first)
+			}
+		}
+	}
+}
+
+func TestHandOutOrder(t *testing.T) {
+	order := []int{2, 5, 4, 3, 1, 0}
+	if got := handOutOrder(order, false); !slices.Equal(got, order) {
+		t.Errorf("not deepened: %v, want root order %v", got, order)
+	}
+	if got, want := handOutOrder(order, true), []int{2, 0, 1, 3, 4, 5}; !slices.Equal(got, want) {
+		t.Errorf("deepened: %v, want %v", got, want)
+	}
+	if !slices.Equal(order, []int{2, 5, 4, 3, 1, 0}) {
+		t.Errorf("order changed to %v", order)
+	}
+	if got := handOutOrder([]int{3, 1}, true); !slices.Equal(got, []int{3, 1}) {
+		t.Errorf("two moves: %v", got)
+	}
+}

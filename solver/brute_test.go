@@ -225,6 +225,14 @@ func TestDefaultTTBytesFor(t *testing.T) {
 		{6, 60, 28, def, "Kalah(6,5), the 28-seed database: 100 half seeds, the machine's default"},
 		{6, 72, 28, def, "Kalah(6,6): the machine's default"},
 		{7, 56, 20, def, "Kalah(7,4): the machine's default"},
+		{5, 60, 28, def, "Kalah(5,6), the 28-seed database: 100 half seeds, as on six pits"},
+		{3, 48, 0, 16 << 20, "Kalah(3,8): 48 seeds count 24, the floor"},
+		{3, 72, 0, 16 << 20, "Kalah(3,12): 72 seeds count 36, the floor"},
+		{4, 48, 0, 16 << 20, "Kalah(4,6): 48 seeds count 32, the floor"},
+		{4, 64, 0, min(def, 64<<20), "Kalah(4,8): 64 seeds count 42.5, 1 GiB halved 4 times"},
+		{4, 80, 44, min(def, 64<<20), "Kalah(4,10), the 44-seed database: 106 half seeds less 22, halved 4 times"},
+		{4, 88, 44, min(def, 512<<20), "Kalah(4,11), the 44-seed database: 117 half seeds less 22, halved once"},
+		{4, 96, 44, def, "Kalah(4,12), the 44-seed database: 128 half seeds less 22, the machine's default"},
 	} {
 		if got := DefaultTTBytesFor(c.m, c.seeds, c.db); got != c.want {
 			t.Errorf("DefaultTTBytesFor(%d, %d, %d) = %d MiB, want %d MiB (%s)", c.m, c.seeds, c.db, got>>20, c.want>>20, c.why)

@@ -77,7 +77,15 @@ func DefaultTTBytes() int64 {
 //     seeds of database past 18 (a database seed saves about the work of
 //     a board seed: Kalah(6,4)'s every move takes 150 M nodes with the
 //     18-seed database, 34 M with the 24-seed one, 7.6 M with the 28-seed
-//     one, and a table of a quarter as many entries as nodes does best).
+//     one, and a table of a quarter as many entries as nodes does best),
+//     where on boards of at most four pits a seed, on the board or in the
+//     database, counts m/6 of one: a move there has fewer replies, and a
+//     seed adds less work (every move of Kalah(3,12), 72 seeds, takes
+//     1.3 M nodes; of Kalah(4,8), 64 seeds, 11 M; of Kalah(6,4), 48
+//     seeds, 223 M, all without a database), and a table of 1 GiB only
+//     costs the kernel's work on its pages (Kalah(3,8): 0.08 s with
+//     16 MiB, 2.26 s with 1 GiB; Kalah(4,8): 2.85 s with 64 MiB, 4.96 s
+//     with 1 GiB, one thread each, docs/algorithms.md);
 //
 // rounded up to a power of two, at least 16 MiB. The table is probed at
 // random, and a larger one than the work fills costs time for nothing:
@@ -92,6 +100,8 @@ func DefaultTTBytes() int64 {
 // 138 s; with two threads 512 MiB took 71-96 s and 1 GiB 74-76 s, so
 // the 18-seed database keeps 1 GiB.
 func DefaultTTBytesFor(m, seeds, dbSeeds int) int64 {
+	// smallBoardPits is the most pits on which a seed counts m/6.
+	const smallBoardPits = 4
 	b := DefaultTTBytes()
 	if seeds < 0 || seeds > engine.MaxSeeds || m < 1 || m > engine.MaxPits {
 		return b
@@ -106,9 +116,14 @@ func DefaultTTBytesFor(m, seeds, dbSeeds int) int64 {
 	}
 	// In half seeds: w = 2*(seeds - (dbSeeds-18)), 96 for Kalah(6,4)
 	// with the 18-seed database; the table doubles every 3 half seeds.
-	w := 2 * seeds
-	if dbSeeds > 18 {
-		w -= 2 * (dbSeeds - 18)
+	// On four pits or fewer a seed counts m/6 of one, on the board and
+	// in the database alike.
+	w, dw := 2*seeds, 2*dbSeeds
+	if m <= smallBoardPits {
+		w, dw = w*m/6, dw*m/6
+	}
+	if dw > 36 {
+		w -= dw - 36
 	}
 	sh := w - 96
 	if sh < 0 {

@@ -84,7 +84,7 @@ an order of magnitude.`,
 	f.IntVar(&opts.LocalSeeds, "local-seeds", 12, "boards with at most this many seeds are the coordinator's, not units")
 	f.DurationVar(&opts.Budget, "budget", time.Minute, "wall time of the sample")
 	f.IntVar(&opts.Threads, "threads", 1, "search threads of the local solver")
-	f.StringVar(&opts.TTMem, "tt-mem", "", "table size of the local solver (default: by the position's seeds and the endgame database's depth, at most a quarter of memory or 1 GiB)")
+	f.StringVar(&opts.TTMem, "tt-mem", "", "table size of the local solver (default: by the position's pits, seeds and the endgame database's depth, at most a quarter of memory or 1 GiB)")
 	f.StringVar(&opts.EGDB, "egdb", "", "endgame-database directory (default: the installed one, if any)")
 	f.BoolVar(&opts.NoEGDB, "no-egdb", false, "use no endgame database")
 	f.Float64Var(&opts.TestsPerBoard, "tests-per-board", 0, "units the coordinator issues per frontier board (assumed; 0: the one measured at --split)")

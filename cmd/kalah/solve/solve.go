@@ -119,7 +119,7 @@ records a start position in DIR/players.jsonl (docs/cli.md).`,
 	}
 	cmdutil.AddGameFlags(cmd, &opts.Game, true)
 	f := cmd.Flags()
-	f.StringVar(&opts.TTMem, "tt-mem", "", fmt.Sprintf("transposition table size, e.g. 512MiB or 2GiB (default: by the board's seeds and the endgame database's depth, at most a quarter of memory or 1 GiB (%s here): 1 GiB for Kalah(6,4) with the 18-seed database, 16 MiB with the 28-seed one; a quarter of that with --value-only)", cmdutil.FormatBytes(solver.DefaultTTBytes())))
+	f.StringVar(&opts.TTMem, "tt-mem", "", fmt.Sprintf("transposition table size, e.g. 512MiB or 2GiB (default: by the board's pits, seeds and the endgame database's depth, at most a quarter of memory or 1 GiB (%s here): 1 GiB for Kalah(6,4) with the 18-seed database, 16 MiB with the 28-seed one; a quarter of that with --value-only)", cmdutil.FormatBytes(solver.DefaultTTBytes())))
 	f.IntVar(&opts.Threads, "threads", 0, fmt.Sprintf("search threads (default all cores, %d)", runtime.GOMAXPROCS(0)))
 	f.StringVar(&opts.EGDB, "egdb", "", "endgame-database directory (default: $XDG_DATA_HOME/kalah/egdb or ~/.local/share/kalah/egdb)")
 	f.BoolVar(&opts.NoEGDB, "no-egdb", false, "use no endgame database")

@@ -110,7 +110,7 @@ log says what was proven when.`,
 	f.BoolVar(&opts.Force, "force", false, "solve cells that are already in the archive again, and open cells from nothing")
 	f.DurationVar(&opts.MaxTime, "max-time", 0, "time limit per cell, e.g. 30s or 2h (default: none)")
 	f.IntVar(&opts.Threads, "threads", 0, "search threads (default: all cores)")
-	f.StringVar(&opts.TTMem, "tt-mem", "", "transposition table size per cell, e.g. 512MiB or 2GiB (default: by the seeds and the endgame database's depth, at most a quarter of memory or 1 GiB)")
+	f.StringVar(&opts.TTMem, "tt-mem", "", "transposition table size per cell, e.g. 512MiB or 2GiB (default: by the pits, seeds and the endgame database's depth, at most a quarter of memory or 1 GiB)")
 	f.BoolVar(&opts.JSON, "json", false, "print one JSON object instead of text")
 	f.BoolVar(&opts.CSV, "csv", false, "print CSV, one row per cell, instead of text")
 	f.StringVar(&opts.Data, "data", results.DefaultDir, "results directory, one <rule>.jsonl file per rule")

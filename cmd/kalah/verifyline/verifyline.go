@@ -81,7 +81,7 @@ checked and shown. A line may end before the game does.`,
 	f := cmd.Flags()
 	f.StringVar(&opts.Notation, "notation", "paper", "notation of LINE: paper (hole digits) or letters")
 	f.IntVar(&opts.Threads, "threads", 0, "search threads (default: all cores)")
-	f.StringVar(&ttMem, "tt-mem", "", "transposition table size, e.g. 512MiB or 2GiB (default: by the seeds and the endgame database's depth, at most a quarter of memory or 1 GiB)")
+	f.StringVar(&ttMem, "tt-mem", "", "transposition table size, e.g. 512MiB or 2GiB (default: by the pits, seeds and the endgame database's depth, at most a quarter of memory or 1 GiB)")
 	f.StringVar(&opts.EGDB, "egdb", "", "endgame-database directory (default: $XDG_DATA_HOME/kalah/egdb or ~/.local/share/kalah/egdb, used when it holds a database)")
 	f.BoolVar(&opts.NoEGDB, "no-egdb", false, "use no endgame database")
 	f.DurationVar(&opts.MaxTime, "max-time", 0, "time limit for the whole check (default: none)")

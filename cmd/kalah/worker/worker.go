@@ -93,7 +93,7 @@ bad one is bad input (exit 2).`,
 	AddClientFlags(cmd, &opts.Client)
 	f.StringVar(&opts.Name, "name", "", "worker name in results and status (default host-pid)")
 	f.IntVar(&opts.Threads, "threads", 0, fmt.Sprintf("search threads (default all cores, %d)", runtime.GOMAXPROCS(0)))
-	f.StringVar(&opts.TTMem, "tt-mem", "", "transposition table size, e.g. 2GiB (default: by the campaign game's seeds and the endgame database's depth, at most a quarter of memory or 1 GiB)")
+	f.StringVar(&opts.TTMem, "tt-mem", "", "transposition table size, e.g. 2GiB (default: by the campaign game's pits, seeds and the endgame database's depth, at most a quarter of memory or 1 GiB)")
 	f.StringVar(&opts.EGDB, "egdb", "", "endgame-database directory (default: the installed one, if any)")
 	f.BoolVar(&opts.NoEGDB, "no-egdb", false, "use no endgame database")
 	f.BoolVar(&opts.NoShared, "no-shared-table", false, "share no table entries with the campaign's other workers (the kalah_table bucket); only this worker's own table then")

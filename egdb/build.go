@@ -28,7 +28,6 @@ package egdb
 
 import (
 	"context"
-	"math/bits"
 	"runtime"
 	"sync/atomic"
 	"unsafe"
@@ -61,44 +60,38 @@ type slicer struct {
 	lower []table  // slices 0..s-1, read-only
 	cur   []uint32 // slice s, 4 entries a word, accessed atomically
 	s     int
+	row   row // the row run is in
+	rrow  row // the row of the position a recursion values
 }
 
 // value computes g for the slice-s position (own, opp). Every move is sown
-// and its child ranked first, the child's line prefetched (sow), and only
-// then are the children read (best): their cache misses overlap instead of
-// coming one after the other. run does the same for a batch of positions
-// at a time.
+// and its child ranked first, the child's line prefetched (sowRow), and
+// only then are the children read (best): their cache misses overlap
+// instead of coming one after the other. run does the same for a batch of
+// positions at a time.
 func (w *slicer) value(own, opp uint64) int {
 	var kids [engine.MaxPits]kid
-	n := w.sow(own, opp, &kids)
+	n := w.sowRow(&w.rrow, own, opp, w.x.rankSide(opp*ones), &kids)
 	return w.best(&kids, n)
 }
 
-// sow sows every move of (own, opp) into kids, ranks each child and
-// prefetches its line; it returns the number of moves.
-func (w *slicer) sow(own, opp uint64, kids *[engine.MaxPits]kid) int {
-	b := engine.Board{Own: own, Opp: opp}
-	n := 0
-	for mv := b.Moves(); mv != 0; mv &= mv - 1 {
-		c, res := w.rules.Sow(b, bits.TrailingZeros8(mv))
-		kd := &kids[n]
-		n++
-		*kd = kid{res: res, k: int(c.OwnStore)}
-		switch {
-		case res&engine.ResOver != 0:
-		case res&engine.ResExtra != 0:
-			kd.r, kd.s2 = w.x.Rank(c.Own, c.Opp)
-			w.lower[kd.s2].prefetch(kd.r)
-		case kd.k == 0:
-			kd.own, kd.opp = c.Opp, c.Own
-			kd.r, kd.s2 = w.x.Rank(c.Opp, c.Own)
-			prefetch.Line((*byte)(unsafe.Pointer(&w.cur[kd.r>>2])))
-		default:
-			kd.r, kd.s2 = w.x.Rank(c.Opp, c.Own)
-			w.lower[kd.s2].prefetch(kd.r)
-		}
+// sowMove sows pit i of b into kd, ranks the child and prefetches its line.
+func (w *slicer) sowMove(b engine.Board, i int, kd *kid) {
+	c, res := w.rules.Sow(b, i)
+	*kd = kid{res: res, k: int(c.OwnStore)}
+	switch {
+	case res&engine.ResOver != 0:
+	case res&engine.ResExtra != 0:
+		kd.r, kd.s2 = w.x.Rank(c.Own, c.Opp)
+		w.lower[kd.s2].prefetch(kd.r)
+	case kd.k == 0:
+		kd.own, kd.opp = c.Opp, c.Own
+		kd.r, kd.s2 = w.x.Rank(c.Opp, c.Own)
+		prefetch.Line((*byte)(unsafe.Pointer(&w.cur[kd.r>>2])))
+	default:
+		kd.r, kd.s2 = w.x.Rank(c.Opp, c.Own)
+		w.lower[kd.s2].prefetch(kd.r)
 	}
-	return n
 }
 
 // best reads the children sown by sow and returns the best move's worth.
@@ -176,7 +169,7 @@ func (w *slicer) run(lo, hi int64) {
 				continue
 			}
 			rs[m] = c.Rank
-			ns[m] = w.sow(c.Own, c.Opp, &kids[m])
+			ns[m] = w.sowRow(&w.row, c.Own, c.Opp, c.Col, &kids[m])
 			m++
 		}
 		for i := range m {

@@ -202,6 +202,7 @@ type Cursor struct {
 	s, a     int
 	Own, Opp uint64 // the current position's pit words, side to move first
 	Rank     int64  // its rank
+	Col      uint64 // rankC of Opp: the position's column in its row
 	left     int64
 	fresh    bool
 }
@@ -212,6 +213,7 @@ func (x *Index) Cursor(s int, r, n int64) Cursor {
 	if n > 0 {
 		c.Own, c.Opp = x.Unrank(s, r)
 		c.a = engine.LaneSum(c.Own)
+		c.Col = (uint64(r) - x.offset[s*(x.maxSeeds+1)+c.a]) % x.count[s-c.a]
 	}
 	return c
 }
@@ -228,10 +230,12 @@ func (c *Cursor) Next() bool {
 		return true
 	}
 	c.Rank++
+	c.Col++
 	var last bool
 	if c.Opp, last = nextSide(c.Opp); !last {
 		return true
 	}
+	c.Col = 0
 	c.Opp = c.x.firstSide(c.s - c.a)
 	if c.Own, last = nextSide(c.Own); !last {
 		return true

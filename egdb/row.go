@@ -74,11 +74,10 @@ func (w *slicer) setRow(rw *row, own uint64) {
 		k := int(own >> (8 * uint(i)) & 0xff)
 		rm := rowMove{pit: i, kind: moveFull}
 		if k <= m-i {
-			// The seeds go to pits i+1..i+k (i+k = m: the store).
-			xp := own &^ (0xff << (8 * uint(i)))
-			for j := i + 1; j <= i+k && j < m; j++ {
-				xp += 1 << (8 * uint(j))
-			}
+			// The seeds go to pits i+1..i+k (i+k = m: the store): one
+			// in each lane i+1..min(i+k, m-1).
+			e := uint(min(i+k, m-1))
+			xp := own&^(0xff<<(8*uint(i))) + ones<<(8*uint(i+1))&(ones>>(8*(7-e)))
 			switch {
 			case k == m-i && xp == 0:
 				rm.kind = moveOver
@@ -90,7 +89,9 @@ func (w *slicer) setRow(rw *row, own uint64) {
 				rm.rank = x.rankSide(xp * ones)
 			default:
 				rm.kind, rm.xp, rm.last = moveEmpty, xp, uint(i+k)
-				rm.rank = x.rankSide(xp * ones)
+				if w.rules.Capture != engine.EmptyCapture {
+					rm.rank = x.rankSide(xp * ones) // no capture opposite an empty pit
+				}
 				rm.xc = xp &^ (0xff << (8 * rm.last))
 				rm.rankC = x.rankSide(rm.xc * ones)
 			}

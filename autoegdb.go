@@ -11,7 +11,7 @@ import (
 )
 
 // autoEGDBPositions caps the database a session builds by itself: about
-// 110 MB on disk (packed) and about 20 s of building on two cores.
+// 110 MB on disk (packed) and about 10 s of building on two cores.
 var autoEGDBPositions uint64 = 250_000_000
 
 // AutoEGDBSeeds is the depth of the endgame database that a session with

@@ -69,7 +69,7 @@ func TestBookWithoutSession(t *testing.T) {
 // on an empty data directory ($XDG_DATA_HOME a new temporary directory)
 // started as 'kalah serve' starts, warming its first game meanwhile,
 // which builds the default database of Kalah(6,4) under no-empty-capture
-// (20 seeds, about 20 s on two cores; KALAH_BOOK_NO_BUILD=1 skips the
+// (20 seeds, about 10 s on two cores; KALAH_BOOK_NO_BUILD=1 skips the
 // warm-up). From the start on it asks /api/solve over HTTP, one request
 // at a time, for every position of the built-in book under both rules,
 // ply by ply from the start, round after round until the warm-up has

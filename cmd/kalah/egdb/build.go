@@ -46,7 +46,7 @@ builds read). Existing files keep their format, whatever --format says;
 'kalah egdb convert' rewrites them.
 
 Deeper databases make the search faster and cost time, disk and memory
-(six pits, two cores, packed, one rule): 20 seeds take about 20 s and
+(six pits, two cores, packed, one rule): 20 seeds take about 10 s and
 110 MB; 28 seeds about 10 minutes and 2.9 GB; 32 seeds 11.2 GB, about 35
 minutes on top of 28; 34 seeds 20.7 GB, about 90 minutes from nothing,
 2.2 GiB of the build's own memory beside the page cache. With 34 seeds

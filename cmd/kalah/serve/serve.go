@@ -85,7 +85,7 @@ touches every page of the table, so that the first answer does not wait
 seconds for that. Requests that come meanwhile wait in line; --no-warm skips
 it. Like 'kalah solve', the first solve of a big board builds the default
 endgame database when the default directory holds none that deep (Kalah(6,4):
-20 seeds, 110 MB, about 20 s on two cores; once), with its progress on
+20 seeds, 110 MB, about 10 s on two cores; once), with its progress on
 standard error and on the page; --no-egdb serves without. The page says what
 the server does (GET /api/status): warming up, building, reading the
 database into memory (after a reboot), searching, waiting in line.

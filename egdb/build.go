@@ -94,7 +94,7 @@ func (w *slicer) sowMove(b engine.Board, i int, kd *kid) {
 	}
 }
 
-// best reads the children sown by sow and returns the best move's worth.
+// best reads the children sown by sowRow and returns the best move's worth.
 func (w *slicer) best(kids *[engine.MaxPits]kid, n int) int {
 	s := w.s
 	best := 0

@@ -66,7 +66,7 @@ func (w *slicer) setRow(rw *row, own uint64) {
 	rw.x, rw.valid, rw.n, rw.a, rw.b = own, true, 0, a, b
 	rw.countA, rw.countB = x.count[a], x.count[b]
 	rw.short = x.offset[s*n+b]
-	if s >= 1 && a >= 2 {
+	if a >= 2 {
 		rw.extra = x.offset[(s-1)*n+a-1]
 	}
 	for mv := (engine.Board{Own: own}).Moves(); mv != 0; mv &= mv - 1 {

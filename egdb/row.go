@@ -44,10 +44,10 @@ type rowMove struct {
 	rankC     uint64 // rankC(xc) (empty)
 }
 
-// row holds the moves of the row of X and the rank terms they share.
+// row holds the moves of the row of X and the rank terms they share. x
+// is 0 until the first setRow: no position's side is empty.
 type row struct {
 	x     uint64
-	valid bool
 	n     int
 	moves [engine.MaxPits]rowMove
 	// A short move's child ranks short + col*countA + rankC(X'); an extra
@@ -63,7 +63,7 @@ func (w *slicer) setRow(rw *row, own uint64) {
 	a := engine.LaneSum(own)
 	b := s - a
 	n := x.maxSeeds + 1
-	rw.x, rw.valid, rw.n, rw.a, rw.b = own, true, 0, a, b
+	rw.x, rw.n, rw.a, rw.b = own, 0, a, b
 	rw.countA, rw.countB = x.count[a], x.count[b]
 	rw.short = x.offset[s*n+b]
 	if a >= 2 {
@@ -105,7 +105,7 @@ func (w *slicer) setRow(rw *row, own uint64) {
 // taking the moves that do not touch opp from the table rw of own's row
 // (worked out first if rw holds another row).
 func (w *slicer) sowRow(rw *row, own, opp, col uint64, kids *[engine.MaxPits]kid) int {
-	if !rw.valid || rw.x != own {
+	if rw.x != own {
 		w.setRow(rw, own)
 	}
 	b := engine.Board{Own: own, Opp: opp}
@@ -114,8 +114,7 @@ func (w *slicer) sowRow(rw *row, own, opp, col uint64, kids *[engine.MaxPits]kid
 		kd := &kids[n]
 		switch rm.kind {
 		case moveShort:
-			*kd = kid{own: opp, opp: rm.xp, s2: w.s, r: int64(rw.short + col*rw.countA + rm.rank)}
-			prefetch.Line((*byte)(unsafe.Pointer(&w.cur[kd.r>>2])))
+			w.shortKid(rw, rm, opp, col, kd)
 		case moveExtra:
 			*kd = kid{res: engine.ResExtra, k: 1, s2: w.s - 1, r: int64(rw.extra + rm.rank*rw.countB + col)}
 			w.lower[kd.s2].prefetch(kd.r)
@@ -130,6 +129,13 @@ func (w *slicer) sowRow(rw *row, own, opp, col uint64, kids *[engine.MaxPits]kid
 	return rw.n
 }
 
+// shortKid fills kd for a move of the row that banks nothing: its child
+// (opp, X') is in the slice being built, its line prefetched.
+func (w *slicer) shortKid(rw *row, rm *rowMove, opp, col uint64, kd *kid) {
+	*kd = kid{own: opp, opp: rm.xp, s2: w.s, r: int64(rw.short + col*rw.countA + rm.rank)}
+	prefetch.Line((*byte)(unsafe.Pointer(&w.cur[kd.r>>2])))
+}
+
 // capture fills kd for a move of the row that ended on an own pit that was
 // empty, opposite opp (of rankC col).
 func (w *slicer) capture(rw *row, rm *rowMove, opp, col uint64, kd *kid) {
@@ -137,9 +143,7 @@ func (w *slicer) capture(rw *row, rm *rowMove, opp, col uint64, kd *kid) {
 	sh := 8 * (m - 1 - rm.last)
 	o := int(opp >> sh & 0xff)
 	if o == 0 && w.rules.Capture != engine.EmptyCapture {
-		// Nothing happens: a short move.
-		*kd = kid{own: opp, opp: rm.xp, s2: w.s, r: int64(rw.short + col*rw.countA + rm.rank)}
-		prefetch.Line((*byte)(unsafe.Pointer(&w.cur[kd.r>>2])))
+		w.shortKid(rw, rm, opp, col, kd) // nothing happens
 		return
 	}
 	// The seed and the o opposite go to the store; the mover's side (xc)

@@ -95,9 +95,12 @@ func (x *Index) Size(s int) int64 { return int64(x.size[s]) }
 // mover holds a seeds (1 <= a <= s-1): count(a)*count(s-a) of them, the
 // same number as sub-slice s-a's.
 func (x *Index) subSlice(s, a int) span {
-	lo := x.offset[s*(x.maxSeeds+1)+a]
+	lo := x.first(s, a)
 	return span{int64(lo), int64(lo + x.count[a]*x.count[s-a])}
 }
+
+// first is the rank of sub-slice a of slice s's first position.
+func (x *Index) first(s, a int) uint64 { return x.offset[s*(x.maxSeeds+1)+a] }
 
 // rankSide is rankC of one side's pit word, given its prefix-sum word
 // (lane j = S_j); unrolled, since it runs twice per child in a build.
@@ -145,18 +148,17 @@ const ones = 0x0101010101010101
 // rankPre ranks from the prefix-sum words po, pp of sides holding a and b
 // seeds.
 func (x *Index) rankPre(po, pp uint64, a, b int) int64 {
-	return int64(x.offset[(a+b)*(x.maxSeeds+1)+a] + x.rankSide(po)*x.count[b] + x.rankSide(pp))
+	return int64(x.first(a+b, a) + x.rankSide(po)*x.count[b] + x.rankSide(pp))
 }
 
 // Unrank returns the pit words of the position of rank r in slice s.
 func (x *Index) Unrank(s int, r int64) (own, opp uint64) {
-	n := x.maxSeeds + 1
 	u := uint64(r)
 	a := 1
-	for a+1 < s && x.offset[s*n+a+1] <= u {
+	for a+1 < s && x.first(s, a+1) <= u {
 		a++
 	}
-	u -= x.offset[s*n+a]
+	u -= x.first(s, a)
 	cb := x.count[s-a]
 	return x.unrankSide(a, u/cb), x.unrankSide(s-a, u%cb)
 }
@@ -213,7 +215,7 @@ func (x *Index) Cursor(s int, r, n int64) Cursor {
 	if n > 0 {
 		c.Own, c.Opp = x.Unrank(s, r)
 		c.a = engine.LaneSum(c.Own)
-		c.Col = (uint64(r) - x.offset[s*(x.maxSeeds+1)+c.a]) % x.count[s-c.a]
+		c.Col = (uint64(r) - x.first(s, c.a)) % x.count[s-c.a]
 	}
 	return c
 }

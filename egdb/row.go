@@ -62,12 +62,11 @@ func (w *slicer) setRow(rw *row, own uint64) {
 	x, m, s := w.x, w.rules.Pits, w.s
 	a := engine.LaneSum(own)
 	b := s - a
-	n := x.maxSeeds + 1
 	rw.x, rw.n, rw.a, rw.b = own, 0, a, b
 	rw.countA, rw.countB = x.count[a], x.count[b]
-	rw.short = x.offset[s*n+b]
+	rw.short = x.first(s, b)
 	if a >= 2 {
-		rw.extra = x.offset[(s-1)*n+a-1]
+		rw.extra = x.first(s-1, a-1)
 	}
 	for mv := (engine.Board{Own: own}).Moves(); mv != 0; mv &= mv - 1 {
 		i := bits.TrailingZeros8(mv)
@@ -101,9 +100,10 @@ func (w *slicer) setRow(rw *row, own uint64) {
 	}
 }
 
-// sowRow is sow for the position (own, opp) whose opp has rankC col,
-// taking the moves that do not touch opp from the table rw of own's row
-// (worked out first if rw holds another row).
+// sowRow sows every move of the position (own, opp), whose opp has rankC
+// col, into kids, ranks each child and prefetches its line, taking the
+// moves that do not touch opp from the table rw of own's row (worked out
+// first if rw holds another row); it returns the number of moves.
 func (w *slicer) sowRow(rw *row, own, opp, col uint64, kids *[engine.MaxPits]kid) int {
 	if rw.x != own {
 		w.setRow(rw, own)
@@ -161,6 +161,6 @@ func (w *slicer) capture(rw *row, rm *rowMove, opp, col uint64, kd *kid) {
 	if o != 0 {
 		yr = x.rankSide(yc * ones)
 	}
-	*kd = kid{res: engine.ResCapture, k: o + 1, s2: s2, r: int64(x.offset[s2*(x.maxSeeds+1)+b2] + yr*x.count[a2] + rm.rankC)}
+	*kd = kid{res: engine.ResCapture, k: o + 1, s2: s2, r: int64(x.first(s2, b2) + yr*x.count[a2] + rm.rankC)}
 	w.lower[s2].prefetch(kd.r)
 }

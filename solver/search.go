@@ -82,6 +82,10 @@ type thread struct {
 	// board each search starts from (searchBoard).
 	busy    *busyTable
 	markMin int
+	// rootSide: the node being searched has the mover of the board the
+	// search started from (searchBoard), whose moves a failing test must
+	// all refute; there even the first move is put off when busy.
+	rootSide bool
 }
 
 // Stats counts what a search did.
@@ -187,6 +191,7 @@ type tally struct {
 func (w *thread) searchBoard(b engine.Board, alpha, beta, depth int) (v int, proven bool) {
 	s := b.Seeds()
 	w.markMin = markMin(s, w.tabMin)
+	w.rootSide = true
 	if s <= w.dbMax {
 		if g, ok := w.db.Probe(b); ok {
 			w.st.DBHits++
@@ -546,7 +551,10 @@ func order(ex *expansion) {
 // With several threads (simplified ABDADA): after the first move, a child
 // another thread is searching right now is put off until the others are
 // done, so that threads spread over the tree; then the put-off ones are
-// searched (by then usually answered by the table).
+// searched (by then usually answered by the table). At the nodes of the
+// side the test started with (rootSide) the first move is put off too:
+// those are the nodes a failing test must search every move of, and the
+// failing tests are most of the work (docs/algorithms.md, Threads).
 func (w *thread) searchMoves(n *candidate, ex *expansion, t tally, alpha, beta, depth int, next *expansion, nextPit int) (_ tally, ok bool) {
 	var deferred [engine.MaxPits]int8
 	k, nd := ex.k, 0
@@ -554,7 +562,7 @@ func (w *thread) searchMoves(n *candidate, ex *expansion, t tally, alpha, beta, 
 		var cd *candidate
 		if j < k {
 			cd = &ex.list[ex.open[j]]
-			if j > 0 && w.marks(cd) && w.busy.isBusy(cd.slot) {
+			if (j > 0 || w.rootSide) && w.marks(cd) && w.busy.isBusy(cd.slot) {
 				deferred[nd] = ex.open[j]
 				nd++
 				continue
@@ -575,7 +583,14 @@ func (w *thread) searchMoves(n *candidate, ex *expansion, t tally, alpha, beta, 
 			w.busy.enter(cd.slot)
 		}
 		calpha, cbeta := engine.ChildWindow(cd.res, gain, max(alpha, t.best), beta)
+		turn := cd.res&engine.ResExtra == 0 // the move passes the turn
+		if turn {
+			w.rootSide = !w.rootSide
+		}
 		cv, proven := w.search(cd, calpha, cbeta, depth, ahead)
+		if turn {
+			w.rootSide = !w.rootSide
+		}
 		if marked {
 			w.busy.leave(cd.slot)
 		}

@@ -583,7 +583,7 @@ func (w *thread) searchMoves(n *candidate, ex *expansion, t tally, alpha, beta, 
 			w.busy.enter(cd.slot)
 		}
 		calpha, cbeta := engine.ChildWindow(cd.res, gain, max(alpha, t.best), beta)
-		turn := cd.res&engine.ResExtra == 0 // the move passes the turn
+		turn := !cd.res.Extra() // the move passes the turn
 		if turn {
 			w.rootSide = !w.rootSide
 		}

@@ -84,7 +84,8 @@ type thread struct {
 	markMin int
 	// rootSide: the node being searched has the mover of the board the
 	// search started from (searchBoard), whose moves a failing test must
-	// all refute; there even the first move is put off when busy.
+	// all refute; there even the first move is put off when busy, and
+	// elsewhere a depth-limited table move only breaks ties.
 	rootSide bool
 }
 

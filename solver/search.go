@@ -288,8 +288,11 @@ func (w *thread) search(n *candidate, alpha, beta, depth int, ahead *expansion) 
 	// the test's root mover (the side that refutes in a failing test) is
 	// only a tie-break: the move best for the horizon's score is not the
 	// one cheapest to prove (docs/algorithms.md, Peeks and move order).
-	weak := hit && !e.Solved() && !w.rootSide
-	nextPit := w.expandAhead(b, ex, tableMove(e, hit), weak, &next, alpha, beta)
+	ttRank := int64(1 << 50) // first
+	if hit && !e.Solved() && !w.rootSide {
+		ttRank = 1 << 23 // above history only
+	}
+	nextPit := w.expandAhead(b, ex, tableMove(e, hit), ttRank, &next, alpha, beta)
 	t, cut := w.peekAll(b, ex, alpha, beta, childDepth)
 	if !cut {
 		// Step 5. Order the moves the peeks left open.
@@ -400,8 +403,8 @@ func (w *thread) expand(b engine.Board, x *expansion, alpha, beta int) {
 // settle the child or cut the node the work is wasted; on Kalah(6,4) it
 // still saves 12 % of the time (docs/algorithms.md). It never changes the
 // search: the node counts are the same either way.
-func (w *thread) expandAhead(b engine.Board, ex *expansion, ttMove int, ttWeak bool, next *expansion, alpha, beta int) int {
-	j := w.scoreMoves(b, ex.list[:ex.n], ttMove, ttWeak)
+func (w *thread) expandAhead(b engine.Board, ex *expansion, ttMove int, ttRank int64, next *expansion, alpha, beta int) int {
+	j := w.scoreMoves(b, ex.list[:ex.n], ttMove, ttRank)
 	if j < 0 || ex.list[j].child.Seeds() <= w.dbMax {
 		return -1
 	}
@@ -416,11 +419,11 @@ func (w *thread) expandAhead(b engine.Board, ex *expansion, ttMove int, ttWeak b
 // scoreMoves sets each move's place in the order of step 5 (the table
 // move, then extra turns nearest the store first, then by the seeds the
 // move banks, then by the opponent's moves after it, fewest first, ties
-// broken by history; a weak table move, ttWeak, only breaks ties above
-// history) and returns the index of the move
-// that step 5 puts first if the peeks settle nothing; -1 when every move
+// broken by history; the table move gets ttRank on top: enough to go
+// first, or only to break ties above history) and returns the index of
+// the move that step 5 puts first if the peeks settle nothing; -1 when every move
 // ends the game (moves that do are not scored: the peeks settle them).
-func (w *thread) scoreMoves(b engine.Board, list []candidate, ttMove int, ttWeak bool) int {
+func (w *thread) scoreMoves(b engine.Board, list []candidate, ttMove int, ttRank int64) int {
 	sj, best := -1, int64(-1<<62)
 	for j := range list {
 		cd := &list[j]
@@ -434,14 +437,11 @@ func (w *thread) scoreMoves(b engine.Board, list []candidate, ttMove int, ttWeak
 			// proven over fewer replies (docs/algorithms.md).
 			score += int64(engine.MaxPits-cd.child.NumMoves()) << 24
 		}
-		switch {
-		case int(cd.pit) == ttMove && !ttWeak:
-			score += 1 << 50
-		case cd.res.Extra():
+		if cd.res.Extra() {
 			score += 1<<48 + int64(cd.pit)<<40
 		}
-		if int(cd.pit) == ttMove && ttWeak {
-			score += 1 << 23
+		if int(cd.pit) == ttMove {
+			score += ttRank
 		}
 		cd.score = score
 		if score > best {

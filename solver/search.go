@@ -49,8 +49,16 @@ type Cache interface {
 const inf = 1000
 
 // thread owns one search stack: its counters are its own, and it shares
-// only the table, the database and the stop flag with other threads.
+// only the table, the database and the stop flag with other threads. The
+// padding at both ends keeps its fields off the cache lines of whatever is
+// allocated beside it, another thread's among them: the search writes
+// st and rootSide at every node. Today the inline history keeps the
+// struct in a size class of its own; without it the two threads' structs
+// shared lines and two threads ran about 5 % slower (docs/algorithms.md,
+// Threads).
 type thread struct {
+	_ [cacheLine]byte
+
 	rules engine.Rules
 	tab   *tt.Table
 	db    Database
@@ -87,7 +95,14 @@ type thread struct {
 	// all refute; there even the first move is put off when busy, and
 	// elsewhere a depth-limited table move only breaks ties.
 	rootSide bool
+
+	_ [cacheLine]byte
 }
+
+// cacheLine is the size of a cache line on the machines kalah targets (64
+// bytes on x86-64 and most arm64; 128 covers Apple's and the adjacent-line
+// prefetcher).
+const cacheLine = 128
 
 // Stats counts what a search did.
 type Stats struct {

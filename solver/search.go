@@ -9,6 +9,8 @@ import (
 	"math/bits"
 	"sync/atomic"
 
+	"golang.org/x/sys/cpu"
+
 	"github.com/kalah-solver/kalah/engine"
 	"github.com/kalah-solver/kalah/tt"
 )
@@ -57,7 +59,7 @@ const inf = 1000
 // shared lines and two threads ran about 5 % slower (docs/algorithms.md,
 // Threads).
 type thread struct {
-	_ [cacheLine]byte
+	_ cpu.CacheLinePad
 
 	rules engine.Rules
 	tab   *tt.Table
@@ -96,13 +98,8 @@ type thread struct {
 	// elsewhere a depth-limited table move only breaks ties.
 	rootSide bool
 
-	_ [cacheLine]byte
+	_ cpu.CacheLinePad
 }
-
-// cacheLine is the size of a cache line on the machines kalah targets (64
-// bytes on x86-64 and most arm64; 128 covers Apple's and the adjacent-line
-// prefetcher).
-const cacheLine = 128
 
 // Stats counts what a search did.
 type Stats struct {

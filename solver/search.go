@@ -443,14 +443,13 @@ func (w *thread) scoreMoves(b engine.Board, list []candidate, ttMove int, ttRank
 			continue
 		}
 		score := int64(int(cd.gain)+256)<<28 + int64(w.hist[cd.pit][b.Pit(int(cd.pit))])
-		if !cd.res.Extra() {
+		if cd.res.Extra() {
+			score += 1<<48 + int64(cd.pit)<<40
+		} else {
 			// Among moves banking alike, the one leaving the
 			// opponent the fewest moves: a cut-off it brings is
 			// proven over fewer replies (docs/algorithms.md).
 			score += int64(engine.MaxPits-cd.child.NumMoves()) << 24
-		}
-		if cd.res.Extra() {
-			score += 1<<48 + int64(cd.pit)<<40
 		}
 		if int(cd.pit) == ttMove {
 			score += ttRank

@@ -36,16 +36,36 @@ import (
 //	               and with id=X that request's place in line (or that it is the one running)
 //	/api/status    what the server does besides searching: warming up, building an endgame database (with
 //	               its progress), or ready; and each opened game's database depth against the default (status.go)
+//
+// A request for an endpoint with another method is HTTP 405, naming the
+// method the endpoint takes (and in the Allow header); a path under /api/
+// that is no endpoint is HTTP 404.
 func (s *Server) routes() {
-	s.mux.HandleFunc("GET /api/line", s.handleLine)
-	s.mux.HandleFunc("GET /api/solve", s.handleSolve)
-	s.mux.HandleFunc("GET /api/choose", s.handleChoose)
-	s.mux.HandleFunc("GET /api/progress", s.handleProgress)
-	s.mux.HandleFunc("GET /api/status", s.handleStatus)
+	s.endpoints = map[string]string{}
+	s.route("GET", "/api/line", s.handleLine)
+	s.route("GET", "/api/solve", s.handleSolve)
+	s.route("GET", "/api/choose", s.handleChoose)
+	s.route("GET", "/api/progress", s.handleProgress)
+	s.route("GET", "/api/status", s.handleStatus)
 	s.mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
+		if m, ok := s.endpoints[r.URL.Path]; ok {
+			allow := m
+			if m == http.MethodGet {
+				allow += ", HEAD"
+			}
+			w.Header().Set("Allow", allow)
+			writeError(w, http.StatusMethodNotAllowed, fmt.Errorf("%s %s: this endpoint takes %s", r.Method, r.URL.Path, m))
+			return
+		}
 		writeError(w, http.StatusNotFound, fmt.Errorf("no such endpoint %s %s", r.Method, r.URL.Path))
 	})
 	s.mux.Handle("/", assetHandler())
+}
+
+// route registers the handler of an endpoint, which takes one method.
+func (s *Server) route(method, path string, h http.HandlerFunc) {
+	s.mux.HandleFunc(method+" "+path, h)
+	s.endpoints[path] = method
 }
 
 // game is what a request's query names.

@@ -177,6 +177,34 @@ func TestBadInput(t *testing.T) {
 	if code := fetchJSON(t, hs, "/api/nothing", &e); code != http.StatusNotFound {
 		t.Errorf("/api/nothing: status %d", code)
 	}
+	// Another method than an endpoint's: 405, naming the one it takes.
+	for _, c := range []struct{ method, path, allow string }{
+		{http.MethodPost, "/api/solve", "GET, HEAD"},
+		{http.MethodPut, "/api/line", "GET, HEAD"},
+		{http.MethodDelete, "/api/status", "GET, HEAD"},
+		{http.MethodPost, "/api/progress", "GET, HEAD"},
+		{http.MethodPost, "/api/choose?pits=2&seeds=1", "GET, HEAD"},
+	} {
+		req, err := http.NewRequest(c.method, hs.URL+c.path, strings.NewReader("{}"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := hs.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var e errorReply
+		err = json.NewDecoder(resp.Body).Decode(&e)
+		resp.Body.Close()
+		path, _, _ := strings.Cut(c.path, "?")
+		if resp.StatusCode != http.StatusMethodNotAllowed || resp.Header.Get("Allow") != c.allow || err != nil ||
+			!strings.Contains(e.Error, c.method+" "+path) {
+			t.Errorf("%s %s: status %d, Allow %q, %q (%v); want 405, Allow %q", c.method, c.path, resp.StatusCode, resp.Header.Get("Allow"), e.Error, err, c.allow)
+		}
+	}
+	if code := fetchJSON(t, hs, "/api/solve/", &e); code != http.StatusNotFound {
+		t.Errorf("/api/solve/: status %d, want 404", code)
+	}
 }
 
 // TestStrictQuery: an unknown, repeated, empty or malformed parameter is

@@ -93,12 +93,16 @@ func TestBrowserAddress(t *testing.T) {
 	// A bad game or position: said, and a valid game shown instead.
 	r6, _ := engine.NewRules(6, engine.NoEmptyCapture)
 	start61, _ := r6.StartPosition(1)
+	start64, _ := r6.StartPosition(4)
 	for _, c := range []struct {
 		query  string
 		pos    engine.Position
 		saying string
 	}{
 		{"pits=99&seeds=1", start61, "pits=99 in the address"},
+		{"position=1,2,3", start64, "showing the start of Kalah(6,4)"},
+		{"position=9,9,9,9,0,9,9,9,9,0,9", start64, "showing the start of Kalah(6,4)"},
+		{"seeds=2&position=1,2,3", func() engine.Position { s, _ := r6.StartPosition(2); return s }(), "showing the start of Kalah(6,2)"},
 		{"pits=4&seeds=3&rule=bogus", start, "rule=bogus in the address"},
 		{"pits=4&seeds=3&position=1,2,3", start, "The position 1,2,3"},
 		{"pits=4&seeds=3&position=3,3,3,3,0,3,3,3,3,0&to_move=east", start, "to_move=east in the address"},

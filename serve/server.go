@@ -114,8 +114,9 @@ var ErrClosed = errors.New("the server is shutting down")
 
 // Server answers the page and the API.
 type Server struct {
-	opts Options
-	mux  *http.ServeMux
+	opts      Options
+	mux       *http.ServeMux
+	endpoints map[string]string // each endpoint's path and the method it takes
 
 	mu      sync.Mutex            // guards busy, line, cur, next, pgen, pcancel, closed, flights, open and changed
 	busy    bool                  // a request, or the look-ahead, holds the solve slot

@@ -14,6 +14,7 @@
     moves: [], at: 0,  // the line played from the root, and how far along it the board is
     level: 'perfect', as: 'south', seed: 1, resigned: false, hint: false,
     line: null,        // the /api/line answer for root and moves
+    fallback: null,    // {pits, seeds}: the game shown when the address's position cannot be
   };
   const RULES = ['no-empty-capture', 'empty-capture'];
   const MAX_SEEDS = 255;      // seeds on the board at most (engine.MaxSeeds)
@@ -26,6 +27,7 @@
   let shown = null;           // the node the board shows, after any animation
   let notes = [];             // what the next load tells: a bad address, a line cut short
   let server = {state: 'ready', databases: []}; // the last /api/status answer
+  let waiting = null;         // while the status line says what a request waits for: its text from an /api/status answer
   const ANIM_KEY = 'kalah.animate', ORDER_KEY = 'kalah.order';
   window.kalahAnimations = 0; // sowings animated so far (the browser test reads it)
 
@@ -54,6 +56,8 @@
     st.pits = whole('pits', 1, 8, 6, '6 pits');
     st.seeds = whole('seeds', 1, maxSeeds(st.pits), Math.min(4, maxSeeds(st.pits)), `${Math.min(4, maxSeeds(st.pits))} seeds`);
     st.root = null;
+    // The game shown if the position cannot be: the address's, else the default.
+    st.fallback = {pits: st.pits, seeds: st.seeds};
     if (q.get('position')) {
       st.root = {position: q.get('position'), to_move: pick('to_move', ['south', 'north'], 'south')};
       // Without pits and seeds, the position's own: 2m+2 counts.
@@ -132,6 +136,8 @@
         return load();
       }
       if (e.status === 400 && st.root) {
+        // Pits and seeds read off a position the server refuses mean nothing.
+        if (st.fallback) Object.assign(st, st.fallback);
         notes.push(`The position ${st.root.position}, ${st.root.to_move} to move, cannot be shown: ${e.message}; showing the start of Kalah(${st.pits},${st.seeds}).`);
         st.root = null;
         st.moves = [];
@@ -231,10 +237,10 @@
         if (st.mode === 'explore' || st.hint || gameOver()) showLive(node, r);
         showSlow(node, r.elapsed);
       } else if (pr.place) {
-        setStatus(`waiting in line: ${ordinal(pr.place)} of ${pr.queued}` +
-          (r ? `, behind a solve running for ${r.elapsed.toFixed(1)} s` : holds(ss) ? `, behind the server's ${serverDoing(ss)}` : ''), true);
+        setWaiting((ss) => `waiting in line: ${ordinal(pr.place)} of ${pr.queued}` +
+          (r ? `, behind a solve running for ${r.elapsed.toFixed(1)} s` : holds(ss) ? `, behind the server's ${serverDoing(ss)}` : ''));
       } else if (holds(ss)) {
-        setStatus(`waiting for the server: ${serverDoing(ss)}…`, true);
+        setWaiting((ss) => `waiting for the server: ${serverDoing(ss)}…`);
       }
     };
     w.timer = setInterval(tick, 400);
@@ -267,9 +273,8 @@
     server = ss;
     const b = ss.build, w = ss.warming, bar = $('server-bar');
     if (ss.state === 'building' && b) {
-      const pct = b.positions ? Math.floor(100 * b.done / b.positions) : 0;
       $('server-text').textContent = `The server is building the endgame database of Kalah(${b.pits}) under ${b.rule} ` +
-        `up to ${b.max_seeds} seeds: ${pct}% of ${b.positions.toLocaleString()} positions, ${b.elapsed.toFixed(0)} s so far ` +
+        `up to ${b.max_seeds} seeds: ${percent(b)}% of ${b.positions.toLocaleString()} positions, ${b.elapsed.toFixed(0)} s so far ` +
         `(once: later runs reuse it). Answers that need a search wait for it.`;
       bar.max = Math.max(1, b.positions);
       bar.value = b.done;
@@ -288,6 +293,8 @@
     }
     $('server').hidden = ss.state === 'ready';
     $('server').dataset.state = ss.state;
+    // The status line of a request waiting for the server says the same.
+    if (waiting) $('status').textContent = waiting(ss);
     if (ss.state !== 'ready' && !statusTimer) statusTimer = setTimeout(pollStatus, 500);
   }
 
@@ -296,10 +303,11 @@
   // only slower).
   function holds(ss) { return ss.state === 'warming' || ss.state === 'building'; }
 
+  // percent is how much of a database build b is done, in whole percent.
+  function percent(b) { return b.positions ? Math.floor(100 * b.done / b.positions) : 0; }
+
   function serverDoing(ss) {
-    if (ss.state === 'building' && ss.build) {
-      return `endgame database build (${ss.build.positions ? Math.floor(100 * ss.build.done / ss.build.positions) : 0}%)`;
-    }
+    if (ss.state === 'building' && ss.build) return `endgame database build (${percent(ss.build)}%)`;
     return ss.state === 'warming' ? 'warm-up' : 'work';
   }
 
@@ -623,15 +631,32 @@
     };
     store('north');
     store('south');
+    // The side to move is written at its own side's edge of the board, on
+    // the left; the last move on the right of the South edge, or of the
+    // North edge when South's is too narrow for both.
+    const low = 272, high = 70, left = pad + 20, right = W - pad - 20;
+    let tomove = null;
     if (!node.over) {
-      const y = node.to_move === 'south' ? 272 : 70;
-      el('text', {class: 'tomove', x: pad + 20, y: y}, svg, `${node.to_move === 'south' ? 'South' : 'North'} to move`);
+      tomove = el('text', {class: 'tomove', x: left, y: node.to_move === 'south' ? low : high}, svg,
+        `${node.to_move === 'south' ? 'South' : 'North'} to move`);
     }
     el('g', {id: 'badges'});
     if (last) {
       const what = `${cap(last.side)} played ${last.move}` + (last.captured ? `, captured ${last.captured} from ${last.captured_from}` : '') +
         (last.extra_turn ? ', extra turn' : '');
-      el('text', {class: 'lastmove', x: W - pad - 20, y: 272, id: 'last-move'}, svg, what);
+      const t = el('text', {class: 'lastmove', x: right, y: low, id: 'last-move'}, svg, what);
+      const width = t.getComputedTextLength();
+      let from = left; // where the text may start
+      if (tomove && node.to_move === 'south') {
+        const after = left + tomove.getComputedTextLength() + 16;
+        if (right - after >= width) from = after;
+        else t.setAttribute('y', high);
+      }
+      // Squeezed to fit a board too narrow for it (one or two pits).
+      if (width > right - from) {
+        t.setAttribute('textLength', right - from);
+        t.setAttribute('lengthAdjust', 'spacingAndGlyphs');
+      }
     }
   }
 
@@ -880,6 +905,7 @@
     try {
       const line = await api('line', q);
       st.root = {position: line.start.position, to_move: line.start.to_move};
+      st.fallback = null;
       st.pits = line.pits;
       const total = line.start.holes.reduce((a, b) => a + b, 0);
       st.seeds = Math.max(1, Math.min(maxSeeds(st.pits), Math.ceil(total / (2 * st.pits))));
@@ -898,7 +924,10 @@
   function cls3(v) { return v > 0 ? 'win' : v < 0 ? 'loss' : 'draw'; }
   function outcome(v) { return v > 0 ? `W by ${v}` : v < 0 ? `L by ${-v}` : 'D'; }
   function cap(s) { return s[0].toUpperCase() + s.slice(1); }
-  function setStatus(text, busy) { $('status').textContent = text; $('status').classList.toggle('solving', !!busy); }
+  function setStatus(text, busy) { waiting = null; $('status').textContent = text; $('status').classList.toggle('solving', !!busy); }
+  // setWaiting shows what a request waits for, text(the last /api/status
+  // answer), and keeps it in step with the banner as new answers come.
+  function setWaiting(text) { setStatus(text(server), true); waiting = text; }
   function showError(text) { $('error').textContent = text; }
 
   function init() {
@@ -925,7 +954,10 @@
     $('seeds').addEventListener('change', () => {
       const n = strictInt($('seeds').value);
       if (n === null || n < 1 || n > maxSeeds(st.pits)) {
-        showError(`Seeds: want a whole number 1..${maxSeeds(st.pits)} for ${st.pits} pits.`);
+        // A note, so that the load of a click that ends the editing (New
+        // game) says it too rather than clearing it.
+        notes.push(`Seeds: ${$('seeds').value} is not a whole number 1..${maxSeeds(st.pits)} for ${st.pits} pits; keeping ${st.seeds}.`);
+        showError(notes.join('\n'));
         $('seeds').value = st.seeds;
         return;
       }

@@ -6,8 +6,8 @@ import "github.com/kalah-solver/kalah/engine"
 // under both rules, reached from the start by fixed move sequences (random
 // playouts until 13-31 seeds were left on the board). Most were chosen
 // because one thread with a 64 MiB table solves them, every move's value
-// included, in 0.01-0.3 s; the five with at most 16 seeds (the last of
-// their groups, and 6x5-e-05) are small enough for the brute-force
+// included, in a fraction of a second; the five with at most 16 seeds
+// (the last of their groups, and 6x5-e-05) are small enough for the brute-force
 // reference of the tests to check quickly. Keep the list fixed: the
 // signature is its total node count.
 var midgame = []Case{

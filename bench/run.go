@@ -83,7 +83,7 @@ type Report struct {
 }
 
 // Busy reports whether the machine was busy with other work during the
-// run: the process got less than 80% of a core per thread, or of the
+// run: the process got less than 0.8 of a core per thread, or of the
 // cores there are. Speeds measured then are low and vary.
 func (r *Report) Busy(cores int) bool {
 	if r.CPUSeconds == 0 || r.Seconds == 0 {
@@ -191,8 +191,8 @@ func RunCase(ctx context.Context, c Case, cfg Config) (Result, error) {
 	defer s.Close()
 	// Touch the whole table before the clock starts, as Stockfish's bench
 	// clears its hash first: a fresh table's page faults (and the kernel's
-	// huge-page work) would otherwise land on the first nodes, costing up
-	// to seconds on a 1 GiB table whatever the position.
+	// huge-page work) would otherwise land on the first nodes, whatever
+	// the position.
 	s.Table().Clear()
 	cpu0 := processCPU()
 	sol, err := s.SolveEveryMove(ctx, p)

@@ -15,13 +15,11 @@ const busyMinSeeds = 12
 // mark needs a slot), and half the root's seeds. A mark costs two atomic
 // read-modify-writes on a counter that is rarely in the cache and that the
 // other thread may hold: two cache misses a node that the processor cannot
-// overlap. Marking every child of 12 seeds or more made a node of the
-// value of Kalah(6,4) empty-capture without a database cost 0.87-1.14 CPU
-// µs on two threads against 0.66-0.73 µs on one; marking only children of
-// at least half the root's seeds (where the subtrees that are worth
-// spreading are) brought it to 0.75-0.90 µs with as many nodes
-// (docs/benchmarks.md, on parallel search). With an endgame database the table's
-// threshold is usually the larger.
+// overlap. Marking only children of at least half the root's seeds, where
+// the subtrees worth spreading are, keeps most of a node's cost on two
+// threads down to its cost on one with as many nodes (docs/algorithms.md,
+// Threads). With an endgame database the table's threshold is
+// usually the larger.
 func markMin(rootSeeds, tabMin int) int {
 	return max(busyMinSeeds, tabMin, rootSeeds/2)
 }

@@ -43,10 +43,7 @@ type Result struct {
 // deepens before the moves' searches, and solveDeepenGap the fewest seeds
 // past the endgame database's depth: with a deep database the search
 // below the board is shallow, and the deepening costs more than it saves
-// (the start of Kalah(6,4) with the 28-seed database, 20 seeds past it:
-// 6.4-6.5 M nodes and 4.4-4.9 s without the deepening, 9.0-9.8 M and
-// 5.6-7.1 s with it, two threads; with the 24-seed one, 24 seeds past it,
-// 34.7 M nodes either way and 17.6-20.7 s with it against 21.1 s).
+// (docs/algorithms.md, Drivers).
 const (
 	solveDeepenSeeds = 40
 	solveDeepenGap   = 22
@@ -54,12 +51,9 @@ const (
 
 // moveGuessDepth is the depth of the depth-limited MTD(f) that guesses
 // the value of each move after the first, on boards that SolveEveryMove
-// deepens. 21 rather than 18: with the default 20-seed database it took every move's value of the Kalah(6,4) start from 178.8
-// M to 156.7 M nodes under no-empty-capture and 109.3 M to 104.5 M under
-// empty-capture, and of six random positions of 42-46 seeds from 139.0 M
-// to 106.8 M and 47.7 M to 46.1 M; without a database it is level on
-// Kalah(6,4) (-2.5 %, +0.6 %), it costs 4 % on Kalah(5,4), and 23 % on
-// the Kalah(6,4) start with the 24-seed database (docs/algorithms.md).
+// deepens. A deeper guess costs nodes of its own but saves more in the
+// exact tests that follow with the default database; without one, or with
+// a deeper one, it is level or costs (docs/algorithms.md, Drivers).
 const moveGuessDepth = 21
 
 // rootRun is one solve of a root position, as SolveEveryMove and SolveBestMove run
@@ -146,11 +140,8 @@ func (s *Solver) SolveEveryMoveFrom(ctx context.Context, p engine.Position, best
 	given, bounds := givenMoves(s.rules, p, best)
 	// On a big board, depth-limited deepening on the position itself
 	// first: it fills the table with good moves for every move's search,
-	// and its heuristic value is the first move's guess (Kalah(6,4): -5 %
-	// nodes under empty-capture, -9 % under no-empty-capture). On smaller
-	// boards it costs more than it saves: +26 % on the bench suite's
-	// mid-game positions (13-31 seeds), +21 % and +24 % on the start of
-	// Kalah(6,3) (36 seeds).
+	// and its heuristic value is the first move's guess. On smaller boards
+	// it costs more than it saves (docs/algorithms.md, Drivers).
 	guess, bestLo := 0, -inf
 	deepened := s.Deepens(b)
 	known := best != nil && best.Solved && len(best.Best) > 0 && best.Position == p
@@ -272,7 +263,7 @@ func (s *Solver) solveMove(ctx context.Context, test testFunc, p engine.Position
 // there are threads, taken in handOutOrder, each MTD(f) test owning one
 // thread of a Team, and a thread without a test of its own helping a
 // running one (lazy SMP). Lazy SMP on one test scales poorly past one
-// thread (1.2-1.8x on two); separate moves share only the table. When a
+// thread; separate moves share only the table. When a
 // move ends, its thread joins the test still running at once, not only
 // when that move's next test begins (a test of the last move can run for
 // seconds). A move starts from the best value proven so far (the
@@ -329,8 +320,7 @@ func (s *Solver) everyMoveShared(ctx context.Context, p engine.Position, order [
 // board, the others from the end of root order. There each later move
 // guesses its own value by a depth-limited search, so the order among
 // them only decides when each starts, and the moves root order ranks last
-// are the likeliest to lose the most, whose exact values cost the most
-// (move a of Kalah(6,4) no-empty-capture, -14: 45 % of the nodes):
+// are the likeliest to lose the most, whose exact values cost the most:
 // started first, they no longer leave one long move running alone at the
 // end, with the other threads only helping it (docs/algorithms.md). On a
 // smaller board a later move starts from the best value proven so far,
@@ -480,10 +470,9 @@ func (s *Solver) reporter(stage *atomic.Pointer[Progress], start time.Time, name
 // The table's move first: the search that proved v cut, or found its
 // best, with that move, so it nearly always reaches v at once. In root
 // order alone, every move before the first that reaches v must be
-// refuted by a proof of its own, which the table seldom holds: on the
-// value of Kalah(6,5) empty-capture with the 28-seed database the walk
-// refuted three moves at its second board, 44.0 M of the solve's 239.5 M
-// nodes (docs/benchmarks.md, on the principal variation).
+// refuted by a proof of its own, which the table seldom holds, and such
+// refutations can cost a large share of a solve (docs/algorithms.md,
+// Drivers).
 func (s *Solver) PV(ctx context.Context, p engine.Position, v int) ([]engine.Ply, error) {
 	return FollowPV(s.rules, p, v, func(c engine.Board, gamma int) (int, error) {
 		t, ok := s.test(c, gamma, tt.DepthSolved)

@@ -54,10 +54,8 @@ const inf = 1000
 // only the table, the database and the stop flag with other threads. The
 // padding at both ends keeps its fields off the cache lines of whatever is
 // allocated beside it, another thread's among them: the search writes
-// st and rootSide at every node. Today the inline history keeps the
-// struct in a size class of its own; without it the two threads' structs
-// shared lines and two threads ran about 5 % slower (docs/algorithms.md,
-// Threads).
+// st and rootSide at every node; threads sharing cache lines run slower
+// (docs/algorithms.md, Threads).
 type thread struct {
 	_ cpu.CacheLinePad
 
@@ -376,10 +374,8 @@ func tableMove(e tt.Entry, hit bool) int {
 // the database holds has its database line prefetched instead, unless the
 // seeds left settle its move for b's window (alpha, beta): peek never
 // reads those (the best so far only raises alpha), and a line fetched for
-// nothing costs as much memory traffic as one that is read. Such lines
-// were 8 % of those prefetched on the value of Kalah(6,5) with the
-// 28-seed database and 15 % on Kalah(6,4) with the 20-seed one
-// (docs/benchmarks.md, on prefetching).
+// nothing costs as much memory traffic as one that is read
+// (docs/algorithms.md, Memory and the database).
 func (w *thread) expand(b engine.Board, x *expansion, alpha, beta int) {
 	n := 0
 	for mv := b.Moves(); mv != 0; mv &= mv - 1 {
@@ -412,9 +408,9 @@ func (w *thread) expand(b engine.Board, x *expansion, alpha, beta int) {
 // peeks settle it (the table move, else the first in the static order), so
 // that its children's buckets are on their way too when it is searched.
 // It returns that child's pit, -1 if none was expanded. When the peeks
-// settle the child or cut the node the work is wasted; on Kalah(6,4) it
-// still saves 12 % of the time (docs/algorithms.md). It never changes the
-// search: the node counts are the same either way.
+// settle the child or cut the node the work is wasted, yet it saves time
+// overall (docs/algorithms.md, Memory and the database). It never changes
+// the search: the node counts are the same either way.
 func (w *thread) expandAhead(b engine.Board, ex *expansion, ttMove int, ttRank int64, next *expansion, alpha, beta int) int {
 	j := w.scoreMoves(b, ex.list[:ex.n], ttMove, ttRank)
 	if j < 0 || ex.list[j].child.Seeds() <= w.dbMax {

@@ -46,15 +46,14 @@ type Progress struct {
 }
 
 // DefaultDeepen is the depth of the deepening before a full-depth value
-// search. On the value of Kalah(6,4) (one thread, no database, 1 GiB
-// table) 18 beat 12, 15, 21, 24 and 30 (docs/algorithms.md).
+// search: the depth that did best among those compared on the value of
+// Kalah(6,4) (docs/algorithms.md, Drivers).
 const DefaultDeepen = 18
 
 // DefaultTTBytes is a quarter of the machine's memory, capped at 1 GiB and
-// at least 64 MiB. The cap is measured: on Kalah(6,4) empty-capture with
-// the 24-seed database (27.7 M nodes, one thread) a 256 MiB or 1 GiB table
-// solves in 14.7 s and a 4 GiB one in 23.7 s with the same node count, the
-// difference being the kernel's work on the larger table's pages.
+// at least 64 MiB. A table larger than the cap searches the same nodes
+// more slowly, the difference being the kernel's work on the larger
+// table's pages (docs/algorithms.md, Table).
 func DefaultTTBytes() int64 {
 	mem := totalMemory()
 	b := mem / 4
@@ -75,30 +74,18 @@ func DefaultTTBytes() int64 {
 //   - the work it will do: 1 GiB for 48 seeds and a database of at most
 //     18, halved for every 1.5 seeds fewer on the board and for every 1.5
 //     seeds of database past 18 (a database seed saves about the work of
-//     a board seed: Kalah(6,4)'s every move takes 150 M nodes with the
-//     18-seed database, 34 M with the 24-seed one, 7.6 M with the 28-seed
-//     one, and a table of a quarter as many entries as nodes does best),
-//     where on boards of at most four pits a seed, on the board or in the
-//     database, counts m/6 of one: a move there has fewer replies, and a
-//     seed adds less work (every move of Kalah(3,12), 72 seeds, takes
-//     1.3 M nodes; of Kalah(4,8), 64 seeds, 11 M; of Kalah(6,4), 48
-//     seeds, 223 M, all without a database), and a table of 1 GiB only
-//     costs the kernel's work on its pages (Kalah(3,8): 0.08 s with
-//     16 MiB, 2.26 s with 1 GiB; Kalah(4,8): 2.85 s with 64 MiB, 4.96 s
-//     with 1 GiB, one thread each, docs/algorithms.md);
+//     a board seed, and a table of a quarter as many entries as nodes
+//     does best), where on boards of at most four pits a seed, on the
+//     board or in the database, counts m/6 of one: a move there has fewer
+//     replies, and a seed adds less work, and a table the work does not
+//     fill only costs the kernel's work on its pages (docs/algorithms.md,
+//     Table);
 //
 // rounded up to a power of two, at least 16 MiB. The table is probed at
 // random, and a larger one than the work fills costs time for nothing:
-// on a two-core virtual machine, Kalah(6,4)'s every move with the 24-seed
-// database took 21-27 s with 64 MiB (35.9 M nodes) against 43-44 s with
-// 1 GiB (33.8 M nodes), with the 28-seed one 6.2 s with 16 MiB (7.8 M)
-// against 10.4-12.8 s with 1 GiB (7.6 M), one thread each; the kernel's work
-// on the pages and the walks of its page tables grow with the table
-// (docs/algorithms.md). A table much smaller than the work costs nodes
-// instead: with the 18-seed database, 128 MiB took 305 M nodes and 193 s,
-// 256 and 512 MiB 204 M and 181 M nodes in 121-122 s, 1 GiB 150 M in
-// 138 s; with two threads 512 MiB took 71-96 s and 1 GiB 74-76 s, so
-// the 18-seed database keeps 1 GiB.
+// the kernel's work on the pages and the walks of its page tables grow
+// with the table. A table much smaller than the work costs nodes instead,
+// so the 18-seed database keeps 1 GiB (docs/algorithms.md, Table).
 func DefaultTTBytesFor(m, seeds, dbSeeds int) int64 {
 	// smallBoardPits is the most pits on which a seed counts m/6.
 	const smallBoardPits = 4
@@ -142,13 +129,9 @@ func DefaultTTBytesFor(m, seeds, dbSeeds int) int64 {
 
 // DefaultTTBytesForValue is the default table of a value-only solve
 // (SolveBestMove): a quarter of DefaultTTBytesFor, at least 16 MiB. Such a
-// solve visits a quarter to a fifth of the nodes of every move's value,
-// and a table it does not fill only costs the kernel's work on its pages:
-// the value of Kalah(6,4) empty-capture with the 20-seed database took
-// 12.09 M nodes and 10.3 s with a 256 MiB table, 12.10 M nodes and 19.0 s
-// with 1 GiB, 7.2 s of which were the kernel's; without a database
-// (no-empty-capture) 89.0 M nodes in 38.7 s of CPU with 256 MiB, 75.6 M
-// in 60.2 s with 1 GiB (docs/benchmarks.md).
+// solve visits a fraction of the nodes of every move's value, and a table
+// it does not fill only costs the kernel's work on its pages
+// (docs/algorithms.md, Table).
 func DefaultTTBytesForValue(m, seeds, dbSeeds int) int64 {
 	return max(DefaultTTBytesFor(m, seeds, dbSeeds)/4, 16<<20)
 }
@@ -221,9 +204,8 @@ const tableGap = 2
 // tableMinSeeds is the fewest seeds a board needs to be looked up in the
 // table and stored there, with an endgame database of dbMax seeds (-1 for
 // none). Just above a deep database a subtree is a handful of nodes, and
-// its entry is rarely found again (with the 28-seed database, 1.6 % of the
-// table's probes in every move's value of Kalah(6,4) found an entry), but
-// every probe costs a cache miss and every write evicts a costlier entry:
+// its entry is rarely found again, but every probe costs a cache miss
+// and every write evicts a costlier entry:
 // boards of at most dbMax+2 seeds skip the table (docs/algorithms.md,
 // "The table just above the database"). Without a database every board
 // uses it.
@@ -238,10 +220,8 @@ func tableMinSeeds(dbMax int) int {
 // the second level (the cache, or a campaign's shared table)
 // after a table miss: the level's own threshold, but never below the
 // table's. Just above a database every board skips the table and so
-// misses it; asking the second level there found almost nothing and cost
-// a cache miss a node: in a campaign on Kalah(6,5) empty-capture with the
-// 28-seed database (shared table from 24 seeds), 8 % of the CPU for 39
-// hits in 470 M nodes (docs/distributed.md, "The shared table").
+// misses it; asking the second level there finds almost nothing and costs
+// a cache miss a node (docs/distributed.md, "The shared table").
 func cacheMinSeeds(level, table int) int { return max(level, table) }
 
 // Close releases the table's memory. The solver must not be used after.

@@ -53,3 +53,16 @@ pgo: build
 	./kalah solve --force --no-cache -q --rule empty-capture --egdb pgo.tmp/egdb --cpuprofile pgo.tmp/ec.prof
 	$(GO) tool pprof -proto pgo.tmp/build.prof pgo.tmp/nec.prof pgo.tmp/ec.prof > cmd/kalah/default.pgo
 	rm -rf pgo.tmp
+
+# Campaigns on a three-node NATS JetStream cluster whose nodes, coordinator
+# and workers are network namespaces on one bridge, with injected faults
+# (campaign/clustertest; needs root and iproute2, skips elsewhere).
+# KALAH_CLUSTER_GAME is the position (pits,seeds), KALAH_CLUSTER_EGDB the
+# seeds of the workers' endgame database (0: none).
+KALAH_CLUSTER_GAME ?= 6,4
+KALAH_CLUSTER_EGDB ?= 20
+
+.PHONY: cluster-test
+cluster-test:
+	KALAH_CLUSTER_GAME=$(KALAH_CLUSTER_GAME) KALAH_CLUSTER_EGDB=$(KALAH_CLUSTER_EGDB) \
+		$(GO) test -v -count=1 -timeout 180m ./campaign/clustertest

@@ -96,7 +96,7 @@ func (f *connFlags) open(ctx context.Context) (*campaign.Conn, func(), error) {
 	if f.NATS != "" {
 		c, err := campaign.Connect(ctx, f.NATS, 0, nopts...)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, inputError(err)
 		}
 		return c, c.Close, nil
 	}
@@ -107,9 +107,11 @@ func (f *connFlags) open(ctx context.Context) (*campaign.Conn, func(), error) {
 	return campaign.OpenData(ctx, dir)
 }
 
-// inputError makes the errors that are the user's doing bad input (exit 2).
+// inputError makes the errors that are the user's doing bad input (exit 2),
+// an unreachable server or cluster among them (its message names the URLs
+// tried).
 func inputError(err error) error {
-	if errors.Is(err, campaign.ErrConflict) || errors.Is(err, campaign.ErrNoCampaign) {
+	if errors.Is(err, campaign.ErrConflict) || errors.Is(err, campaign.ErrNoCampaign) || errors.Is(err, campaign.ErrUnreachable) {
 		return cmdutil.BadInput(err)
 	}
 	return err

@@ -3,6 +3,7 @@ package campaigncmd
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -115,14 +116,14 @@ func TestBadInputAndUnreachable(t *testing.T) {
 	}
 	t0 := time.Now()
 	_, err := run(t, "status", "x", "--nats", "nats://127.0.0.1:1")
-	if cmdutil.ExitCode(err) != 1 || time.Since(t0) > 5*time.Second {
+	if cmdutil.ExitCode(err) != 2 || time.Since(t0) > 5*time.Second || !strings.Contains(fmt.Sprint(err), "nats://127.0.0.1:1") {
 		t.Errorf("unreachable: exit %d after %v (%v)", cmdutil.ExitCode(err), time.Since(t0), err)
 	}
 	io, _, _ := cmdutil.Test()
 	w := workercmd.NewCmdWorker(io)
 	t0 = time.Now()
 	err = execute(t, w, "--nats", "nats://127.0.0.1:1")
-	if cmdutil.ExitCode(err) != 1 || time.Since(t0) > 5*time.Second || !strings.Contains(err.Error(), "unreachable") {
+	if cmdutil.ExitCode(err) != 2 || time.Since(t0) > 5*time.Second || !strings.Contains(fmt.Sprint(err), "unreachable at nats://127.0.0.1:1") {
 		t.Errorf("worker, unreachable: exit %d after %v (%v)", cmdutil.ExitCode(err), time.Since(t0), err)
 	}
 	for _, args := range [][]string{

@@ -186,7 +186,7 @@ func runStart(ctx context.Context, opts *StartOptions) error {
 	}
 	c, err := campaign.Connect(ctx, url, opts.AckWait, nopts...)
 	if err != nil {
-		return err
+		return inputError(err)
 	}
 	defer c.Close()
 	if err := campaign.Create(ctx, c, p); err != nil {

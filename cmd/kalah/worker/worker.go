@@ -4,6 +4,7 @@ package workercmd
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log"
 	"os"
@@ -124,6 +125,9 @@ func run(ctx context.Context, opts *Options) error {
 		return err
 	}
 	c, err := campaign.Connect(ctx, opts.NATS, opts.AckWait, nopts...)
+	if errors.Is(err, campaign.ErrUnreachable) {
+		return cmdutil.BadInput(err) // names the URLs tried
+	}
 	if err != nil {
 		return err
 	}

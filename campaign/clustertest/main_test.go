@@ -1,0 +1,131 @@
+package clustertest
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+)
+
+// TestMain removes the test cluster on the way out, also on Ctrl-C or
+// SIGTERM; in a probe (the test binary run again inside a namespace, see
+// probe_test.go) it runs the probe instead of the tests.
+func TestMain(m *testing.M) {
+	if op := os.Getenv(probeEnv); op != "" {
+		os.Exit(probeMain(op))
+	}
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	go func() {
+		s := <-sig
+		fmt.Fprintf(os.Stderr, "clustertest: %v: removing the test cluster\n", s)
+		cleanupAll()
+		removeBins()
+		os.Exit(130)
+	}()
+	code := m.Run()
+	cleanupAll()
+	removeBins()
+	os.Exit(code)
+}
+
+var canRunResult = sync.OnceValue(canRun)
+
+// need skips the test when the cluster tests cannot run here.
+func need(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: the cluster tests start real servers on network namespaces and take minutes (make cluster-test)")
+	}
+	if why := canRunResult(); why != "" {
+		t.Skip(why)
+	}
+}
+
+// The binaries, built once per test process from this module.
+var bins struct {
+	sync.Mutex
+	dir           string
+	kalah, server string
+	err           error
+	egdbs         map[string]error
+}
+
+// build makes nats-server (from the module's own nats-server dependency)
+// and kalah.
+func build(t *testing.T) (kalahBin, serverBin string) {
+	t.Helper()
+	bins.Lock()
+	defer bins.Unlock()
+	if bins.dir == "" && bins.err == nil {
+		bins.err = func() error {
+			dir, err := os.MkdirTemp("", "kalah-clustertest-")
+			if err != nil {
+				return err
+			}
+			bins.dir = dir
+			root, err := exec.Command("go", "env", "GOMOD").Output()
+			if err != nil {
+				return fmt.Errorf("go env GOMOD: %v", err)
+			}
+			mod := filepath.Dir(strings.TrimSpace(string(root)))
+			bins.kalah, bins.server = filepath.Join(dir, "kalah"), filepath.Join(dir, "nats-server")
+			for _, b := range [][]string{{bins.kalah, "./cmd/kalah"}, {bins.server, "github.com/nats-io/nats-server/v2"}} {
+				cmd := exec.Command("go", "build", "-o", b[0], b[1])
+				cmd.Dir = mod
+				if out, err := cmd.CombinedOutput(); err != nil {
+					return fmt.Errorf("go build %s: %v\n%s", b[1], err, out)
+				}
+			}
+			return nil
+		}()
+	}
+	if bins.err != nil {
+		t.Fatal(bins.err)
+	}
+	return bins.kalah, bins.server
+}
+
+func removeBins() {
+	bins.Lock()
+	defer bins.Unlock()
+	if bins.dir != "" {
+		os.RemoveAll(bins.dir)
+	}
+}
+
+// egdbDir is the endgame database of g's pits, rule and depth, built once
+// per test process and shared by every worker and the coordinator (as
+// machines would each have a copy); "" when g has none.
+func egdbDir(t *testing.T, g game) string {
+	t.Helper()
+	if g.egdb <= 0 {
+		return ""
+	}
+	kalahBin, _ := build(t)
+	bins.Lock()
+	defer bins.Unlock()
+	dir := filepath.Join(bins.dir, "egdb")
+	key := fmt.Sprintf("%d-%s-%d", g.pits, g.rule, g.egdb)
+	if bins.egdbs == nil {
+		bins.egdbs = map[string]error{}
+	}
+	err, ok := bins.egdbs[key]
+	if !ok {
+		out, e := exec.Command(kalahBin, "egdb", "build", "--pits", fmt.Sprint(g.pits), "--max-seeds", fmt.Sprint(g.egdb),
+			"--rule", g.rule, "--egdb", dir, "-q").CombinedOutput()
+		if e != nil {
+			e = fmt.Errorf("kalah egdb build: %v\n%s", e, out)
+		}
+		bins.egdbs[key], err = e, e
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}

@@ -3,6 +3,7 @@ package root
 
 import (
 	"fmt"
+	analyzecmd "github.com/kalah-solver/kalah/cmd/kalah/analyze"
 	"strings"
 
 	benchcmd "github.com/kalah-solver/kalah/cmd/kalah/bench"
@@ -61,6 +62,7 @@ on disk and a parallel MTD(f) search.`,
 	cmd.AddCommand(sweepcmd.NewCmdSweep(io))
 	cmd.AddCommand(bookcmd.NewCmdBook(io))
 	cmd.AddCommand(graphcmd.NewCmdGraph(io))
+	cmd.AddCommand(analyzecmd.NewCmdAnalyze(io))
 	cmd.AddCommand(verifylinecmd.NewCmdVerifyLine(io))
 	cmd.AddCommand(reportcmd.NewCmdReport(io))
 	cmd.AddCommand(servecmd.NewCmdServe(io))

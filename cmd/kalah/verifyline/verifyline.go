@@ -58,7 +58,11 @@ written in pit letters, a.. for South and A.. for North: "ef-D".
 A line must be legal: within a turn every sowing but the last must earn an
 extra turn, and a dash must follow a sowing that passes the turn. An illegal
 line is bad input (exit code 2); the moves before the illegal one are still
-checked and shown. A line may end before the game does.`,
+checked and shown. A line may end before the game does.
+
+'kalah analyze' does the same for many games, in the move notation, JSON or
+OpenSpiel actions, with each move's loss, class and best move, each side's
+sums and a plot.`,
 		Example: `  kalah verify-line --rule empty-capture --pits 4 --seeds 3 \
       13-1-032-2-3-0-1320-3-0-2
   kalah verify-line --rule empty-capture --pits 6 --seeds 1 \

@@ -10,17 +10,17 @@ import (
 	"github.com/kalah-solver/kalah/tt"
 )
 
-// autoEGDBPositions caps the database a session builds by itself: about
-// 110 MB on disk (packed) and about 10 s of building on two cores.
+// autoEGDBPositions caps the database a session builds by itself, so that
+// building it costs less than the first solve it speeds up (record
+// egdb-auto-depth in bench/data).
 var autoEGDBPositions uint64 = 250_000_000
 
 // AutoEGDBSeeds is the depth of the endgame database that a session with
 // Config.AutoEGDB builds by itself for boards of m pits a side: the
 // largest seed count whose database holds at most 2.5*10^8 positions. For
-// m = 6 that is 20 seeds: 225.8 M positions, 110 MB packed, about 18 s on
-// two cores. The first solve of Kalah(6,4) with it took 72-79 s in all,
-// against 93-122 s with the 18-seed database of the earlier cap of 10^8
-// (its build 5-7 s, its solve 80-115 s; docs/egdb.md).
+// m = 6 that is 20 seeds: 225.8 M positions, 110 MB packed. The deeper
+// database pays on the first solve of Kalah(6,4), its build included,
+// against the 18 seeds of a cap of 10^8 (record egdb-auto-depth).
 func AutoEGDBSeeds(m int) int {
 	if m < 1 || m > engine.MaxPits {
 		return 0
@@ -53,12 +53,10 @@ type EGDBBuild struct {
 // shallower one or none. Slices already on disk are kept, so an
 // interrupted build resumes on the next run.
 //
-// At twice the seeds the build pays even for one solve: every move's
-// value of Kalah(5,5) (50 seeds, the 25-seed five-pit database) took 64.2
-// M nodes and 68 CPU s without a database, and 11.8 M nodes and 5.0 CPU s
-// with it, whose build took 26.5 CPU s. At 1.8 times it does not:
-// Kalah(6,3) (36 seeds) takes about 10 M nodes and 4-5 s without one,
-// less than the 20-seed six-pit build's 16 s.
+// At twice the seeds the build pays even for one solve (every move's value
+// of Kalah(5,5) with the 25-seed five-pit database, record
+// egdb-auto-twice); at 1.8 times (Kalah(6,3), 36 seeds) the search without
+// a database costs less than the 20-seed six-pit build.
 func (k *Session) autoEGDB(ctx context.Context, seeds int) error {
 	if !k.cfg.AutoEGDB || k.cfg.NoEGDB || k.cfg.EGDBDir != "" || k.dbSet || k.sv != nil {
 		return nil

@@ -76,10 +76,9 @@ func (k *Session) SolveStartFrom(ctx context.Context, prior *results.Open) (*res
 	// work), so a cell whose run stops before every move is proven still
 	// records its exact value (an open cell at stage "openings"). The
 	// moves' searches then start from the value and the table its proof
-	// filled, but redo part of it: the cell of Kalah(5,4) takes 10-12 %
-	// more nodes (no database, one thread), and cells of 24-36 seeds took
-	// 10-24 % more, so the boards that SolveEveryMove does not deepen,
-	// which finish in seconds, skip it.
+	// filled, but redo part of it (record design-value-first), so the
+	// boards that SolveEveryMove does not deepen, which finish in seconds,
+	// skip it.
 	// With the value known from an earlier run, it is not solved again.
 	best := known.result
 	if s.Deepens(start.Board) && !best.Solved {

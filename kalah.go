@@ -129,7 +129,7 @@ type Config struct {
 	// none is there yet: before the first search of a board with more
 	// than twice AutoEGDBSeeds(Pits) seeds, if EGDBDir is "" and the
 	// default directory holds no database of the rule that deep, it builds
-	// one to AutoEGDBSeeds there (Kalah m = 6: 20 seeds, 110 MB, about 10 s)
+	// one to AutoEGDBSeeds there (m = 6: 20 seeds, 110 MB)
 	// and reports the build to OnEGDBBuild. Later sessions find it.
 	AutoEGDB    bool
 	OnEGDBBuild func(EGDBBuild)

@@ -78,12 +78,17 @@ The start positions by cell: the value alone and every opening move's value.
 the open cells ` + "`kalah sweep --pits M --seeds N --rule R --threads 2 --egdb DIR --cache DIR --max-time T`" + `,
 whose bounds are in [results.md](results.md#open-cells).`},
 	{ID: "explorer", Title: "Explorer latency", Intro: `
-Every position of random Kalah(6,4) games asked of ` + "`kalah serve`" + ` over HTTP
-as the page asks it (` + "`serve/measure.sh`" + `); per run and per ply in
-[explorer.md](explorer.md#how-fast-it-answers).`},
+Answers of ` + "`kalah serve`" + ` over HTTP: from the cache under load
+(` + "`BenchmarkCachedAnswer`" + `), from the built-in book while the database
+builds, and every position of random Kalah(6,4) games as the page asks it
+(` + "`serve/measure.sh`" + `, [explorer.md](explorer.md#how-fast-it-answers)).`},
 	{ID: "campaign", Title: "Campaigns", Intro: `
 A campaign with two local workers against one solve on two threads
 ([distributed.md](distributed.md)).`},
+	{ID: "campaign-design", Title: "Campaign design", Intro: `
+The measurements behind [distributed.md](distributed.md#design-notes): the
+first guesses, the coordinator's tests, the workers' sharing, and the
+estimates of campaigns not run.`},
 	{ID: "cache", Title: "Cache", Intro: `
 The cache's cost and gain on every move's value of Kalah(6,4), one thread,
 1 GiB table; and a solve killed (SIGKILL) past half its nodes, then run

@@ -99,8 +99,8 @@ type mirror struct {
 	// worker's search asks the mirror at almost every table miss near the
 	// top of its tree and almost never finds anything (a shared pool has
 	// the entries in its table already), so that the read lock and the
-	// map's cache misses cost about 8 % of a Kalah(6,5) campaign's CPU
-	// without the filter.
+	// map's cache misses would be a share of a campaign's CPU worth
+	// avoiding without the filter (record design-cache-skip).
 	present []atomic.Uint64
 	queue   chan sharedPut
 	stop    context.CancelFunc

@@ -23,8 +23,8 @@ func adviseHuge(data []byte) {
 }
 
 // populateChunk is how much of a mapping populateAsync maps a call: 64
-// MiB, a multiple of the 2 MiB pages, read from disk in about 50 ms, so
-// that stopping it never waits long.
+// MiB, a multiple of the 2 MiB pages and a short read from disk, so that
+// stopping it never waits long.
 const populateChunk = 64 << 20
 
 // populating lets one mapping at a time be populated, so that the files

@@ -45,7 +45,7 @@ func FilesSize(m, s int) *big.Int {
 // PackedFilesSize estimates the size on disk of the files of the slices
 // 0..s of m pits a side in the packed format (the default): each slice's
 // header and its 64-byte lines of 126 positions (PackedBytes), without the
-// exception lists, which add 1-3 % (1.4 % on six pits up to 24 seeds).
+// exception lists, which add a few per cent (record egdb-size-per-slice).
 func PackedFilesSize(m, s int) *big.Int {
 	total := new(big.Int)
 	line, per := big.NewInt(lineSize), big.NewInt(perLine)

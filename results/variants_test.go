@@ -120,10 +120,10 @@ func (x *reference) isSouth(p engine.Position, v int) bool {
 // with the reference, under both rules: the value, and every opening
 // chain's value, each checked by two questions to the reference (at least
 // the value, not more). The deeper cases are behind -short: Kalah(8,1)
-// no-empty-capture (2 s, 1.6 M answers), Kalah(7,2) (10 s), the openings
-// of Kalah(7,2) empty-capture, Kalah(3,9..12) (1.6-9 s each, up to 6.4 M
-// answers), and the values alone of Kalah(4,7) and (4,8) (about a minute
-// and 3 GB each: 27 M and 33 M answers under no-empty-capture); the
+// no-empty-capture (1.6 M answers), Kalah(7,2), the openings of
+// Kalah(7,2) empty-capture, Kalah(3,9..12) (up to 6.4 M answers), and the
+// values alone of Kalah(4,7) and (4,8) (3 GB each: 27 M and 33 M answers
+// under no-empty-capture); the
 // openings of Kalah(7,2) no-empty-capture, the losing chains proven
 // exhaustively, take 75 M answers and minutes, so only its value is
 // checked.

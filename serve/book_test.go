@@ -69,14 +69,14 @@ func TestBookWithoutSession(t *testing.T) {
 // on an empty data directory ($XDG_DATA_HOME a new temporary directory)
 // started as 'kalah serve' starts, warming its first game meanwhile,
 // which builds the default database of Kalah(6,4) under no-empty-capture
-// (20 seeds, about 10 s on two cores; KALAH_BOOK_NO_BUILD=1 skips the
+// (20 seeds; KALAH_BOOK_NO_BUILD=1 skips the
 // warm-up). From the start on it asks /api/solve over HTTP, one request
 // at a time, for every position of the built-in book under both rules,
 // ply by ply from the start, round after round until the warm-up has
 // ended, then once more. Every answer must come from the book with the
 // book's value and moves. It reports the positions, the rounds, the
 // median, 99th percentile and largest answer time over all rounds, and
-// how many took over 100 ms.
+// how many answers exceeded 100 ms.
 // Run it once: go test -run '^$' -bench BookAnswers -benchtime 1x ./serve
 func BenchmarkBookAnswers(b *testing.B) {
 	b.Setenv("XDG_DATA_HOME", b.TempDir())

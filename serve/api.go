@@ -47,6 +47,7 @@ func (s *Server) routes() {
 	s.route("GET", "/api/choose", s.handleChoose)
 	s.route("GET", "/api/progress", s.handleProgress)
 	s.route("GET", "/api/status", s.handleStatus)
+	s.route("POST", "/api/batch", s.handleBatch)
 	s.mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		if m, ok := s.endpoints[r.URL.Path]; ok {
 			allow := m
@@ -433,7 +434,7 @@ func writeError(w http.ResponseWriter, code int, err error) {
 		switch {
 		case errors.As(err, &bi):
 			code = http.StatusBadRequest
-		case errors.Is(err, ErrBusy), errors.Is(err, ErrClosed):
+		case errors.Is(err, ErrBusy), errors.Is(err, ErrClosed), errors.Is(err, ErrBatchesBusy):
 			code = http.StatusServiceUnavailable
 			w.Header().Set("Retry-After", "2")
 		case errors.Is(err, context.Canceled):

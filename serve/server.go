@@ -67,6 +67,15 @@ type Options struct {
 	// PonderLimit (0 means DefaultPonderLimit).
 	NoPonder    bool
 	PonderLimit time.Duration
+	// MaxBatchLines and MaxBatchBytes bound a batch (POST /api/batch,
+	// batch.go): its positions and its body's bytes; BatchTimeout is the
+	// longest it runs; MaxBatches is how many run at once. 0 means
+	// DefaultMaxBatchLines, DefaultMaxBatchBytes, DefaultBatchTimeout
+	// and DefaultMaxBatches.
+	MaxBatchLines int
+	MaxBatchBytes int64
+	BatchTimeout  time.Duration
+	MaxBatches    int
 	// Log, if not nil, receives the sessions opened and the solves run.
 	Log *log.Logger
 	// AutoEGDB lets the sessions build the default endgame database, as
@@ -83,6 +92,9 @@ type Options struct {
 	// beforeSolve, if set, runs while the solve slot is held, before the
 	// session is used: tests hold the slot with it.
 	beforeSolve func()
+	// solving, if set, runs as a request's search of a position takes
+	// the slot, with the position (tests).
+	solving func(p engine.Position)
 	// afterProgress, if set, runs after each progress report of a
 	// request's solve has been recorded, in the solver's goroutine that
 	// made it: tests pause the solve with it, between two passes.
@@ -118,7 +130,7 @@ type Server struct {
 	mux       *http.ServeMux
 	endpoints map[string]string // each endpoint's path and the method it takes
 
-	mu      sync.Mutex            // guards busy, line, cur, next, pgen, pcancel, closed, flights, open and changed
+	mu      sync.Mutex            // guards busy, line, cur, next, pgen, pcancel, closed, flights, open, changed and batches
 	busy    bool                  // a request, or the look-ahead, holds the solve slot
 	line    []*waiter             // the requests waiting for the slot, first in line first
 	cur     *running              // the running solve, nil when idle
@@ -129,6 +141,7 @@ type Server struct {
 	flights map[flightKey]*flight // the searches asked for, running or in line (flight.go)
 	open    bool                  // a session is open: k is not nil
 	changed chan struct{}         // closed and replaced when a session opens or fails to, or the slot is freed
+	batches int                   // the batches running (batch.go)
 
 	// Owned by the holder of the slot, which changes k under smu's write
 	// lock; requests read the cache through k under its read lock.
@@ -528,6 +541,9 @@ func (s *Server) solve(ctx context.Context, f *flight, w *waiter) (*kalah.Result
 		return nil, "", err
 	}
 	defer s.release()
+	if s.opts.solving != nil {
+		s.opts.solving(f.game.pos)
+	}
 	if s.opts.beforeSolve != nil {
 		s.opts.beforeSolve()
 	}

@@ -41,6 +41,8 @@ type Options struct {
 	NoWarm       bool
 	NoPonder     bool
 	PonderLimit  time.Duration
+	BatchLines   int
+	BatchTimeout time.Duration
 	Verbose      bool
 
 	// Ready, if set, is called with the page's address once the server
@@ -76,7 +78,9 @@ answer the server holds never waits in line: a position in the cache is
 answered at once, and a request for a position already being solved joins
 that solve. The API reads its query strictly: an unknown, repeated or
 malformed parameter is HTTP 400, naming it. The JSON API (GET /api/line,
-/api/solve, /api/choose, /api/progress) is described in docs/explorer.md.
+/api/solve, /api/choose, /api/progress, /api/status; POST /api/batch, many
+positions as JSON lines, at most --batch-lines a batch, each batch for at
+most --batch-timeout) is described in docs/explorer.md.
 Ctrl-C stops the server and saves the cache.
 
 At start the server prepares the page's first game, Kalah(6,4)
@@ -125,6 +129,8 @@ usually answered from the cache. A request stops the look-ahead at once.
 	f.BoolVar(&opts.NoWarm, "no-warm", false, "do not prepare the first game (database and table) at start, only on the first request")
 	f.BoolVar(&opts.NoPonder, "no-ponder", false, "do not look ahead: no solves of the next positions between requests")
 	f.DurationVar(&opts.PonderLimit, "ponder-limit", serve.DefaultPonderLimit, "longest look-ahead solve of one next position")
+	f.IntVar(&opts.BatchLines, "batch-lines", serve.DefaultMaxBatchLines, "most positions in one POST /api/batch; more is HTTP 413")
+	f.DurationVar(&opts.BatchTimeout, "batch-timeout", serve.DefaultBatchTimeout, "longest a batch runs; the positions not answered by then get an error line")
 	f.BoolVarP(&opts.Verbose, "verbose", "v", false, "log the games opened (database, table, cache) and the solves run on standard error")
 	// The old names, for one release (removed in v0.3.0).
 	cmdutil.DeprecatedAlias(cmd, "store", "cache")
@@ -139,12 +145,19 @@ func run(ctx context.Context, opts *Options) error {
 	if opts.MaxQueue < 0 {
 		return cmdutil.BadInputf("--max-queue must be at least 0, got %d", opts.MaxQueue)
 	}
+	if opts.BatchLines < 0 {
+		return cmdutil.BadInputf("--batch-lines must be at least 1, got %d", opts.BatchLines)
+	}
+	if opts.BatchTimeout < 0 {
+		return cmdutil.BadInputf("--batch-timeout must be positive, got %v", opts.BatchTimeout)
+	}
 	if opts.PonderLimit < 0 {
 		return cmdutil.BadInputf("--ponder-limit must be positive, got %v (--no-ponder turns the look-ahead off)", opts.PonderLimit)
 	}
 	so := serve.Options{CacheDir: opts.Cache, NoCache: opts.NoCache, EGDBDir: opts.EGDB, NoEGDB: opts.NoEGDB,
 		Threads: opts.Threads, MaxQueue: opts.MaxQueue, SolveTimeout: opts.SolveTimeout,
 		NoPonder: opts.NoPonder, PonderLimit: opts.PonderLimit,
+		MaxBatchLines: opts.BatchLines, BatchTimeout: opts.BatchTimeout,
 		AutoEGDB: true, OnEGDBBuild: egdbLogger(opts.IO)}
 	if so.MaxQueue == 0 {
 		so.MaxQueue = -1 // none may wait

@@ -51,29 +51,14 @@ func handWritten(t *testing.T) map[string]string {
 // datedNarrative are the phrases of an experiment's story told by date:
 // a date in prose, "again on ...", "tried ... dropped". A page says how
 // things are; the story goes in commit messages, and a figure in a record
-// (bench/data) shown on a generated page. Built from pieces so that this
-// file's source does not match them.
+// (bench/data) shown on a generated page. TestNoWorkDiary looks for them.
+// Built from pieces so that this file's source does not match them.
 var datedNarrative = []*regexp.Regexp{
 	regexp.MustCompile(`\b20\d\d-[01]\d-[0-3]\d\b`),
 	regexp.MustCompile(`(?i)\bag` + `ain on\b`),
 	regexp.MustCompile(`(?i)\bmeasured ag` + `ain\b`),
 	regexp.MustCompile(`(?i)\btri` + `ed\b[^.|]{0,120}\bdrop` + `ped\b`),
 	regexp.MustCompile(`(?i)\b(yester` + `day|last (week|month)|earlier today|the day before)\b`),
-}
-
-// TestNoDatedNarrative: README.md and the hand-written pages of docs/
-// carry no dates or dated story in their prose (code blocks aside). The
-// generated pages are exempt: their tables date each record.
-func TestNoDatedNarrative(t *testing.T) {
-	for name, md := range handWritten(t) {
-		for _, l := range proseLines(md) {
-			for _, re := range datedNarrative {
-				if m := re.FindString(l.text); m != "" {
-					t.Errorf("%s:%d: %q is dated narrative: say how things are, and put the figure in a record (docs/formats.md, \"Benchmark records\")", filepath.ToSlash(name), l.n, m)
-				}
-			}
-		}
-	}
 }
 
 // TestDocsLength: the hand-written pages of docs/ stay within 3,000 lines

@@ -87,8 +87,19 @@ var diaryPatterns = []*regexp.Regexp{
 var proseDiaryPattern = regexp.MustCompile(`(?i)\b(last|previous|this|earlier|next) sess` + `ion\b`)
 
 // TestNoWorkDiary: README.md, docs/ and the Go sources speak to a reader,
-// not of the work sessions that made them. CHANGELOG.md is exempt.
+// not of the work sessions that made them, and the hand-written pages tell
+// no dated story (datedNarrative, outside code blocks; the generated pages
+// date their records). CHANGELOG.md is exempt.
 func TestNoWorkDiary(t *testing.T) {
+	for name, md := range handWritten(t) {
+		for _, l := range proseLines(md) {
+			for _, re := range datedNarrative {
+				if m := re.FindString(l.text); m != "" {
+					t.Errorf("%s:%d: %q is dated narrative: say how things are, and put the figure in a record (docs/formats.md, \"Benchmark records\")", filepath.ToSlash(name), l.n, m)
+				}
+			}
+		}
+	}
 	files := append(docFiles(t, false), goFiles(t)...)
 	for _, name := range files {
 		b, err := os.ReadFile(name)

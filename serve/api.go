@@ -48,6 +48,7 @@ func (s *Server) routes() {
 	s.route("GET", "/api/progress", s.handleProgress)
 	s.route("GET", "/api/status", s.handleStatus)
 	s.route("POST", "/api/batch", s.handleBatch)
+	s.route("POST", "/api/analyze", s.handleAnalyze)
 	s.mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		if m, ok := s.endpoints[r.URL.Path]; ok {
 			allow := m
@@ -400,6 +401,9 @@ type progressReply struct {
 	Place   int      `json:"place,omitempty"` // with id: the request's place in line, 1 for the next
 	Yours   bool     `json:"yours,omitempty"` // with id: the running solve is the request's
 	Running *running `json:"running,omitempty"`
+	// Analyzing is the analysis holding the slot (POST /api/analyze):
+	// its game's pits and rule, the moves done of the total.
+	Analyzing *analyzing `json:"analyzing,omitempty"`
 }
 
 func (s *Server) handleProgress(w http.ResponseWriter, r *http.Request) {
@@ -414,7 +418,8 @@ func (s *Server) handleProgress(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	cur, queued, place, yours := s.status(id)
-	writeJSON(w, http.StatusOK, progressReply{Busy: cur != nil, Queued: queued, Place: place, Yours: yours, Running: cur})
+	an := s.analysis()
+	writeJSON(w, http.StatusOK, progressReply{Busy: cur != nil || an != nil, Queued: queued, Place: place, Yours: yours, Running: cur, Analyzing: an})
 }
 
 func writeJSON(w http.ResponseWriter, code int, v any) {

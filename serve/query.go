@@ -21,6 +21,7 @@ var (
 	solveParams    = append(slices.Clone(gameParams), "id")
 	chooseParams   = append(slices.Clone(gameParams), "moves", "id", "level", "seed")
 	progressParams = []string{"id"}
+	analyzeParams  = append(slices.Clone(gameParams), "format", "all_best")
 )
 
 // emptyOK are the parameters whose value may be empty: moves (the empty

@@ -130,7 +130,7 @@ type Server struct {
 	mux       *http.ServeMux
 	endpoints map[string]string // each endpoint's path and the method it takes
 
-	mu      sync.Mutex            // guards busy, line, cur, next, pgen, pcancel, closed, flights, open, changed and batches
+	mu      sync.Mutex            // guards busy, line, cur, next, pgen, pcancel, closed, flights, open, changed, batches and anal
 	busy    bool                  // a request, or the look-ahead, holds the solve slot
 	line    []*waiter             // the requests waiting for the slot, first in line first
 	cur     *running              // the running solve, nil when idle
@@ -142,6 +142,7 @@ type Server struct {
 	open    bool                  // a session is open: k is not nil
 	changed chan struct{}         // closed and replaced when a session opens or fails to, or the slot is freed
 	batches int                   // the batches running (batch.go)
+	anal    *analyzing            // the analysis holding the slot, nil when none (analyze.go)
 
 	// Owned by the holder of the slot, which changes k under smu's write
 	// lock; requests read the cache through k under its read lock.

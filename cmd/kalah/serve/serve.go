@@ -80,7 +80,8 @@ that solve. The API reads its query strictly: an unknown, repeated or
 malformed parameter is HTTP 400, naming it. The JSON API (GET /api/line,
 /api/solve, /api/choose, /api/progress, /api/status; POST /api/batch, many
 positions as JSON lines, at most --batch-lines a batch, each batch for at
-most --batch-timeout) is described in docs/explorer.md.
+most --batch-timeout; POST /api/analyze, a game in any form 'kalah
+analyze' reads, its analysis out) is described in docs/explorer.md.
 Ctrl-C stops the server and saves the cache.
 
 At start the server prepares the page's first game, Kalah(6,4)

@@ -91,6 +91,7 @@ type Coordinator struct {
 	runCtx  context.Context // Run's context: when it ends, units stay queued
 	stopRun context.CancelFunc
 	results jetstream.Consumer // the run's consumer of answers
+	outage  outage             // waits for the cluster (outage.go)
 }
 
 type bounds struct{ lo, hi int }
@@ -426,7 +427,10 @@ func (co *Coordinator) take(ctx context.Context, msg jetstream.Msg) {
 		err = fmt.Errorf("%w: result for campaign %q on %s", ErrBadResult, res.Campaign, msg.Subject())
 	}
 	if err == nil {
-		if _, gerr := co.c.State.Get(ctx, co.p.Name+".unit."+res.Key); gerr != nil {
+		if _, gerr := co.c.State.Get(ctx, co.p.Name+".unit."+res.Key); unavailable(gerr) {
+			msg.Nak() // taken when the cluster answers again
+			return
+		} else if gerr != nil {
 			err = fmt.Errorf("%w: unit %s was never issued by %q (%v)", ErrBadResult, res.Key, co.p.Name, gerr)
 		}
 	}
@@ -453,9 +457,16 @@ func (co *Coordinator) take(ctx context.Context, msg jetstream.Msg) {
 	// consumer's ack wait, or acked it just before a crash): its answer
 	// is in the bucket byte for byte. It is noted (a no-op unless the
 	// crash came between the bucket and the table) but not counted twice.
+	// So is a late answer to a unit answered already (its worker was cut
+	// off past the ack wait, and the unit went to another): the first
+	// answer taken stays.
 	repeated := false
-	if e, gerr := co.c.Results.Get(ctx, res.Key); gerr == nil && bytes.Equal(e.Value(), msg.Data()) {
+	if e, gerr := co.c.Results.Get(ctx, res.Key); gerr == nil && (bytes.Equal(e.Value(), msg.Data()) || co.trusted(e.Value())) {
 		repeated = true
+	} else if gerr != nil && !errors.Is(gerr, jetstream.ErrKeyNotFound) {
+		co.logf("results bucket: %v (the result stays on the stream)", gerr)
+		msg.Nak()
+		return
 	} else if _, err := co.c.Results.Put(ctx, res.Key, msg.Data()); err != nil {
 		co.logf("results bucket: %v (the result stays on the stream)", err)
 		msg.Nak()

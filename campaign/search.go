@@ -340,9 +340,9 @@ func (co *Coordinator) ask(ctx context.Context, b engine.Board, gamma int) (int,
 		// failed high): a publish cut short may still have reached the
 		// stream, and then only release (below) takes it back; before,
 		// such a unit was solved for nothing, and answered uncounted.
-		ictx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-		err := co.issue(ictx, key, b, gamma, p, false)
-		cancel()
+		// Each call to the cluster is bounded (opTimeout) and tried
+		// again while the cluster does not answer (outage.go).
+		err := co.issue(context.WithoutCancel(ctx), key, b, gamma, p, false)
 		if err != nil {
 			co.mu.Lock()
 			if !p.closed {
@@ -391,13 +391,17 @@ func (co *Coordinator) issue(ctx context.Context, key string, b engine.Board, ga
 	var id string
 	for {
 		data, _ := json.Marshal(mk)
-		if _, err := co.c.State.Put(ctx, markKey, data); err != nil {
+		if err := co.retry(ctx, "marking unit "+key, func(ctx context.Context) error {
+			_, err := co.c.State.Put(ctx, markKey, data)
+			return err
+		}); err != nil {
 			return err
 		}
 		id = fmt.Sprintf("%s.%s.%d", co.p.Name, key, mk.N)
-		var err error
-		ack, err = co.c.JS.PublishMsg(ctx, &nats.Msg{Subject: unitSubject(co.p.Name), Data: body}, jetstream.WithMsgID(id))
-		if err != nil {
+		if err := co.retry(ctx, "queueing unit "+key, func(ctx context.Context) (err error) {
+			ack, err = co.c.JS.PublishMsg(ctx, &nats.Msg{Subject: unitSubject(co.p.Name), Data: body}, jetstream.WithMsgID(id))
+			return err
+		}); err != nil {
 			return fmt.Errorf("queueing unit %s: %w", key, err)
 		}
 		if !ack.Duplicate {
@@ -406,11 +410,17 @@ func (co *Coordinator) issue(ctx context.Context, key string, b engine.Board, ga
 		// An earlier run's copy: fine while it is queued or held (its
 		// answer comes), lost when it left the queue unanswered (purged
 		// by 'campaign stop', or deleted): then it goes out anew.
-		st, err := co.c.JS.Stream(ctx, unitStream)
-		if err != nil {
+		var st jetstream.Stream
+		if err := co.retry(ctx, "reading the queue", func(ctx context.Context) (err error) {
+			st, err = co.c.JS.Stream(ctx, unitStream)
+			return err
+		}); err != nil {
 			return err
 		}
-		if _, err := st.GetMsg(ctx, ack.Sequence); err == nil {
+		if err := co.retry(ctx, "reading the queue", func(ctx context.Context) error {
+			_, err := st.GetMsg(ctx, ack.Sequence)
+			return err
+		}); err == nil {
 			break
 		}
 		// A worker acks a unit after publishing its answer, so a copy
@@ -474,9 +484,7 @@ func (co *Coordinator) reissue(key string) {
 	if err != nil {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := co.issue(ctx, key, b, gamma, p, true); err != nil {
+	if err := co.issue(context.Background(), key, b, gamma, p, true); err != nil {
 		co.logf("queueing %s again: %v", key, err)
 	}
 }
@@ -521,7 +529,10 @@ func (co *Coordinator) release(key string, p *pend) {
 			data, _ = json.Marshal(mk)
 		}
 	}
-	co.c.State.Put(ctx, co.p.Name+".unit."+key, data)
+	co.retry(context.Background(), "marking unit "+key+" cancelled", func(ctx context.Context) error {
+		_, err := co.c.State.Put(ctx, co.p.Name+".unit."+key, data)
+		return err
+	})
 	if st, err := co.c.JS.Stream(ctx, unitStream); err == nil {
 		st.DeleteMsg(ctx, seq) // fails harmlessly when already taken
 	}

@@ -41,6 +41,10 @@ type Status struct {
 	// (filled in by Info).
 	Refused []Refusal `json:"refused"`
 	Local   int64     `json:"local_tests"` // small tests the coordinator ran itself
+	// Outages: how often the coordinator found the cluster not answering
+	// and waited for it, OutageSeconds for how long in all (outage.go).
+	Outages       int     `json:"cluster_outages"`
+	OutageSeconds float64 `json:"cluster_outage_seconds"`
 	// Pending and InFlight are filled in by Info, from the stream: units
 	// queued and units held by workers (over every campaign) right now.
 	Pending  uint64 `json:"units_pending"`
@@ -173,7 +177,7 @@ func (co *Coordinator) statusLoop(ctx context.Context, prevSeconds float64) func
 				st.Moves = append([]MoveStatus(nil), co.st.Moves...)
 				st.Workers = append([]WorkerInfo(nil), co.st.Workers...)
 				co.mu.Unlock()
-				SaveStatus(ctx, co.c, &st)
+				co.saveStatus(ctx, &st)
 			}
 		}
 	}()

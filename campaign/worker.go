@@ -221,9 +221,11 @@ func (w *Worker) Run(ctx context.Context) error {
 		return err
 	}
 	defer sub.Unsubscribe()
+	var out outage // the cluster not answering: said once, and its end
 	for ctx.Err() == nil {
 		// A pull waits for a unit up to a second, and ends at once when
 		// ctx does, so that a worker stops without waiting out the pull.
+		t0 := time.Now()
 		fctx, cancel := context.WithTimeout(ctx, time.Second)
 		batch, err := cons.Fetch(1, jetstream.FetchContext(fctx))
 		if err != nil {
@@ -231,7 +233,7 @@ func (w *Worker) Run(ctx context.Context) error {
 			if ctx.Err() != nil {
 				return nil
 			}
-			w.logf("fetch: %v", err)
+			w.fetchFailed(&out, t0, err)
 			time.Sleep(200 * time.Millisecond)
 			continue
 		}
@@ -244,9 +246,24 @@ func (w *Worker) Run(ctx context.Context) error {
 				w.logf("%v", err)
 			}
 		}
+		if err := batch.Error(); err != nil && ctx.Err() == nil && !errors.Is(err, context.DeadlineExceeded) {
+			w.fetchFailed(&out, t0, err)
+		} else if d := out.up(); d > 0 {
+			w.logf("the NATS cluster answers again after %.1f s", d.Seconds())
+		}
 		cancel()
 	}
 	return nil
+}
+
+// fetchFailed logs a failed pull: once for a wait for the cluster.
+func (w *Worker) fetchFailed(out *outage, t0 time.Time, err error) {
+	switch {
+	case !unavailable(err):
+		w.logf("fetch: %v", err)
+	case out.down(t0):
+		w.logf("the NATS cluster does not answer (fetch: %v): waiting for it", err)
+	}
 }
 
 // onCancel records a unit that its coordinator no longer needs, and

@@ -304,6 +304,16 @@ func (c *cluster) check(g game, rec results.Record, exact bool) snapshot {
 			c.t.Errorf("%s: unit %s issued, not cancelled, and not answered", g.name(), k)
 		}
 	}
+	unmarked := 0
+	for k := range s.Answers {
+		if _, ok := s.Marks[k]; !ok {
+			unmarked++
+		}
+	}
+	if unmarked > 0 {
+		// The coordinator takes only answers to units it marked issued.
+		c.t.Errorf("%s: %d answers in the bucket to units with no mark in the state bucket (marks lost)", g.name(), unmarked)
+	}
 	if exact && st.Done != int64(len(s.Answers)) {
 		c.t.Errorf("%s: %d answers counted, %d in the bucket", g.name(), st.Done, len(s.Answers))
 	}

@@ -110,7 +110,7 @@ func egdbDir(t *testing.T, g game) string {
 	kalahBin, _ := build(t)
 	bins.Lock()
 	defer bins.Unlock()
-	dir := filepath.Join(bins.dir, "egdb")
+	dir := filepath.Join(bins.dir, fmt.Sprintf("egdb-%d", g.egdb))
 	key := fmt.Sprintf("%d-%s-%d", g.pits, g.rule, g.egdb)
 	if bins.egdbs == nil {
 		bins.egdbs = map[string]error{}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/kalah-solver/kalah/campaign"
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
 
@@ -28,8 +29,13 @@ type snapshot struct {
 	Status  campaign.Status            `json:"status"`
 	Answers map[string]campaign.Result `json:"answers"` // results bucket, keys of the campaign's rule
 	Marks   map[string]bool            `json:"marks"`   // issued units: key -> cancelled
-	// Replicas of each stream of the campaign package.
-	Replicas map[string]int `json:"replicas"`
+	// Replicas and leader of each stream of the campaign package.
+	Replicas map[string]int    `json:"replicas"`
+	Leaders  map[string]string `json:"leaders"`
+	// Held is the key of the unit the workers' consumer delivered last
+	// when it is not acked yet ("" otherwise): with one worker running,
+	// the unit that worker holds.
+	Held string `json:"held"`
 }
 
 // probe runs op in namespace ns against the cluster urls and returns
@@ -50,10 +56,26 @@ func probe(ns, urls, op, name string) ([]byte, error) {
 	return out, nil
 }
 
+// probeFirst reads the campaign's state through the first of urls when
+// it answers (the client tries them in order, not shuffled).
+func probeFirst(ns, urls, name string) ([]byte, error) {
+	return probe(ns, urls, "state-ordered", name)
+}
+
+func decode(out []byte) (snapshot, error) {
+	var s snapshot
+	err := json.Unmarshal(out, &s)
+	return s, err
+}
+
 func probeMain(op string) int {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	c, err := campaign.Connect(ctx, os.Getenv(probeNATS), 0)
+	var opts []nats.Option
+	if op == "state-ordered" {
+		opts = append(opts, nats.DontRandomize())
+	}
+	c, err := campaign.Connect(ctx, os.Getenv(probeNATS), 0, opts...)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -67,10 +89,13 @@ func probeMain(op string) int {
 }
 
 func runProbe(ctx context.Context, c *campaign.Conn, op string) error {
-	s := snapshot{Answers: map[string]campaign.Result{}, Marks: map[string]bool{}, Replicas: map[string]int{}}
+	s := snapshot{Answers: map[string]campaign.Result{}, Marks: map[string]bool{}, Replicas: map[string]int{}, Leaders: map[string]string{}}
 	lister := c.JS.ListStreams(ctx)
 	for info := range lister.Info() {
 		s.Replicas[info.Config.Name] = info.Config.Replicas
+		if info.Cluster != nil {
+			s.Leaders[info.Config.Name] = info.Cluster.Leader
+		}
 	}
 	if err := lister.Err(); err != nil {
 		return err
@@ -87,6 +112,18 @@ func runProbe(ctx context.Context, c *campaign.Conn, op string) error {
 		return err
 	}
 	s.Status = *st
+	if cons, err := c.JS.Consumer(ctx, "KALAH_UNITS", "workers"); err == nil {
+		if info, err := cons.Info(ctx); err == nil && info.NumAckPending > 0 {
+			if st, err := c.JS.Stream(ctx, "KALAH_UNITS"); err != nil {
+				return err
+			} else if m, err := st.GetMsg(ctx, info.Delivered.Stream); err == nil {
+				var u campaign.Unit
+				if json.Unmarshal(m.Data, &u) == nil {
+					s.Held = u.Key
+				}
+			}
+		}
+	}
 	rule := "nec."
 	if st.Rule == "empty-capture" {
 		rule = "ec."

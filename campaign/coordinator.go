@@ -457,11 +457,11 @@ func (co *Coordinator) take(ctx context.Context, msg jetstream.Msg) {
 	// consumer's ack wait, or acked it just before a crash): its answer
 	// is in the bucket byte for byte. It is noted (a no-op unless the
 	// crash came between the bucket and the table) but not counted twice.
-	// So is a late answer to a unit answered already (its worker was cut
-	// off past the ack wait, and the unit went to another): the first
-	// answer taken stays.
+	// So is a late answer to a unit answered already and waited for no
+	// more (its worker was cut off past the ack wait, and the unit went
+	// to another): the first answer taken stays.
 	repeated := false
-	if e, gerr := co.c.Results.Get(ctx, res.Key); gerr == nil && (bytes.Equal(e.Value(), msg.Data()) || co.trusted(e.Value())) {
+	if e, gerr := co.c.Results.Get(ctx, res.Key); gerr == nil && (bytes.Equal(e.Value(), msg.Data()) || co.late(res.Key, e.Value())) {
 		repeated = true
 	} else if gerr != nil && !errors.Is(gerr, jetstream.ErrKeyNotFound) {
 		co.logf("results bucket: %v (the result stays on the stream)", gerr)

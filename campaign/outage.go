@@ -131,9 +131,16 @@ func (co *Coordinator) saveStatus(ctx context.Context, st *Status) {
 	}
 }
 
-// trusted says whether data, an answer in the results bucket, is one the
-// coordinator takes: well formed, for its rule and of its signature.
-func (co *Coordinator) trusted(data []byte) bool {
-	res, _, _, err := parseResult(data, co.rules)
+// late says whether an answer to the unit key comes late: nobody waits
+// for the unit, and inBucket, its answer in the results bucket, is one
+// the coordinator takes (well formed, for its rule and of its signature).
+func (co *Coordinator) late(key string, inBucket []byte) bool {
+	co.mu.Lock()
+	p := co.pending[key]
+	co.mu.Unlock()
+	if p != nil && !p.closed {
+		return false
+	}
+	res, _, _, err := parseResult(inBucket, co.rules)
 	return err == nil && co.p.mismatch(res.Rule, res.Build, res.EGDBSeeds) == ""
 }

@@ -155,6 +155,27 @@ func (c *cluster) waitReady() {
 	c.t.Fatalf("the cluster did not become ready: %v", err)
 }
 
+// waitHealthy waits until every node that runs answers its monitoring
+// port's /healthz with 200: a node back from a crash has caught up, and a
+// read through it sees what the others hold.
+func (c *cluster) waitHealthy() {
+	c.t.Helper()
+	for _, n := range c.nodes {
+		if n.p == nil || !n.p.running() {
+			continue
+		}
+		var err error
+		for deadline := time.Now().Add(5 * time.Minute); time.Now().Before(deadline); time.Sleep(time.Second) {
+			if _, err = probe(c.net.hosts["c1"], "http://"+n.addr+":8222/healthz", "health", ""); err == nil {
+				break
+			}
+		}
+		if err != nil {
+			c.t.Fatalf("%s is not healthy: %v", n.name, err)
+		}
+	}
+}
+
 // egdbArgs are the database flags of the coordinator and of the workers.
 func (c *cluster) egdbArgs(g game) []string {
 	if d := egdbDir(c.t, g); d != "" {
@@ -286,6 +307,7 @@ func solve(t *testing.T, g game) results.Record {
 func (c *cluster) check(g game, rec results.Record, exact bool) snapshot {
 	c.t.Helper()
 	want := solve(c.t, g)
+	c.waitHealthy()
 	if rec.Value != want.Value {
 		c.t.Errorf("%s: campaign value %d, kalah solve %d", g.name(), rec.Value, want.Value)
 	}

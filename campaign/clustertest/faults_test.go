@@ -83,7 +83,7 @@ func TestNodeKilled(t *testing.T) {
 	}
 	var err error
 	for deadline := time.Now().Add(2 * time.Minute); time.Now().Before(deadline); time.Sleep(time.Second) {
-		var out []byte
+		var out []byte // (check waited until every node's /healthz said ok)
 		if out, err = probeFirst(c.net.hosts["c1"], first+","+strings.Join(urls, ","), g.name()); err == nil {
 			var again snapshot
 			if again, err = decode(out); err == nil && len(again.Answers) != len(s.Answers) {

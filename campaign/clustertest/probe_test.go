@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"strings"
@@ -69,6 +71,23 @@ func decode(out []byte) (snapshot, error) {
 }
 
 func probeMain(op string) int {
+	if op == "health" {
+		// The node's monitoring port: 200 once it has JetStream and is
+		// in step with the leaders of the streams it holds.
+		cl := http.Client{Timeout: 10 * time.Second}
+		resp, err := cl.Get(os.Getenv(probeNATS))
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode != http.StatusOK {
+			fmt.Fprintf(os.Stderr, "%s: %s\n", resp.Status, b)
+			return 1
+		}
+		return 0
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	var opts []nats.Option

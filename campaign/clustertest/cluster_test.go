@@ -198,9 +198,16 @@ func (c *cluster) coordinator(h string, g game, extra ...string) *proc {
 // worker starts 'kalah worker' on host h with one thread.
 func (c *cluster) worker(h string, g game, extra ...string) *proc {
 	c.t.Helper()
+	return c.workerOf(c.kalah, nil, h, g, extra...)
+}
+
+// workerOf starts the worker of binary bin, with env added to its
+// environment.
+func (c *cluster) workerOf(bin string, env []string, h string, g game, extra ...string) *proc {
+	c.t.Helper()
 	args := []string{"worker", "--nats", c.urls, "--name", h, "--threads", "1", "--ack-wait", ackWait.String()}
 	args = append(append(args, c.egdbArgs(g)...), extra...)
-	p := start(c.t, "worker-"+h, c.net.hosts[h], filepath.Join(c.dir, h), "", c.kalah, args...)
+	p := startEnv(c.t, env, "worker-"+h, c.net.hosts[h], filepath.Join(c.dir, h), "", bin, args...)
 	c.workers[h] = p
 	return p
 }

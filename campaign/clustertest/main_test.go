@@ -91,6 +91,29 @@ func build(t *testing.T) (kalahBin, serverBin string) {
 	return bins.kalah, bins.server
 }
 
+// buildFault makes kalah with the kalahfault tag: its workers lie when
+// told to by KALAH_FAULT_LIE (campaign/fault.go); never a release build.
+func buildFault(t *testing.T) string {
+	t.Helper()
+	build(t)
+	bins.Lock()
+	defer bins.Unlock()
+	bin := filepath.Join(bins.dir, "kalah-fault")
+	if _, err := os.Stat(bin); err == nil {
+		return bin
+	}
+	root, err := exec.Command("go", "env", "GOMOD").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("go", "build", "-tags", "kalahfault", "-o", bin, "./cmd/kalah")
+	cmd.Dir = filepath.Dir(strings.TrimSpace(string(root)))
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build -tags kalahfault: %v\n%s", err, out)
+	}
+	return bin
+}
+
 func removeBins() {
 	bins.Lock()
 	defer bins.Unlock()

@@ -28,6 +28,12 @@ type proc struct {
 // to.
 func start(t *testing.T, name, ns, dir, stdout string, bin string, args ...string) *proc {
 	t.Helper()
+	return startEnv(t, nil, name, ns, dir, stdout, bin, args...)
+}
+
+// startEnv is start with env added to the program's environment.
+func startEnv(t *testing.T, env []string, name, ns, dir, stdout string, bin string, args ...string) *proc {
+	t.Helper()
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -40,6 +46,7 @@ func start(t *testing.T, name, ns, dir, stdout string, bin string, args ...strin
 	fmt.Fprintf(lf, "### %s %s in %s\n", bin, strings.Join(args, " "), ns)
 	p.cmd = exec.Command("ip", append([]string{"netns", "exec", ns, bin}, args...)...)
 	p.cmd.Env = append(os.Environ(), "HOME="+dir, "XDG_DATA_HOME="+dir+"/data", "XDG_CACHE_HOME="+dir+"/cache", "XDG_CONFIG_HOME="+dir+"/config")
+	p.cmd.Env = append(p.cmd.Env, env...)
 	p.cmd.Dir = dir
 	p.cmd.Stderr = lf
 	p.cmd.Stdout = lf

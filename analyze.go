@@ -2,16 +2,12 @@ package kalah
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"slices"
 	"sort"
 	"time"
 
 	"github.com/kalah-solver/kalah/engine"
-	"github.com/kalah-solver/kalah/openspiel"
 	"github.com/kalah-solver/kalah/results"
-	"github.com/kalah-solver/kalah/solver"
 )
 
 // An analysis says, move by move, how much of the margin each sowing of a
@@ -24,14 +20,7 @@ import (
 // start's value minus the value of the last position (the final margin
 // when the game is over).
 //
-// The search each move needs is one value of each position of the game
-// (the position after a move is the one before the next), from the cache
-// or the built-in book when they hold it and else a value-only search on
-// the session's table, which keeps what each search proves for the next;
-// and, where the move played loses, null-window tests of the other moves
-// against the position's value until one reaches it (the table's move
-// first), to name a best move. No move's exact margin is searched that
-// the figures do not need.
+// The searches are in analyzesearch.go.
 
 // Class is a move's class by the seeds of margin it loses.
 type Class string
@@ -130,7 +119,8 @@ type MoveAnalysis struct {
 	Class     Class    `json:"class"`
 	Bound     bool     `json:"bound"`
 	// Source says where the value before came from: "book", "cache",
-	// "search" or "over" (a finished game needs none).
+	// "test" (one null-window test: the move before kept the value),
+	// "search", or "over" (a finished game needs none).
 	Source       string    `json:"source"`
 	Seconds      float64   `json:"seconds"` // the time this move's figures took
 	BeforeBounds *Interval `json:"before_bounds,omitempty"`
@@ -227,7 +217,9 @@ func (k *Session) Analyze(ctx context.Context, g Game, opt AnalyzeOptions) (*Ana
 		a.EGDBSeeds = k.EGDBSeeds()
 		a.sum()
 	}()
-	cur, err := k.southValue(ctx, ps[0], opt.PositionTime)
+	lim, cancel := limit(ctx, opt.PositionTime)
+	cur, err := k.southValue(lim, ctx, ps[0])
+	cancel()
 	if err != nil {
 		return a, err
 	}
@@ -235,12 +227,14 @@ func (k *Session) Analyze(ctx context.Context, g Game, opt AnalyzeOptions) (*Ana
 	a.Bound = cur.lo != cur.hi
 	for i, pl := range g.Moves {
 		t := time.Now()
-		p := ps[i]
-		next, err := k.southValue(ctx, ps[i+1], opt.PositionTime)
+		lim, cancel := limit(ctx, opt.PositionTime)
+		next, err := k.nextValue(lim, ctx, ps[i], ps[i+1], cur)
 		if err != nil {
+			cancel()
 			return a, err
 		}
-		mv, err := k.analyzeMove(ctx, p, pl, cur, next, th, opt)
+		mv, err := k.analyzeMove(lim, ctx, ps[i], pl, cur, next, th, opt)
+		cancel()
 		mv.Ply = i + 1
 		mv.Seconds = time.Since(t).Seconds()
 		if err != nil {
@@ -256,167 +250,6 @@ func (k *Session) Analyze(ctx context.Context, g Game, opt AnalyzeOptions) (*Ana
 	a.End = cur.lo
 	a.Over = ps[len(ps)-1].Board.Over()
 	return a, nil
-}
-
-// analyzeMove is one move's figures from the values before and after it.
-func (k *Session) analyzeMove(ctx context.Context, p engine.Position, pl engine.Ply, before, after posValue, th Thresholds, opt AnalyzeOptions) (MoveAnalysis, error) {
-	_, res := k.rules.Sow(p.Board, pl.Pit)
-	mv := MoveAnalysis{Side: pl.Side.String(), Move: engine.MoveLetter(pl.Side, pl.Pit), Pit: pl.Pit,
-		Action: openspiel.Action(p.Pits, pl.Side, pl.Pit), Position: p.String(), ExtraTurn: res.Extra(),
-		Before: before.lo, After: after.lo, BestValue: before.lo, Best: []string{}, Source: before.source}
-	var lossLo, lossHi int
-	if pl.Side == engine.South {
-		lossLo, lossHi = before.lo-after.hi, before.hi-after.lo
-	} else {
-		lossLo, lossHi = after.lo-before.hi, after.hi-before.lo
-	}
-	lossLo, lossHi = max(lossLo, 0), max(lossHi, 0)
-	mv.Loss, mv.Class = lossLo, th.Classify(lossLo)
-	exact := before.lo == before.hi
-	if !exact || after.lo != after.hi {
-		mv.Bound = true
-		mv.BeforeBounds = &Interval{before.lo, before.hi}
-		mv.AfterBounds = &Interval{after.lo, after.hi}
-		mv.LossBounds = &Interval{lossLo, lossHi}
-	}
-	if !exact {
-		return mv, nil // no value to test the moves against
-	}
-	if before.rec != nil {
-		mv.Best = append(mv.Best, before.rec.Best...)
-		sort.Strings(mv.Best)
-		return mv, nil
-	}
-	kept := lossHi == 0
-	if kept && !opt.AllBest {
-		mv.Best = []string{mv.Move}
-		return mv, nil
-	}
-	v := before.lo // the mover's value
-	if p.ToMove == engine.North {
-		v = -v
-	}
-	best, complete, err := k.bestMoves(ctx, p, v, pl.Pit, kept, opt)
-	for _, i := range best {
-		mv.Best = append(mv.Best, engine.MoveLetter(p.ToMove, i))
-	}
-	mv.Bound = mv.Bound || !complete
-	return mv, err
-}
-
-// bestMoves lists moves of p that reach v (the mover's value, proven),
-// in pit order: every one with opt.AllBest, else the first found. played
-// is the move played and kept whether it is known to reach v. complete
-// is false when opt.PositionTime ran out first.
-func (k *Session) bestMoves(ctx context.Context, p engine.Position, v, played int, kept bool, opt AnalyzeOptions) (best []int, complete bool, err error) {
-	sv, err := k.build()
-	if err != nil {
-		return nil, false, err
-	}
-	tctx := ctx
-	if opt.PositionTime > 0 {
-		var cancel context.CancelFunc
-		tctx, cancel = context.WithTimeout(ctx, opt.PositionTime)
-		defer cancel()
-	}
-	order := solver.RootOrder(k.rules, p.Board)
-	if m, ok := sv.TableMove(p.Board); ok {
-		if j := slices.Index(order, m); j > 0 {
-			order = append([]int{m}, slices.Delete(order, j, j+1)...)
-		}
-	}
-	if kept {
-		best = append(best, played)
-	}
-	for _, i := range order {
-		if i == played && kept {
-			continue
-		}
-		if !opt.AllBest && len(best) > 0 {
-			break
-		}
-		ok, err := k.reaches(tctx, sv, p, i, v)
-		if err != nil {
-			if errors.Is(err, solver.ErrInterrupted) && ctx.Err() == nil {
-				slices.Sort(best)
-				return best, false, nil
-			}
-			return best, false, err
-		}
-		if ok {
-			best = append(best, i)
-		}
-	}
-	slices.Sort(best)
-	return best, true, nil
-}
-
-// reaches reports whether move i of p is worth at least v to its mover
-// (values stores counted): from the child's root record when the cache or
-// the book holds one, else by one null-window test of the child.
-func (k *Session) reaches(ctx context.Context, sv *solver.Solver, p engine.Position, i, v int) (bool, error) {
-	c, res := k.rules.Sow(p.Board, i)
-	if res.Over() {
-		return c.StoreDiff() >= v, nil
-	}
-	if res.Extra() {
-		if rec, _ := k.answered(engine.Position{Pits: p.Pits, Board: c, ToMove: p.ToMove}); rec != nil {
-			return rec.Value >= v, nil
-		}
-		gamma := v - c.StoreDiff()
-		t, _, err := sv.NullWindow(ctx, c, gamma)
-		return t >= gamma, err
-	}
-	f := c.Flip() // the opponent's view: the move is worth -(its value)
-	if rec, _ := k.answered(engine.Position{Pits: p.Pits, Board: f, ToMove: p.ToMove.Other()}); rec != nil {
-		return -rec.Value >= v, nil
-	}
-	gamma := -v - f.StoreDiff() + 1
-	t, _, err := sv.NullWindow(ctx, f, gamma)
-	return t < gamma, err
-}
-
-// southValue is p's value for South: exact from a finished game, the
-// cache or the book, else searched (value only); past limit (if
-// positive) the bounds proven so far.
-func (k *Session) southValue(ctx context.Context, p engine.Position, limit time.Duration) (posValue, error) {
-	south := func(lo, hi int) (int, int) {
-		if p.ToMove == engine.North {
-			return -hi, -lo
-		}
-		return lo, hi
-	}
-	if p.Board.Over() {
-		d := p.SouthDiff()
-		return posValue{lo: d, hi: d, source: "over"}, nil
-	}
-	if !k.cfg.Recompute {
-		if rec, fromBook := k.answered(p); rec != nil {
-			lo, hi := south(rec.Value, rec.Value)
-			src := "cache"
-			if fromBook {
-				src = "book"
-			}
-			return posValue{lo: lo, hi: hi, rec: rec, source: src}, nil
-		}
-	}
-	sv, err := k.build()
-	if err != nil {
-		return posValue{}, err
-	}
-	tctx := ctx
-	if limit > 0 {
-		var cancel context.CancelFunc
-		tctx, cancel = context.WithTimeout(ctx, limit)
-		defer cancel()
-	}
-	lo, hi, err := sv.BoardBounds(tctx, p.Board, "analysis", engine.ResExtra, 0)
-	if err != nil && !(errors.Is(err, solver.ErrInterrupted) && ctx.Err() == nil) {
-		return posValue{}, err
-	}
-	base := p.Board.StoreDiff()
-	lo, hi = south(base+lo, base+hi)
-	return posValue{lo: lo, hi: hi, source: "search"}, nil
 }
 
 // sum fills in each side's sums from the moves.

@@ -44,6 +44,9 @@ type EGDBBuild struct {
 	Done      int64        // positions built so far
 	Finished  bool
 	Err       error
+	// Background is set for a deepening (Session.DeepenEGDB), which
+	// searches do not wait for.
+	Background bool
 }
 
 // autoEGDB builds the default endgame database of the session's rules up
@@ -73,11 +76,24 @@ func (k *Session) autoEGDB(ctx context.Context, seeds int) error {
 	if len(missing) == 0 {
 		return nil
 	}
-	x, err := egdb.NewIndex(k.rules.Pits, depth)
+	db, err := k.buildEGDB(ctx, dir, depth, missing, false)
 	if err != nil {
 		return err
 	}
-	ev := EGDBBuild{Dir: egdb.RuleDir(dir, k.rules), Rules: k.rules, MaxSeeds: depth}
+	k.db, k.dbSet = db, true
+	k.logf("endgame database %s: built slices 0..%d", egdb.RuleDir(dir, k.rules), depth)
+	return nil
+}
+
+// buildEGDB builds the slices missing of the session's database in dir
+// up to depth, reporting to Config.OnEGDBBuild (as a deepening when
+// background is set), and returns the database.
+func (k *Session) buildEGDB(ctx context.Context, dir string, depth int, missing []int, background bool) (*egdb.DB, error) {
+	x, err := egdb.NewIndex(k.rules.Pits, depth)
+	if err != nil {
+		return nil, err
+	}
+	ev := EGDBBuild{Dir: egdb.RuleDir(dir, k.rules), Rules: k.rules, MaxSeeds: depth, Background: background}
 	for _, s := range missing {
 		ev.Positions += x.Size(s)
 		ev.Bytes += egdb.PackedBytes(x.Size(s))
@@ -117,13 +133,11 @@ func (k *Session) autoEGDB(ctx context.Context, seeds int) error {
 	ev.Finished, ev.Err = true, err
 	if err != nil {
 		report(ev)
-		return fmt.Errorf("building the endgame database in %s: %w (the slices built so far are kept; solve without one with --no-egdb)", ev.Dir, err)
+		return nil, fmt.Errorf("building the endgame database in %s: %w (the slices built so far are kept; solve without one with --no-egdb)", ev.Dir, err)
 	}
 	ev.Done = ev.Positions
 	report(ev)
-	k.db, k.dbSet = db, true
-	k.logf("endgame database %s: built slices 0..%d", ev.Dir, depth)
-	return nil
+	return db, nil
 }
 
 // AutoEGDBDepth is the depth of the database Config.AutoEGDB builds for
@@ -151,4 +165,66 @@ func (k *Session) PrepareEGDB(ctx context.Context) error {
 	}
 	_, err := k.EGDB()
 	return err
+}
+
+// deepenPositions caps the database a deepening builds: for m = 6 it
+// allows 28 seeds, 5.6*10^9 positions, 2.9 GB packed a rule.
+var deepenPositions uint64 = 6_000_000_000
+
+// DefaultDeepenSeeds is the depth 'kalah serve' deepens the default
+// database to in the background (DeepenDepth caps it by the board).
+const DefaultDeepenSeeds = 28
+
+// DeepenDepth is the depth a deepening to seeds builds for the session's
+// game: seeds, but no deeper than the largest database of its pits within
+// 6*10^9 positions (about 3 GB packed; m = 6: 28 seeds) and than the
+// seeds of the game.
+func (k *Session) DeepenDepth(seeds int) int {
+	m := k.rules.Pits
+	s := 0
+	for s < seeds && tt.Binom(s+1+2*m, 2*m) <= deepenPositions {
+		s++
+	}
+	return min(s, 2*m*k.cfg.Seeds)
+}
+
+// DeepenEGDB deepens the session's default endgame database to
+// DeepenDepth(seeds), building the slices the default directory lacks,
+// when the session builds its database by itself (Config.AutoEGDB, no
+// EGDBDir) and its game is one AutoEGDB builds for; it reports the build
+// to Config.OnEGDBBuild with Background set, and does nothing when there
+// is nothing to build (it returns false then). Slices already on disk are
+// kept, so an interrupted deepening resumes on the next call.
+//
+// It only writes the directory: the session goes on searching with the
+// database it has, and switches to the deeper one at RefreshEGDB. It
+// reads nothing of the session but its configuration, so it may run in
+// another goroutine while the session searches; the build takes
+// Config.Threads threads beside the search's.
+func (k *Session) DeepenEGDB(ctx context.Context, seeds int) (bool, error) {
+	if !k.cfg.AutoEGDB || k.cfg.NoEGDB || k.cfg.EGDBDir != "" {
+		return false, nil
+	}
+	auto := k.AutoEGDBDepth()
+	if 2*k.rules.Pits*k.cfg.Seeds < 2*auto {
+		return false, nil
+	}
+	depth := k.DeepenDepth(seeds)
+	if depth <= auto {
+		return false, nil
+	}
+	dir, err := egdb.DefaultDir()
+	if err != nil {
+		return false, nil
+	}
+	missing := egdb.Missing(dir, k.rules, depth)
+	if len(missing) == 0 {
+		return false, nil
+	}
+	db, err := k.buildEGDB(ctx, dir, depth, missing, true)
+	if err != nil {
+		return true, err
+	}
+	k.logf("endgame database %s: deepened to slices 0..%d", egdb.RuleDir(dir, k.rules), depth)
+	return true, db.Close()
 }

@@ -85,6 +85,15 @@ type Options struct {
 	// OnEGDBBuild, if set, receives its reports too.
 	AutoEGDB    bool
 	OnEGDBBuild func(kalah.EGDBBuild)
+	// DeepenSeeds, if positive, deepens the default database in the
+	// background once a game's default one is there (with AutoEGDB):
+	// after the first search of each game AutoEGDB builds for, the server
+	// builds the deeper slices up to DeepenSeeds (capped by the board,
+	// kalah.Session.DeepenDepth), one game's at a time, while it goes on
+	// answering with the database it has; its searches use the deeper one
+	// from the first after the build (refreshEGDB). /api/status reports
+	// it as deepening.
+	DeepenSeeds int
 
 	// autoEGDBSeeds, if positive, is the depth AutoEGDB builds to (tests).
 	autoEGDBSeeds int
@@ -154,6 +163,8 @@ type Server struct {
 	egdbChecked time.Time
 
 	stat statusBoard // what /api/status reports (status.go)
+
+	deep deepening // the background deepening of the databases (deepen.go)
 }
 
 // waiter is a request, or a search, waiting for the solve slot.
@@ -276,6 +287,7 @@ func New(opts Options) *Server {
 		opts.ProgressEvery = 250 * time.Millisecond
 	}
 	s := &Server{opts: opts, mux: http.NewServeMux(), flights: map[flightKey]*flight{}, changed: make(chan struct{})}
+	s.deep.ctx, s.deep.cancel = context.WithCancel(context.Background())
 	s.routes()
 	// The built-in opening book reads a game's file on its first lookup
 	// (a quarter of a second for each file of Kalah(6,4)); reading them
@@ -300,6 +312,8 @@ func (s *Server) Close() error {
 		f.cancel() // its requests get the bounds proven so far
 	}
 	s.mu.Unlock()
+	s.deep.cancel() // the slices built so far are kept
+	s.deep.wg.Wait()
 	s.acquire(context.Background(), "", false)
 	defer s.release()
 	return s.closeSession()
@@ -439,7 +453,7 @@ func (s *Server) refreshEGDB() {
 	if s.opts.egdbCheckEvery > 0 {
 		every = s.opts.egdbCheckEvery
 	}
-	if time.Since(s.egdbChecked) < every {
+	if time.Since(s.egdbChecked) < every && !s.deep.built.Swap(false) {
 		return
 	}
 	s.egdbChecked = time.Now()

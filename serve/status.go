@@ -31,6 +31,7 @@ type statusBoard struct {
 	mu    sync.Mutex
 	warm  *warmState           // the warm-up under way, nil when none
 	build *buildState          // the database build under way, nil when none
+	deep  *buildState          // the background deepening under way, nil when none
 	dbs   map[dbKey]*egdbState // the databases of the sessions opened so far
 	order []dbKey              // dbs's keys, in the order they were first seen
 	stage func(stage string)   // tests: called as the warm-up's stage changes
@@ -101,9 +102,13 @@ type statusReply struct {
 	// State is "warming", "building", "loading" or "ready" (building wins
 	// when a warm-up builds; loading, the databases' files still being
 	// read into memory, only when it neither warms up nor builds).
-	State     string       `json:"state"`
-	Warming   *warmState   `json:"warming,omitempty"`
-	Build     *buildState  `json:"build,omitempty"`
+	State   string      `json:"state"`
+	Warming *warmState  `json:"warming,omitempty"`
+	Build   *buildState `json:"build,omitempty"`
+	// Deepening is the database being deepened in the background
+	// (Options.DeepenSeeds): searches go on meanwhile, so it does not
+	// change State.
+	Deepening *buildState  `json:"deepening,omitempty"`
 	Loading   *loadState   `json:"loading,omitempty"`
 	Databases []*egdbState `json:"databases"`
 }
@@ -129,6 +134,11 @@ func (b *statusBoard) reply() statusReply {
 		x := *b.build
 		x.Elapsed = time.Since(x.started).Seconds()
 		rep.State, rep.Build = "building", &x
+	}
+	if b.deep != nil {
+		x := *b.deep
+		x.Elapsed = time.Since(x.started).Seconds()
+		rep.Deepening = &x
 	}
 	loading := b.loading
 	if loading == nil {
@@ -177,23 +187,31 @@ func (b *statusBoard) warmStage(stage string) {
 func (s *Server) egdbBuild(ev kalah.EGDBBuild) {
 	b := &s.stat
 	b.mu.Lock()
+	st := &b.build
+	what := "building"
+	if ev.Background {
+		st, what = &b.deep, "deepening"
+	}
 	switch {
 	case ev.Finished:
-		b.build = nil
-	case b.build == nil || ev.Done == 0:
-		b.build = &buildState{Pits: ev.Rules.Pits, Rule: ev.Rules.Capture.String(), MaxSeeds: ev.MaxSeeds, Dir: ev.Dir,
+		*st = nil
+		if ev.Background && ev.Err == nil {
+			s.deep.built.Store(true) // the next search switches to it
+		}
+	case *st == nil || ev.Done == 0:
+		*st = &buildState{Pits: ev.Rules.Pits, Rule: ev.Rules.Capture.String(), MaxSeeds: ev.MaxSeeds, Dir: ev.Dir,
 			Positions: ev.Positions, Bytes: ev.Bytes, Done: ev.Done, started: time.Now()}
 	default:
-		b.build.Done = ev.Done
+		(*st).Done = ev.Done
 	}
 	b.mu.Unlock()
 	switch {
 	case ev.Finished && ev.Err != nil:
-		s.logf("building the endgame database of %v in %s failed: %v", ev.Rules, ev.Dir, ev.Err)
+		s.logf("%s the endgame database of %v in %s failed: %v", what, ev.Rules, ev.Dir, ev.Err)
 	case ev.Finished:
-		s.logf("built the endgame database of %v up to %d seeds in %s", ev.Rules, ev.MaxSeeds, ev.Dir)
+		s.logf("%s the endgame database of %v up to %d seeds in %s: done", what, ev.Rules, ev.MaxSeeds, ev.Dir)
 	case ev.Done == 0:
-		s.logf("building the endgame database of %v up to %d seeds in %s (%d positions)", ev.Rules, ev.MaxSeeds, ev.Dir, ev.Positions)
+		s.logf("%s the endgame database of %v up to %d seeds in %s (%d positions)", what, ev.Rules, ev.MaxSeeds, ev.Dir, ev.Positions)
 	}
 	if s.opts.OnEGDBBuild != nil {
 		s.opts.OnEGDBBuild(ev)
@@ -209,6 +227,7 @@ func (s *Server) prepareEGDB(ctx context.Context, k *kalah.Session, key gameKey)
 		return err
 	}
 	s.noteEGDB(k, key)
+	s.deepen(k, key)
 	return nil
 }
 

@@ -189,6 +189,8 @@
         try {
           const rep = await api('solve', q, ctl.signal);
           if (rep.solved) solved.set(k, rep);
+          // A search may start a database's deepening: the banner says so.
+          if (!statusTimer) pollStatus();
           return rep;
         } catch (e) {
           if (e.status !== 503 || ctl.signal.aborted) throw e;
@@ -263,7 +265,14 @@
     clearTimeout(statusTimer);
     statusTimer = null;
     try { showServer(await api('status')); } catch (e) { /* the server is away: the requests say so */ }
-    if (server.state !== 'ready' && !statusTimer) statusTimer = setTimeout(pollStatus, 500);
+    repoll();
+  }
+
+  // repoll reads /api/status again soon while the server is not ready,
+  // every few seconds while it deepens a database in the background.
+  function repoll() {
+    if (statusTimer || (server.state === 'ready' && !server.deepening)) return;
+    statusTimer = setTimeout(pollStatus, server.state !== 'ready' ? 500 : 2000);
   }
 
   // showServer shows what the server does besides searching: its warm-up
@@ -290,12 +299,22 @@
       bar.max = Math.max(1, l.total);
       bar.value = l.done;
       bar.hidden = false;
+    } else if (ss.state === 'ready' && ss.deepening) {
+      const d = ss.deepening;
+      $('server-text').textContent = `The server is deepening the endgame database of Kalah(${d.pits}) under ${d.rule} to ` +
+        `${d.max_seeds} seeds in the background: ${percent(d)}% of ${d.positions.toLocaleString()} positions ` +
+        `(${(d.bytes / 1e9).toFixed(1)} GB), ${d.elapsed.toFixed(0)} s so far. Answers go on meanwhile; ` +
+        `once it is built, searches past the opening book get faster.`;
+      bar.max = Math.max(1, d.positions);
+      bar.value = d.done;
+      bar.hidden = false;
     }
-    $('server').hidden = ss.state === 'ready';
-    $('server').dataset.state = ss.state;
+    const deepening = ss.state === 'ready' && !!ss.deepening;
+    $('server').hidden = ss.state === 'ready' && !deepening;
+    $('server').dataset.state = deepening ? 'deepening' : ss.state;
     // The status line of a request waiting for the server says the same.
     if (waiting) $('status').textContent = waiting(ss);
-    if (ss.state !== 'ready' && !statusTimer) statusTimer = setTimeout(pollStatus, 500);
+    repoll();
   }
 
   // holds says whether searches wait for what the server does: its warm-up

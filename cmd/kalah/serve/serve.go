@@ -42,6 +42,7 @@ type Options struct {
 	NoPonder     bool
 	PonderLimit  time.Duration
 	BatchLines   int
+	EGDBTarget   int
 	BatchTimeout time.Duration
 	Verbose      bool
 
@@ -91,7 +92,11 @@ seconds for that. Requests that come meanwhile wait in line; --no-warm skips
 it. Like 'kalah solve', the first solve of a big board builds the default
 endgame database when the default directory holds none that deep (Kalah(6,4):
 20 seeds, 110 MB, about 10 s on two cores; once), with its progress on
-standard error and on the page; --no-egdb serves without. The page says what
+standard error and on the page; --no-egdb serves without. Once that database
+is there, the server deepens it in the background to --egdb-target seeds
+(28 by default: 2.9 GB a rule for six pits, about 9 minutes on two cores;
+--egdb-target 0 turns it off), answering meanwhile with the one it has, and
+uses the deeper one from the first search after it is built. The page says what
 the server does (GET /api/status): warming up, building, reading the
 database into memory (after a reboot), searching, waiting in line.
 
@@ -130,6 +135,7 @@ usually answered from the cache. A request stops the look-ahead at once.
 	f.BoolVar(&opts.NoWarm, "no-warm", false, "do not prepare the first game (database and table) at start, only on the first request")
 	f.BoolVar(&opts.NoPonder, "no-ponder", false, "do not look ahead: no solves of the next positions between requests")
 	f.DurationVar(&opts.PonderLimit, "ponder-limit", serve.DefaultPonderLimit, "longest look-ahead solve of one next position")
+	f.IntVar(&opts.EGDBTarget, "egdb-target", kalah.DefaultDeepenSeeds, "deepen the default endgame database in the background to this many seeds once it is built (six pits: 2.9 GB a rule at 28); 0: never")
 	f.IntVar(&opts.BatchLines, "batch-lines", serve.DefaultMaxBatchLines, "most positions in one POST /api/batch; more is HTTP 413")
 	f.DurationVar(&opts.BatchTimeout, "batch-timeout", serve.DefaultBatchTimeout, "longest a batch runs; the positions not answered by then get an error line")
 	f.BoolVarP(&opts.Verbose, "verbose", "v", false, "log the games opened (database, table, cache) and the solves run on standard error")
@@ -146,6 +152,9 @@ func run(ctx context.Context, opts *Options) error {
 	if opts.MaxQueue < 0 {
 		return cmdutil.BadInputf("--max-queue must be at least 0, got %d", opts.MaxQueue)
 	}
+	if opts.EGDBTarget < 0 {
+		return cmdutil.BadInputf("--egdb-target must be 0 (off) or a seed count, got %d", opts.EGDBTarget)
+	}
 	if opts.BatchLines < 0 {
 		return cmdutil.BadInputf("--batch-lines must be at least 1, got %d", opts.BatchLines)
 	}
@@ -159,7 +168,7 @@ func run(ctx context.Context, opts *Options) error {
 		Threads: opts.Threads, MaxQueue: opts.MaxQueue, SolveTimeout: opts.SolveTimeout,
 		NoPonder: opts.NoPonder, PonderLimit: opts.PonderLimit,
 		MaxBatchLines: opts.BatchLines, BatchTimeout: opts.BatchTimeout,
-		AutoEGDB: true, OnEGDBBuild: egdbLogger(opts.IO)}
+		AutoEGDB: true, OnEGDBBuild: egdbLogger(opts.IO), DeepenSeeds: opts.EGDBTarget}
 	if so.MaxQueue == 0 {
 		so.MaxQueue = -1 // none may wait
 	}
@@ -258,15 +267,33 @@ func warm(ctx context.Context, srv *serve.Server, io *cmdutil.IOStreams) {
 }
 
 // egdbLogger returns the reporter of the server's database builds: a line
-// when one starts, one at every tenth of it, and one when it ends.
+// when one starts, one at every tenth of it, and one when it ends; the
+// background deepening's the same way, each with its own count.
 func egdbLogger(io *cmdutil.IOStreams) func(kalah.EGDBBuild) {
 	var mu sync.Mutex
-	var t0 time.Time
-	var tenths func(done, total int64) (int, bool)
+	var t0, d0 time.Time
+	var tenths, dtenths func(done, total int64) (int, bool)
 	return func(ev kalah.EGDBBuild) {
 		mu.Lock()
 		defer mu.Unlock()
 		w := io.ErrOut
+		if ev.Background {
+			switch {
+			case ev.Finished && ev.Err != nil:
+				fmt.Fprintf(w, "kalah serve: deepening the endgame database in %s failed: %v (searches go on with the one there)\n", ev.Dir, ev.Err)
+			case ev.Finished:
+				fmt.Fprintf(w, "kalah serve: the endgame database of %v is deepened to %d seeds (%v); searches use it from the next on\n", ev.Rules, ev.MaxSeeds, time.Since(d0).Round(100*time.Millisecond))
+			case ev.Done == 0:
+				d0, dtenths = time.Now(), cmdutil.Tenths()
+				fmt.Fprintf(w, "kalah serve: deepening the endgame database of %v to %d seeds in the background in %s (%s positions, about %s more on disk; --egdb-target 0 turns this off); searches go on meanwhile\n",
+					ev.Rules, ev.MaxSeeds, ev.Dir, results.Group(ev.Positions), cmdutil.FormatBytes(ev.Bytes))
+			case dtenths != nil:
+				if pct, ok := dtenths(ev.Done, ev.Positions); ok {
+					fmt.Fprintf(w, "kalah serve: deepening the endgame database %d%% (%s of %s positions, %v)\n", pct, results.Group(ev.Done), results.Group(ev.Positions), time.Since(d0).Round(time.Second))
+				}
+			}
+			return
+		}
 		switch {
 		case ev.Finished && ev.Err != nil:
 			fmt.Fprintf(w, "kalah serve: building the endgame database in %s failed: %v\n", ev.Dir, ev.Err)

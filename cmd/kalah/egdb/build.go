@@ -46,14 +46,12 @@ builds read). Existing files keep their format, whatever --format says;
 'kalah egdb convert' rewrites them.
 
 Deeper databases make the search faster and cost time, disk and memory
-(six pits, two cores, packed, one rule): 20 seeds take about 10 s and
-110 MB; 28 seeds about 5 minutes and 2.9 GB; 32 seeds 11.2 GB, about 17
-minutes on top of 28; 34 seeds 20.7 GB, about 40 minutes from nothing,
-2-3 GiB of the build's own memory beside the page cache (figures of one
-machine: on another of the same size, 34 seeds took 90 minutes). With 34
-seeds every move's value of Kalah(6,4) takes 0.1-0.2 s, the value of
-Kalah(6,5) 2-6 s and every opening chain of it 23-63 s (docs/egdb.md,
-docs/benchmarks.md).
+(six pits, packed, one rule): 20 seeds take seconds on two cores and
+110 MB; 28 seeds minutes and 2.9 GB; 32 seeds 11.2 GB; 34 seeds 20.7 GB,
+within an hour or two, and 2-3 GiB of the build's own memory beside the
+page cache. With 34 seeds every move's value of Kalah(6,4) takes a
+fraction of a second. The measured times, by machine: docs/benchmarks.md
+("Database build", "Solve cost by database depth").
 
 Memory: a slice of under 2^27 positions (six pits: up to 21 seeds) is
 built whole, one byte a position and then its packed copy. A larger

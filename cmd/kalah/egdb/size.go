@@ -34,9 +34,8 @@ the pits and seeds on both sides, C(s+2m,2m) - 2 C(s+m,m) + 1 (Table 8 of
 Irving, Donkers & Uiterwijk 2000), and the bytes of the files up to that
 slice: in the packed format that builds write by default (an estimate:
 64-byte lines of 126 positions, about 4.1 bits a position, plus a 64-byte
-header per slice; the exception lists add 1-3 %, 1.4 % on six pits up to
-24 seeds), and in the byte format (one byte per position, exact). No
-database is read.
+header per slice; the exception lists add a few per cent), and in the
+byte format (one byte per position, exact). No database is read.
 
 --state-space prints instead Table 2 of the same paper: the state space of
 Kalah(m,n), the ways to place the 2mn seeds in the 2m pits and 2 stores,

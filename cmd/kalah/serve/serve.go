@@ -91,10 +91,10 @@ touches every page of the table, so that the first answer does not wait
 seconds for that. Requests that come meanwhile wait in line; --no-warm skips
 it. Like 'kalah solve', the first solve of a big board builds the default
 endgame database when the default directory holds none that deep (Kalah(6,4):
-20 seeds, 110 MB, about 10 s on two cores; once), with its progress on
+20 seeds, 110 MB, seconds on two cores; once), with its progress on
 standard error and on the page; --no-egdb serves without. Once that database
 is there, the server deepens it in the background to --egdb-target seeds
-(28 by default: 2.9 GB a rule for six pits, about 9 minutes on two cores;
+(28 by default: 2.9 GB a rule for six pits, minutes on two cores;
 --egdb-target 0 turns it off), answering meanwhile with the one it has, and
 uses the deeper one from the first search after it is built. The page says what
 the server does (GET /api/status): warming up, building, reading the

@@ -78,7 +78,7 @@ seeds of the deepest database of 2.5*10^8 positions: 25 seeds for five
 pits, 20 for six, 16 for seven, 14 for eight) builds that database in the
 default directory first, once, with a line saying so and a progress bar
 (a line at every tenth when standard error is not a terminal) (Kalah(6,4):
-110 MB, about 10 s on two cores); --no-egdb solves without.
+110 MB, seconds on two cores); --no-egdb solves without.
 
 Long solves report progress on standard error every 2 s (not with --quiet,
 nor with --json when standard error is not a terminal), with how much of

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log"
+	"math/rand/v2"
 	"sync"
 	"time"
 
@@ -59,6 +60,13 @@ type CoordinatorConfig struct {
 	// otherwise the coordinator goes without one.
 	EGDBDir string
 	NoEGDB  bool
+	// VerifyShare is the share (0..1) of accepted answers checked by
+	// another worker (check.go); 0: none. 'campaign start' defaults to
+	// DefaultVerifyShare.
+	VerifyShare float64
+	// VerifySeed seeds the choice of the answers checked; 0: a seed from
+	// the clock.
+	VerifySeed uint64
 	// onResult, for tests: called after each accepted result.
 	onResult func(Result)
 }
@@ -92,6 +100,16 @@ type Coordinator struct {
 	stopRun context.CancelFunc
 	results jetstream.Consumer // the run's consumer of answers
 	outage  outage             // waits for the cluster (outage.go)
+
+	// Cross-checks (check.go), under mu.
+	id           Identity               // the coordinator's own, for its third tests
+	rng          *rand.Rand             // picks the answers checked
+	checks       map[string]*crossCheck // by the key of the answer checked
+	quarantined  map[string]Quarantine  // by Identity.ID
+	answeredBy   map[string][]string    // keys in the results bucket, by Identity.ID
+	heard        map[string]time.Time   // workers heard from in this run, by Identity.ID
+	restart      bool                   // a quarantine voided the search
+	searchCancel context.CancelFunc     // ends the current search
 }
 
 type bounds struct{ lo, hi int }
@@ -230,8 +248,14 @@ func NewCoordinator(c *Conn, p Params, cfg CoordinatorConfig) (*Coordinator, err
 			}
 		}
 	}
+	seed := cfg.VerifySeed
+	if seed == 0 {
+		seed = uint64(time.Now().UnixNano())
+	}
 	co := &Coordinator{c: c, p: p, cfg: cfg, rules: r, root: pos, local: k, localDB: localDB,
-		table: map[engine.Key]bounds{}, pending: map[string]*pend{}}
+		table: map[engine.Key]bounds{}, pending: map[string]*pend{},
+		id: processIdentity("coordinator", p.Build), rng: rand.New(rand.NewPCG(seed, 0x6b616c6168)),
+		checks: map[string]*crossCheck{}, quarantined: map[string]Quarantine{}, answeredBy: map[string][]string{}, heard: map[string]time.Time{}}
 	co.st = Status{Params: p, State: "running"}
 	co.st.Lower, co.st.Upper = p.wholeRange()
 	return co, nil
@@ -287,7 +311,11 @@ func (co *Coordinator) Run(ctx context.Context) (*results.Record, error) {
 		co.st.Runs = 1
 	}
 	co.st.Restarts = co.st.Runs - 1
+	co.st.VerifyShare = co.cfg.VerifyShare
 	prevSeconds := co.st.Seconds
+	for _, q := range loadQuarantine(ctx, co.c, co.p.Name) {
+		co.quarantined[q.Worker.ID()] = q
+	}
 	if err := co.loadTable(ctx); err != nil {
 		return nil, fmt.Errorf("reading the results bucket: %w", err)
 	}
@@ -319,7 +347,7 @@ func (co *Coordinator) Run(ctx context.Context) (*results.Record, error) {
 		return nil, err
 	}
 	stopStatus := co.statusLoop(ctx, prevSeconds)
-	rec, err := co.search(ctx)
+	rec, err := co.searchChecked(ctx)
 	stopStatus()
 	// On the way out, the answers already fetched are taken in too, so
 	// that none waits out its ack wait before the next run sees it.
@@ -348,6 +376,49 @@ func (co *Coordinator) Run(ctx context.Context) (*results.Record, error) {
 	return rec, SaveStatus(wctx, co.c, &st)
 }
 
+// searchChecked runs the search and settles its checks (check.go),
+// starting the search again, from the answers left, each time a
+// quarantine voids it.
+func (co *Coordinator) searchChecked(ctx context.Context) (*results.Record, error) {
+	for {
+		sctx, cancel := context.WithCancel(ctx)
+		co.mu.Lock()
+		co.searchCancel = cancel
+		co.mu.Unlock()
+		rec, err := co.search(sctx)
+		if ctx.Err() == nil && (err == nil || !errors.Is(err, context.Canceled)) {
+			// Even a search that failed waits for its checks: they may
+			// name the cause. A search that found the answers
+			// inconsistent (a wrong answer can make the line
+			// unfollowable) has every answer of the run checked.
+			serr := co.settle(sctx)
+			if err != nil && serr == nil && co.cfg.VerifyShare > 0 {
+				co.logf("the search failed (%v): every answer of this run is checked", err)
+				co.checkEverything(sctx)
+				serr = co.settle(sctx)
+			}
+			if err == nil {
+				err = serr
+			}
+		}
+		cancel()
+		co.mu.Lock()
+		again := co.restart && ctx.Err() == nil
+		co.restart = false
+		if again {
+			co.st.SearchRestarts++
+			co.table = map[engine.Key]bounds{}
+		}
+		co.mu.Unlock()
+		if !again {
+			return rec, err
+		}
+		if err := co.loadTable(ctx); err != nil {
+			return nil, fmt.Errorf("reading the results bucket: %w", err)
+		}
+	}
+}
+
 // loadTable reads every answer of the campaign's rules from the results
 // bucket: what earlier runs and other campaigns proved.
 func (co *Coordinator) loadTable(ctx context.Context) error {
@@ -374,9 +445,17 @@ func (co *Coordinator) loadTable(ctx context.Context) error {
 			other++
 			continue
 		}
+		id := res.Identity().ID()
 		co.mu.Lock()
-		co.note(b, gamma, res.Value)
+		_, q := co.quarantined[id]
+		if !q {
+			co.note(b, gamma, res.Value)
+			co.answeredBy[id] = append(co.answeredBy[id], k)
+		}
 		co.mu.Unlock()
+		if q {
+			co.c.Results.Delete(ctx, k) // a quarantined worker's, left by a run cut short
+		}
 	}
 	co.logf("%d answers of %v in the results bucket, %d of them of another build or database depth (not used)", len(keys), co.rules, other)
 	return nil
@@ -426,6 +505,22 @@ func (co *Coordinator) take(ctx context.Context, msg jetstream.Msg) {
 	if err == nil && res.Campaign != co.p.Name {
 		err = fmt.Errorf("%w: result for campaign %q on %s", ErrBadResult, res.Campaign, msg.Subject())
 	}
+	if err == nil && res.Check != "" {
+		if d := co.p.mismatch(res.Rule, res.Build, res.EGDBSeeds); d != "" {
+			co.logf("REJECTED the check answer to %s from worker %q: it was computed with %s", res.Key, res.Worker, d)
+			co.mu.Lock()
+			co.st.Mismatched++
+			c := co.checks[res.Check]
+			co.mu.Unlock()
+			msg.Term()
+			if c != nil {
+				co.issueCheck(c)
+			}
+			return
+		}
+		co.takeCheck(msg, res)
+		return
+	}
 	if err == nil {
 		if _, gerr := co.c.State.Get(ctx, co.p.Name+".unit."+res.Key); unavailable(gerr) {
 			msg.Nak() // taken when the cluster answers again
@@ -451,6 +546,20 @@ func (co *Coordinator) take(ctx context.Context, msg jetstream.Msg) {
 		co.st.Rejected++
 		co.mu.Unlock()
 		msg.Term()
+		return
+	}
+	id := res.Identity().ID()
+	co.mu.Lock()
+	_, quarantined := co.quarantined[id]
+	if quarantined {
+		co.st.RefusedResults++
+		co.st.workerRow(res).Refused++
+	}
+	co.mu.Unlock()
+	if quarantined {
+		co.logf("REFUSED the answer to %s from quarantined worker %s; the unit goes out again without it", res.Key, id)
+		msg.Term()
+		co.reissue(res.Key)
 		return
 	}
 	// The same result message again (the coordinator held it past the
@@ -485,6 +594,8 @@ func (co *Coordinator) take(ctx context.Context, msg jetstream.Msg) {
 		msg.Ack()
 		return
 	}
+	co.answeredBy[id] = append(co.answeredBy[id], res.Key)
+	co.heardFrom(res)
 	co.st.Done++
 	co.st.Nodes += res.Nodes
 	co.st.SharedHits += res.SharedHits
@@ -498,6 +609,7 @@ func (co *Coordinator) take(ctx context.Context, msg jetstream.Msg) {
 	co.st.addWorker(res)
 	co.mu.Unlock()
 	msg.Ack()
+	co.maybeCheck(res, b, gamma)
 	if co.cfg.onResult != nil {
 		co.cfg.onResult(res)
 	}

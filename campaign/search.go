@@ -180,9 +180,7 @@ func (co *Coordinator) test(ctx context.Context, b engine.Board, gamma, split in
 		return v, err
 	}
 	if high {
-		co.mu.Lock()
-		co.note(b, gamma, v)
-		co.mu.Unlock()
+		co.noteLive(ctx, b, gamma, v)
 		return v, nil
 	}
 	best := v
@@ -215,9 +213,7 @@ func (co *Coordinator) test(ctx context.Context, b engine.Board, gamma, split in
 			}
 		case a.high:
 			cancel()
-			co.mu.Lock()
-			co.note(b, gamma, a.v)
-			co.mu.Unlock()
+			co.noteLive(ctx, b, gamma, a.v)
 			return a.v, nil
 		default:
 			best = max(best, a.v)
@@ -227,10 +223,19 @@ func (co *Coordinator) test(ctx context.Context, b engine.Board, gamma, split in
 		return 0, firstErr
 	}
 	// Step 4: every move failed low.
-	co.mu.Lock()
-	co.note(b, gamma, best)
-	co.mu.Unlock()
+	co.noteLive(ctx, b, gamma, best)
 	return best, nil
+}
+
+// noteLive notes a bound the search derived, unless the search has ended
+// (a quarantine voids it, check.go, and clears the table after ending it):
+// a bound that rests on a wrong answer must not outlive it.
+func (co *Coordinator) noteLive(ctx context.Context, b engine.Board, gamma, v int) {
+	co.mu.Lock()
+	defer co.mu.Unlock()
+	if ctx.Err() == nil {
+		co.note(b, gamma, v)
+	}
 }
 
 // peek answers the test (b, gamma) from the table alone, looking split
@@ -313,8 +318,8 @@ func (co *Coordinator) testLocal(ctx context.Context, b engine.Board, gamma int)
 	if err != nil {
 		return 0, err
 	}
+	co.noteLive(ctx, b, gamma, v)
 	co.mu.Lock()
-	co.note(b, gamma, v)
 	co.st.Local++
 	co.mu.Unlock()
 	return v, nil
@@ -384,8 +389,11 @@ func (co *Coordinator) issue(ctx context.Context, key string, b engine.Board, ga
 			}
 		}
 	}
+	co.mu.Lock()
+	exclude := co.quarantinedIDs()
+	co.mu.Unlock()
 	u := Unit{Campaign: co.p.Name, Key: key, Rule: co.rules.Capture.String(), Pits: co.rules.Pits, Gamma: gamma,
-		GameSeeds: co.root.Board.Seeds(), Build: co.p.Build, EGDBSeeds: co.p.EGDBSeeds}
+		GameSeeds: co.root.Board.Seeds(), Build: co.p.Build, EGDBSeeds: co.p.EGDBSeeds, Exclude: exclude}
 	body, _ := json.Marshal(u)
 	var ack *jetstream.PubAck
 	var id string

@@ -37,6 +37,24 @@ type Status struct {
 	Repeated   int64 `json:"results_repeated"`
 	Rejected   int64 `json:"results_rejected"`   // result messages not trusted
 	Mismatched int64 `json:"results_mismatched"` // answers of another build, rule or database depth, rejected
+	// RefusedResults: answers of quarantined workers, refused (check.go).
+	RefusedResults int64 `json:"results_refused"`
+	// The cross-checks (check.go): the share of accepted answers checked
+	// by this run, the checks issued, those that agreed, those whose first
+	// answer disagreed (each then had a third test), those left undone
+	// (no other worker to take them), and the nodes they cost (counted
+	// in Nodes too).
+	VerifyShare     float64 `json:"verify_share"`
+	ChecksIssued    int64   `json:"checks_issued"`
+	ChecksAgreed    int64   `json:"checks_agreed"`
+	ChecksDisagreed int64   `json:"checks_disagreed"`
+	ChecksUndone    int64   `json:"checks_undone"`
+	CheckNodes      int64   `json:"check_nodes"`
+	// Quarantined: the workers found giving a wrong answer, whose answers
+	// are refused; SearchRestarts, how often the search started again
+	// because of one.
+	Quarantined    []Quarantine `json:"quarantined"`
+	SearchRestarts int          `json:"search_restarts"`
 	// Refused: workers that hand this campaign's units back, and why
 	// (filled in by Info).
 	Refused []Refusal `json:"refused"`
@@ -89,31 +107,65 @@ type MoveStatus struct {
 
 // WorkerInfo is what a worker contributed and how it was built (every
 // answer accepted is of the campaign's build and database depth, see
-// signature.go).
+// signature.go): one row per identity (identity.go).
 type WorkerInfo struct {
 	Name      string  `json:"name"`
+	Host      string  `json:"host"`
+	PID       int     `json:"pid"`
+	Build     string  `json:"build"`
 	Revision  string  `json:"revision"`
 	EGDBSeeds int     `json:"egdb_seeds"`
 	Threads   int     `json:"threads"`
 	TTBytes   int64   `json:"tt_bytes"`
 	Units     int64   `json:"units"`
-	Nodes     int64   `json:"nodes"`
+	Nodes     int64   `json:"nodes"` // over its units and its checks
 	Seconds   float64 `json:"seconds"`
+	// LastHeard: when its last answer was taken (RFC 3339).
+	LastHeard string `json:"last_heard"`
+	// Checked: its answers picked for a check; Checks: the checks it
+	// solved; Refused: its answers refused after its quarantine.
+	Checked     int64 `json:"checked"`
+	Checks      int64 `json:"checks"`
+	Refused     int64 `json:"refused"`
+	Quarantined bool  `json:"quarantined"`
+}
+
+// ID is the row's identity key (Identity.ID).
+func (w WorkerInfo) ID() string { return Identity{Name: w.Name, Host: w.Host, PID: w.PID}.ID() }
+
+// workerRow returns the row of r's worker, added when new.
+func (s *Status) workerRow(r Result) *WorkerInfo {
+	id := r.Identity().ID()
+	for i := range s.Workers {
+		if s.Workers[i].ID() == id {
+			return &s.Workers[i]
+		}
+	}
+	s.Workers = append(s.Workers, WorkerInfo{Name: r.Worker, Host: r.Host, PID: r.PID, Build: r.Build, Revision: r.Revision,
+		EGDBSeeds: r.EGDBSeeds, Threads: r.Threads, TTBytes: r.TTBytes})
+	sort.Slice(s.Workers, func(i, j int) bool { return s.Workers[i].ID() < s.Workers[j].ID() })
+	for i := range s.Workers {
+		if s.Workers[i].ID() == id {
+			return &s.Workers[i]
+		}
+	}
+	return nil
 }
 
 func (s *Status) addWorker(r Result) {
+	w := s.workerRow(r)
+	w.Units++
+	w.Nodes += r.Nodes
+	w.Seconds += r.Seconds
+}
+
+// markQuarantined marks the row of the worker id.
+func (s *Status) markQuarantined(id string) {
 	for i := range s.Workers {
-		w := &s.Workers[i]
-		if w.Name == r.Worker && w.Revision == r.Revision && w.EGDBSeeds == r.EGDBSeeds {
-			w.Units++
-			w.Nodes += r.Nodes
-			w.Seconds += r.Seconds
-			return
+		if s.Workers[i].ID() == id {
+			s.Workers[i].Quarantined = true
 		}
 	}
-	s.Workers = append(s.Workers, WorkerInfo{Name: r.Worker, Revision: r.Revision, EGDBSeeds: r.EGDBSeeds,
-		Threads: r.Threads, TTBytes: r.TTBytes, Units: 1, Nodes: r.Nodes, Seconds: r.Seconds})
-	sort.Slice(s.Workers, func(i, j int) bool { return s.Workers[i].Name < s.Workers[j].Name })
 }
 
 // setMove records the bounds of root move j and the root's.
@@ -176,6 +228,7 @@ func (co *Coordinator) statusLoop(ctx context.Context, prevSeconds float64) func
 				st := co.st
 				st.Moves = append([]MoveStatus(nil), co.st.Moves...)
 				st.Workers = append([]WorkerInfo(nil), co.st.Workers...)
+				st.Quarantined = append([]Quarantine(nil), co.st.Quarantined...)
 				co.mu.Unlock()
 				co.saveStatus(ctx, &st)
 			}

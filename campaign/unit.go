@@ -42,6 +42,14 @@ type Unit struct {
 	// worker that does not match it hands the unit back.
 	Build     string `json:"build"`
 	EGDBSeeds int    `json:"egdb_seeds"`
+	// Check, on a check unit (check.go), is the key of the answer it
+	// checks; such a unit is solved even when the results bucket holds an
+	// answer to Key.
+	Check string `json:"check,omitempty"`
+	// Exclude lists the identities (Identity.ID) of the workers that must
+	// not solve the unit: the workers whose answers it checks, and the
+	// quarantined ones. Such a worker hands it back.
+	Exclude []string `json:"exclude,omitempty"`
 }
 
 // Result is a worker's answer to a unit, as published on the results
@@ -52,9 +60,13 @@ type Result struct {
 	Value    int     `json:"value"` // fail-soft bound against the unit's gamma
 	Nodes    int64   `json:"nodes"`
 	Seconds  float64 `json:"seconds"`
-	Worker   string  `json:"worker"`
-	Threads  int     `json:"threads"`
-	TTBytes  int64   `json:"tt_bytes"`
+	// Worker, Host and PID, with Build, are the worker's identity
+	// (identity.go).
+	Worker  string `json:"worker"`
+	Host    string `json:"host"`
+	PID     int    `json:"pid"`
+	Threads int    `json:"threads"`
+	TTBytes int64  `json:"tt_bytes"`
 	// The worker's signature (signature.go): its session's rule and
 	// database depth (-1 for none), its build (BuildID), and the
 	// provenance that names it (module version, VCS revision).
@@ -64,6 +76,9 @@ type Result struct {
 	Version   string `json:"version"`
 	Revision  string `json:"revision"`
 	Attempt   int    `json:"attempt"` // how many times the unit was delivered
+	// Check: the Check of the unit answered (the key of the answer it
+	// checks), "" for an ordinary unit.
+	Check string `json:"check,omitempty"`
 	// SharedHits: entries the search found in the shared table (shared.go).
 	SharedHits int64 `json:"shared_hits,omitempty"`
 	// Stats: the search's counters (solver.Stats, as 'kalah solve --json'

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log"
 	"math"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -61,6 +62,10 @@ type WorkerConfig struct {
 	// pool, when set, is the search this worker shares with others (the
 	// local workers of one process); nil: its own.
 	pool *pool
+	// lie and lieSeed: the lying-worker fault (identity.go), set by the
+	// tests and by the kalahfault build's hook (fault.go); 0: none.
+	lie     float64
+	lieSeed uint64
 }
 
 // A unit a worker refuses waits refuseDelay before it is delivered again
@@ -84,6 +89,7 @@ type Worker struct {
 	threads int             // its share of the pool's threads (0: all of them)
 	refused map[string]bool // campaigns refused (logged once each)
 	backoff time.Duration   // the wait after the next refusal
+	id      Identity
 
 	mu        sync.Mutex
 	current   string             // Nats-Msg-Id of the unit being solved
@@ -101,6 +107,9 @@ func NewWorker(c *Conn, cfg WorkerConfig) *Worker {
 	if cfg.build == "" {
 		cfg.build = CurrentBuild()
 	}
+	if applyFault != nil {
+		applyFault(&cfg)
+	}
 	p, threads := cfg.pool, 0
 	if p == nil {
 		p = newPool(cfg, cfg.Threads)
@@ -108,7 +117,8 @@ func NewWorker(c *Conn, cfg WorkerConfig) *Worker {
 		threads = max(cfg.Threads, 1)
 	}
 	p.users++
-	return &Worker{c: c, cfg: cfg, p: p, threads: threads, refused: map[string]bool{}, cancelled: map[string]time.Time{}}
+	return &Worker{c: c, cfg: cfg, p: p, threads: threads, refused: map[string]bool{}, cancelled: map[string]time.Time{},
+		id: processIdentity(cfg.Name, cfg.build)}
 }
 
 // pool is the search a worker's units run on: for each rule a session
@@ -380,8 +390,20 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) error {
 	if gone {
 		return msg.Ack()
 	}
-	if e, err := w.c.Results.Get(ctx, u.Key); err == nil && answered(e.Value(), u) {
-		return msg.Ack() // answered already, by an earlier delivery or campaign
+	if slices.Contains(u.Exclude, w.id.ID()) {
+		// A check of this worker's own answer, or a unit of a campaign
+		// that quarantined it: another worker takes it.
+		msg.NakWithDelay(refuseDelay)
+		select {
+		case <-ctx.Done():
+		case <-time.After(refuseDelay / 4):
+		}
+		return nil
+	}
+	if u.Check == "" {
+		if e, err := w.c.Results.Get(ctx, u.Key); err == nil && answered(e.Value(), u) {
+			return msg.Ack() // answered already, by an earlier delivery or campaign
+		}
 	}
 	if why, err := w.mismatch(u, r); err != nil {
 		msg.NakWithDelay(refuseDelay)
@@ -454,8 +476,11 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) error {
 	if threads == 0 {
 		threads = rs.k.Threads()
 	}
-	res := Result{Campaign: u.Campaign, Key: u.Key, Value: v, Nodes: nodes,
-		Seconds: math.Round(time.Since(t0).Seconds()*1000) / 1000, Worker: w.cfg.Name,
+	if lies(w.cfg.lie, w.cfg.lieSeed, u.Key) {
+		v = wrongAnswer(v, gamma)
+	}
+	res := Result{Campaign: u.Campaign, Key: u.Key, Value: v, Nodes: nodes, Check: u.Check,
+		Seconds: math.Round(time.Since(t0).Seconds()*1000) / 1000, Worker: w.cfg.Name, Host: w.id.Host, PID: w.id.PID,
 		Threads: threads, TTBytes: rs.k.TableBytes(), Rule: r.Capture.String(), EGDBSeeds: rs.k.EGDBSeeds(),
 		Build: w.cfg.build, Version: results.Current().Version, Revision: results.Current().VCSRevision, Attempt: attempt,
 		SharedHits: st.CacheHits, Stats: &st}

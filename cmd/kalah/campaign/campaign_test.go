@@ -78,7 +78,7 @@ func TestStartLocalStatusResult(t *testing.T) {
 	// value (Kalah(4,3) no-empty-capture: +6, moves a -6 b +6 c +2 d -2).
 	out, err = run(t, "start", "k43-plain", "--pits", "4", "--seeds", "3", "--local", "2", "--data", data, "--tt-mem", "16MiB", "--no-egdb",
 		"--guess-depth", "0", "--shared-table", "--local-seeds", "4", "-q")
-	if err != nil || !strings.Contains(out, "value +6 W") || !strings.Contains(out, "moves: a -6 b +6 c +2 d -2") {
+	if err != nil || !strings.Contains(out, "value +6 W") || !strings.Contains(out, "moves: a -6 b +6 c +2 d -2") || !strings.Contains(out, "\nbest: b\n") {
 		t.Errorf("without guess, with the shared table: %q %v", out, err)
 	}
 	// The same name for another game: refused, exit 2.
@@ -109,6 +109,8 @@ func TestBadInputAndUnreachable(t *testing.T) {
 		{"start", "x", "--nats", "nats://127.0.0.1:1", "--no-shared-table"},
 		{"start", "x", "--nats", "nats://127.0.0.1:1", "--shared-table"},
 		{"start", "x", "--local", "1", "--shared-table", "--no-shared-table"},
+		{"start", "x", "--local", "2", "--verify-share", "1.5"},
+		{"start", "x", "--local", "2", "--verify-share", "-0.1"},
 	} {
 		if _, err := run(t, args...); cmdutil.ExitCode(err) != 2 {
 			t.Errorf("%v: exit %d (%v)", args, cmdutil.ExitCode(err), err)

@@ -7,6 +7,7 @@ import (
 	"log"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -38,8 +39,12 @@ type StartOptions struct {
 	LocalSeeds int
 	GuessDepth int
 	AckWait    time.Duration
-	JSON       bool
-	Quiet      bool
+	// VerifyShare: the share of answers checked by another worker;
+	// VerifySet: --verify-share given.
+	VerifyShare float64
+	VerifySet   bool
+	JSON        bool
+	Quiet       bool
 }
 
 // NewCmdStart returns "campaign start".
@@ -78,7 +83,18 @@ one), -1 with --no-egdb or when there is none, or --egdb-seeds N with
 another build or database depth hands the campaign's units back ('kalah
 campaign status' lists it as refused), and the coordinator rejects any
 answer of another build, rule or depth; starting the campaign again with
-another build is a conflict (exit 2).`,
+another build is a conflict (exit 2).
+
+Answers are cross-checked: the coordinator picks --verify-share of the
+answers it accepts at random and has each claim ("value >= v" or "value
+<= v") tested again by another worker. When the two disagree a third
+test decides (another worker's, or the coordinator's own when no other is
+heard from); the worker it contradicts is quarantined: its answers are
+deleted and solved again, its later answers refused, the search starts
+again from what is left, and the record's output and 'kalah campaign
+status' name it. A check costs about what its unit did, so the share is
+the cost in nodes. With --local 1 there is no other worker and the
+default share is 0.`,
 		Example: `  kalah campaign start k63 --pits 6 --seeds 3 --local 2
   kalah campaign start k64-ec --pits 6 --seeds 4 --rule empty-capture \
       --nats nats://10.0.0.1:4222
@@ -88,6 +104,7 @@ another build is a conflict (exit 2).`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Name = args[0]
 			opts.DepthSet = cmd.Flags().Changed("egdb-seeds")
+			opts.VerifySet = cmd.Flags().Changed("verify-share")
 			if err := opts.Game.CheckConflicts(cmd.Flags().Changed); err != nil {
 				return err
 			}
@@ -110,6 +127,8 @@ another build is a conflict (exit 2).`,
 				return cmdutil.BadInputf("--egdb-seeds must be -1 (no database) or a seed count, got %d", opts.EGDBSeeds)
 			case opts.GuessDepth < 0:
 				return cmdutil.BadInputf("--guess-depth must be 0 (none) or a depth in plies, got %d", opts.GuessDepth)
+			case opts.VerifyShare < 0 || opts.VerifyShare > 1:
+				return cmdutil.BadInputf("--verify-share must be a share from 0 to 1, got %g", opts.VerifyShare)
 			case opts.Split < 0 || opts.Split > 4:
 				return cmdutil.BadInputf("--split must be 0..4, got %d", opts.Split)
 			}
@@ -133,6 +152,7 @@ another build is a conflict (exit 2).`,
 	f.IntVar(&opts.LocalSeeds, "local-seeds", 12, "boards with at most this many seeds are tested by the coordinator itself")
 	f.IntVar(&opts.GuessDepth, "guess-depth", campaign.DefaultGuessDepth, "depth of the coordinator's deepening that guesses each root move's value before its MTD(f) (0: none); it changes the cost, never a value")
 	f.DurationVar(&opts.AckWait, "ack-wait", campaign.DefaultAckWait, "with --local: how long a unit may go without a heartbeat before another worker gets it")
+	f.Float64Var(&opts.VerifyShare, "verify-share", campaign.DefaultVerifyShare, "share (0 to 1) of the accepted answers checked by another worker; 0: none (default 0 with --local 1)")
 	f.BoolVar(&opts.JSON, "json", false, "print the record as one JSON object ('kalah solve --json' shape)")
 	f.BoolVarP(&opts.Quiet, "quiet", "q", false, "no progress on standard error")
 	return cmd
@@ -202,7 +222,12 @@ func runStart(ctx context.Context, opts *StartOptions) error {
 	if gd == 0 {
 		gd = -1 // none
 	}
-	co, err := campaign.NewCoordinator(c, p, campaign.CoordinatorConfig{Log: logger, GuessDepth: gd, EGDBDir: opts.EGDB, NoEGDB: opts.NoEGDB})
+	share := opts.VerifyShare
+	if opts.Local == 1 && !opts.VerifySet {
+		share = 0 // no other worker to check with
+	}
+	co, err := campaign.NewCoordinator(c, p, campaign.CoordinatorConfig{Log: logger, GuessDepth: gd, EGDBDir: opts.EGDB, NoEGDB: opts.NoEGDB,
+		VerifyShare: share})
 	if err != nil {
 		return err
 	}
@@ -222,7 +247,8 @@ func runStart(ctx context.Context, opts *StartOptions) error {
 		}
 		return err
 	}
-	return printRecord(opts.IO, rec, opts.JSON)
+	st, _ := campaign.LoadStatus(ctx, c, opts.Name)
+	return printRecordStatus(opts.IO, rec, st, opts.JSON)
 }
 
 // declaredDepth is the endgame database depth the campaign declares. The
@@ -273,15 +299,26 @@ func progress(ctx context.Context, c *campaign.Conn, opts *StartOptions, done ch
 	}
 }
 
-// output is the record as 'kalah solve --json' prints it.
+// output is the record as 'kalah solve --json' prints it, with the
+// workers the campaign's checks quarantined.
 type output struct {
 	results.Record
-	Solved bool    `json:"solved"`
-	NPS    float64 `json:"nps"`
+	Solved      bool                  `json:"solved"`
+	NPS         float64               `json:"nps"`
+	Quarantined []campaign.Quarantine `json:"quarantined,omitempty"`
 }
 
 func printRecord(io *cmdutil.IOStreams, rec *results.Record, asJSON bool) error {
+	return printRecordStatus(io, rec, nil, asJSON)
+}
+
+// printRecordStatus prints the record and, from the campaign's status
+// (nil: none), the workers quarantined.
+func printRecordStatus(io *cmdutil.IOStreams, rec *results.Record, st *campaign.Status, asJSON bool) error {
 	o := output{Record: *rec, Solved: rec.Solved()}
+	if st != nil {
+		o.Quarantined = st.Quarantined
+	}
 	if rec.Seconds > 0 {
 		o.NPS = float64(rec.Nodes) / rec.Seconds
 	}
@@ -300,8 +337,11 @@ func printRecord(io *cmdutil.IOStreams, rec *results.Record, asJSON bool) error 
 	for _, m := range rec.Moves {
 		fmt.Fprintf(w, " %s %s", m.Move, results.Signed(m.Value))
 	}
-	fmt.Fprintf(w, "\nbest: %v\n", rec.Best)
+	fmt.Fprintf(w, "\nbest: %s\n", strings.Join(rec.Best, " "))
 	fmt.Fprintf(w, "pv: %s\npv (paper): %s\n", rec.PVLetters, rec.PV)
 	fmt.Fprintf(w, "nodes %s over %d worker threads, %.3f s, database %d seeds\n", results.Group(rec.Nodes), rec.Threads, rec.Seconds, rec.EGDBSeeds)
+	for _, q := range o.Quarantined {
+		fmt.Fprintf(w, "quarantined: worker %s (build %q) after %d units: %s\n", q.Worker.ID(), q.Worker.Build, q.UnitsDone, q.Reason)
+	}
 	return nil
 }

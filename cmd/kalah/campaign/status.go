@@ -49,11 +49,15 @@ func NewCmdStatus(io *cmdutil.IOStreams) *cobra.Command {
 		`Show a campaign's state (running, stopped, done), the proven bounds on
 the root's value and on every root move's, the units issued, done,
 pending on the queue, in flight (held by workers), cancelled and
-redelivered, rejected results, nodes, time, what a worker node costs
+redelivered, rejected results, the cross-checks (issued, agreed,
+disagreed, undone, their nodes; 'kalah campaign start --verify-share')
+and the workers quarantined by them, nodes, time, what a worker node costs
 (peeks, table probes, database answers a node), the rate (units and nodes a
 second over the last minute or more, enough to hold 8 answers), an ETA,
-the campaign's signature (build and endgame database depth), every
-worker that answered with its build revision and database depth, and
+the campaign's signature (build and endgame database depth), a row for
+every worker that answered (its identity, name@host:pid, and build; its
+units, checks and nodes; when it was last heard from; how many of its
+answers were checked and refused; whether it is quarantined), and
 every worker that refuses the campaign's units (another build or
 database depth) with its reason. The coordinator writes the status every
 2 s.
@@ -87,7 +91,7 @@ the next ones), so the campaign ends later than that; the ETA is
 				}
 				fmt.Fprintln(w)
 			}
-			fmt.Fprintf(w, "units: %d issued, %d done, %d pending, %d in flight, %d cancelled, %d redelivered; results rejected: %d untrusted, %d of another signature; %d repeated deliveries; %d local tests\n",
+			fmt.Fprintf(w, "units: %d issued, %d done, %d queued, %d running (held by workers), %d cancelled, %d redelivered; results rejected: %d untrusted, %d of another signature; %d repeated deliveries; %d local tests\n",
 				st.Issued, st.Done, st.Pending, st.InFlight, st.Cancelled, st.Redelivered, st.Rejected, st.Mismatched, st.Repeated, st.Local)
 			avg := 0.0
 			if st.Seconds > 0 {
@@ -111,9 +115,29 @@ the next ones), so the campaign ends later than that; the ETA is
 			} else {
 				fmt.Fprintf(w, "ETA: %s\n", st.ETABasis)
 			}
+			if st.VerifyShare > 0 || st.ChecksIssued > 0 {
+				fmt.Fprintf(w, "checks (share %.3g): %d issued, %d agreed, %d disagreed (a third test each), %d undone; %s nodes (%.1f %% of the workers'); %d answers of quarantined workers refused; %d search restarts\n",
+					st.VerifyShare, st.ChecksIssued, st.ChecksAgreed, st.ChecksDisagreed, st.ChecksUndone, results.Group(st.CheckNodes),
+					100*float64(st.CheckNodes)/float64(max(st.Nodes-st.CheckNodes, 1)), st.RefusedResults, st.SearchRestarts)
+			} else {
+				fmt.Fprintln(w, "checks: none (verify share 0)")
+			}
+			for _, q := range st.Quarantined {
+				fmt.Fprintf(w, "QUARANTINED worker %s (build %q) at %s, after %d units, %d answers deleted: %s\n",
+					q.Worker.ID(), q.Worker.Build, q.Time, q.UnitsDone, q.Purged, q.Reason)
+			}
+			now := time.Now()
 			for _, wk := range st.Workers {
-				fmt.Fprintf(w, "  worker %s: %d units, %s nodes, %.1f s, %d threads, database %d seeds, revision %q\n",
-					wk.Name, wk.Units, results.Group(wk.Nodes), wk.Seconds, wk.Threads, wk.EGDBSeeds, wk.Revision)
+				heard := "never"
+				if t, err := time.Parse(time.RFC3339, wk.LastHeard); err == nil {
+					heard = now.Sub(t).Round(time.Second).String() + " ago"
+				}
+				q := ""
+				if wk.Quarantined {
+					q = ", QUARANTINED"
+				}
+				fmt.Fprintf(w, "  worker %s: %d units, %d checks, %s nodes, %.1f s, last heard %s, %d answers checked, %d refused%s; %d threads, database %s, build %q\n",
+					wk.ID(), wk.Units, wk.Checks, results.Group(wk.Nodes), wk.Seconds, heard, wk.Checked, wk.Refused, q, wk.Threads, depthText(wk.EGDBSeeds), wk.Build)
 			}
 			for _, r := range st.Refused {
 				fmt.Fprintf(w, "  worker %s refuses the campaign's units (%s): %s\n", r.Worker, r.Time, r.Reason)
@@ -141,7 +165,8 @@ finished yet is an error (exit 1); see 'kalah campaign status'.`,
 				}
 				return err
 			}
-			return printRecord(opts.IO, rec, opts.JSON)
+			st, _ := campaign.LoadStatus(ctx, c, opts.Name)
+			return printRecordStatus(opts.IO, rec, st, opts.JSON)
 		})
 }
 

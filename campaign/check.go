@@ -1,0 +1,449 @@
+package campaign
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/kalah-solver/kalah"
+	"github.com/kalah-solver/kalah/engine"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// Cross-checked answers, the redundancy of volunteer computing and of the
+// checkers proof's verification.
+//
+// An answer is a claim about its unit's board: "value >= v" when it fails
+// high (v >= gamma), "value <= v" when it fails low. The coordinator picks
+// a random share of the answers it accepts (CoordinatorConfig.VerifyShare)
+// and checks each claim with one null-window test, shipped as a check unit
+// that every worker whose answer it checks must hand back (Unit.Exclude),
+// so that another worker solves it:
+//
+//	claim "value >= v": the test "value >= v", which must fail high;
+//	claim "value <= v": the test "value >= v+1", which must fail low.
+//
+// The check thus covers the whole claim, the bound as well as the side of
+// the window, at the cost of about one unit. When the checker agrees, the
+// check is done. When it disagrees, a third test of the same claim goes to
+// a worker that is neither of the two (or, when none is heard from, to the
+// coordinator's own solver), and whichever of the two it contradicts is
+// quarantined:
+//
+//   - its identity (Identity.ID) is written to the state bucket
+//     (<campaign>.quarantine.<id>) and shown by 'campaign status';
+//   - every answer of it in the results bucket is deleted, so that each is
+//     solved again by another worker where the search still needs it;
+//   - its later answers are refused (results_refused) and their units go
+//     out again, excluding it;
+//   - the search starts again from the answers left (search_restarts):
+//     bounds derived from a wrong answer are gone with it.
+//
+// Before the campaign ends, every check issued is settled: answered, or
+// left undone (checks_undone) when no worker but those it excludes has
+// been heard from. Checks live in the coordinator's run: one cut short by
+// a restart of the coordinator is not issued again.
+
+// DefaultVerifyShare is the share of accepted answers that 'campaign
+// start' checks unless told otherwise (--verify-share): a check costs
+// about what its unit did, so the share is the cost in nodes; docs/
+// distributed.md shows what it catches.
+const DefaultVerifyShare = 0.25
+
+// crossCheck is one answer under check.
+type crossCheck struct {
+	key     string       // the unit checked
+	orig    Result       // its answer
+	b       engine.Board // its board
+	gamma   int          // its window
+	ckey    string       // the check unit's key
+	cgamma  int          // the check's window (checkGamma)
+	answers []Result     // the checks' answers so far
+	exclude []string     // identities that must not solve the check
+	issues  int          // check units put on the queue (message ids)
+	seq     uint64       // the last one's stream sequence
+	issued  time.Time
+	done    bool
+}
+
+// checkGamma is the window of the test that checks the claim of the
+// answer v to "value >= gamma".
+func checkGamma(v, gamma int) int {
+	if v >= gamma {
+		return v
+	}
+	return v + 1
+}
+
+// agrees reports that a check answer cv agrees with the claim checked.
+func (c *crossCheck) agrees(cv int) bool { return (cv >= c.cgamma) == (c.orig.Value >= c.gamma) }
+
+// Quarantine is a worker found giving a wrong answer.
+type Quarantine struct {
+	Worker Identity `json:"worker"`
+	// Reason names the answer found wrong and the workers that
+	// contradicted it.
+	Reason string `json:"reason"`
+	Time   string `json:"time"`
+	// Purged: its answers deleted from the results bucket.
+	Purged int `json:"purged"`
+	// UnitsDone: the campaign's accepted answers when it was found.
+	UnitsDone int64 `json:"units_done"`
+}
+
+func quarantineKey(campaign, id string) string {
+	return campaign + ".quarantine." + keyUnsafe.ReplaceAllString(id, "_")
+}
+
+// loadQuarantine reads a campaign's quarantined workers.
+func loadQuarantine(ctx context.Context, c *Conn, campaign string) []Quarantine {
+	kl, err := c.State.ListKeysFiltered(ctx, campaign+".quarantine.>")
+	if err != nil {
+		return nil
+	}
+	var out []Quarantine
+	for k := range kl.Keys() {
+		e, err := c.State.Get(ctx, k)
+		if err != nil {
+			continue
+		}
+		var q Quarantine
+		if json.Unmarshal(e.Value(), &q) == nil {
+			out = append(out, q)
+		}
+	}
+	slices.SortFunc(out, func(a, b Quarantine) int { return cmpString(a.Worker.ID(), b.Worker.ID()) })
+	return out
+}
+
+func cmpString(a, b string) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// heardFrom notes an answer's worker as heard from now; co.mu held.
+func (co *Coordinator) heardFrom(res Result) {
+	id := res.Identity().ID()
+	co.heard[id] = time.Now()
+	co.st.workerRow(res).LastHeard = time.Now().UTC().Format(time.RFC3339)
+}
+
+// quarantinedIDs lists the quarantined identities; co.mu held.
+func (co *Coordinator) quarantinedIDs() []string {
+	ids := make([]string, 0, len(co.quarantined))
+	for id := range co.quarantined {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+// eligible reports that a worker other than those the check excludes and
+// the quarantined ones has been heard from; co.mu held.
+func (co *Coordinator) eligible(c *crossCheck) bool {
+	for id := range co.heard {
+		if _, q := co.quarantined[id]; !q && !slices.Contains(c.exclude, id) {
+			return true
+		}
+	}
+	return false
+}
+
+// maybeCheck picks the accepted answer res to (b, gamma) for a check with
+// probability VerifyShare and issues its check unit.
+func (co *Coordinator) maybeCheck(res Result, b engine.Board, gamma int) {
+	co.mu.Lock()
+	pick := co.cfg.VerifyShare > 0 && co.rng.Float64() < co.cfg.VerifyShare
+	co.mu.Unlock()
+	if pick {
+		co.startCheck(res, b, gamma)
+	}
+}
+
+// startCheck issues the check of the answer res to (b, gamma), unless it
+// has one.
+func (co *Coordinator) startCheck(res Result, b engine.Board, gamma int) {
+	co.mu.Lock()
+	if co.checks[res.Key] != nil {
+		co.mu.Unlock()
+		return
+	}
+	cg := checkGamma(res.Value, gamma)
+	c := &crossCheck{key: res.Key, orig: res, b: b, gamma: gamma, ckey: UnitKey(co.rules, b, cg), cgamma: cg,
+		exclude: []string{res.Identity().ID()}, issued: time.Now()}
+	co.checks[res.Key] = c
+	co.st.ChecksIssued++
+	co.st.workerRow(res).Checked++
+	co.mu.Unlock()
+	co.issueCheck(c)
+}
+
+// checkEverything checks every answer accepted in this run that has not
+// been checked.
+func (co *Coordinator) checkEverything(ctx context.Context) {
+	co.mu.Lock()
+	var keys []string
+	for _, ks := range co.answeredBy {
+		for _, k := range ks {
+			if co.checks[k] == nil {
+				keys = append(keys, k)
+			}
+		}
+	}
+	co.mu.Unlock()
+	for _, k := range keys {
+		e, err := co.c.Results.Get(ctx, k)
+		if err != nil {
+			continue
+		}
+		res, b, gamma, err := parseResult(e.Value(), co.rules)
+		if err != nil {
+			continue
+		}
+		co.startCheck(res, b, gamma)
+	}
+}
+
+// issueCheck puts c's check unit on the queue, or, for a third test that
+// no worker heard from may take, has the coordinator's own solver run it.
+func (co *Coordinator) issueCheck(c *crossCheck) {
+	co.mu.Lock()
+	if c.done {
+		co.mu.Unlock()
+		return
+	}
+	c.issues++
+	ex := slices.Clone(c.exclude)
+	for _, id := range co.quarantinedIDs() {
+		if !slices.Contains(ex, id) {
+			ex = append(ex, id)
+		}
+	}
+	third, local := len(c.answers) == 1, !co.eligible(c)
+	id := fmt.Sprintf("%s.%s.c%d", co.p.Name, c.key, c.issues)
+	co.mu.Unlock()
+	if third && local {
+		go co.checkLocally(c)
+		return
+	}
+	u := Unit{Campaign: co.p.Name, Key: c.ckey, Rule: co.rules.Capture.String(), Pits: co.rules.Pits, Gamma: c.cgamma,
+		GameSeeds: co.root.Board.Seeds(), Build: co.p.Build, EGDBSeeds: co.p.EGDBSeeds, Check: c.key, Exclude: ex}
+	body, _ := json.Marshal(u)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	ack, err := co.c.JS.PublishMsg(ctx, &nats.Msg{Subject: unitSubject(co.p.Name), Data: body}, jetstream.WithMsgID(id))
+	if err != nil {
+		co.logf("queueing the check of %s: %v", c.key, err)
+		return
+	}
+	co.mu.Lock()
+	c.seq = ack.Sequence
+	co.mu.Unlock()
+}
+
+// checkLocally runs a third test on the coordinator's own solver, when no
+// worker but the two that disagree is heard from.
+func (co *Coordinator) checkLocally(c *crossCheck) {
+	var v int
+	var nodes int64
+	err := co.withLocal(func(k *kalah.Session) error {
+		var err error
+		before := k.Stats().Nodes
+		v, _, err = k.NullWindow(context.WithoutCancel(co.runCtx), c.b, c.cgamma)
+		nodes = k.Stats().Nodes - before
+		return err
+	})
+	if err != nil {
+		co.logf("third test of %s on the coordinator: %v", c.key, err)
+		return
+	}
+	res := Result{Campaign: co.p.Name, Key: c.ckey, Value: v, Nodes: nodes, Worker: "coordinator", Host: co.id.Host, PID: co.id.PID,
+		Build: co.p.Build, Check: c.key}
+	co.settleCheck(c, res, true)
+}
+
+// takeCheck handles the answer to a check unit (take's part for them).
+func (co *Coordinator) takeCheck(msg jetstream.Msg, res Result) {
+	id := res.Identity().ID()
+	co.mu.Lock()
+	c := co.checks[res.Check]
+	_, quarantined := co.quarantined[id]
+	switch {
+	case c == nil || c.done || res.Key != c.ckey:
+		co.mu.Unlock()
+		co.logf("dropped an answer to a check of %s that is settled or not this run's", res.Check)
+		msg.Term()
+		return
+	case quarantined || slices.Contains(c.exclude, id):
+		co.st.RefusedResults++
+		co.st.workerRow(res).Refused++
+		co.mu.Unlock()
+		co.logf("REFUSED the check of %s by %s: it is quarantined or its own answer is checked; the check goes out again", res.Check, id)
+		msg.Term()
+		co.issueCheck(c)
+		return
+	}
+	co.heardFrom(res)
+	co.mu.Unlock()
+	co.settleCheck(c, res, false)
+	msg.Ack()
+}
+
+// settleCheck takes a check answer res to c: agreement settles it, a
+// first disagreement asks a third test, a third answer quarantines the
+// worker it contradicts.
+func (co *Coordinator) settleCheck(c *crossCheck, res Result, local bool) {
+	co.mu.Lock()
+	if c.done {
+		co.mu.Unlock()
+		return
+	}
+	agree := c.agrees(res.Value)
+	c.answers = append(c.answers, res)
+	c.exclude = append(c.exclude, res.Identity().ID())
+	if !local {
+		co.st.CheckNodes += res.Nodes
+		co.st.Nodes += res.Nodes
+		row := co.st.workerRow(res)
+		row.Checks++
+		row.Nodes += res.Nodes
+		row.Seconds += res.Seconds
+	}
+	var liar *Result
+	var reason string
+	claim := fmt.Sprintf("value %s %d", map[bool]string{true: ">=", false: "<="}[c.orig.Value >= c.gamma], c.orig.Value)
+	switch {
+	case len(c.answers) == 1 && agree:
+		c.done = true
+		co.st.ChecksAgreed++
+	case len(c.answers) == 1:
+		co.st.ChecksDisagreed++
+		co.logf("CHECK DISAGREES on %s: %s says %s, %s answers %d to the test at %d; a third test decides",
+			c.key, c.orig.Identity().ID(), claim, res.Identity().ID(), res.Value, c.cgamma)
+	default:
+		c.done = true
+		first := c.answers[0]
+		if agree {
+			liar = &first
+			reason = fmt.Sprintf("its check of %s (%s, by %s) answered %d to the test at %d; %s answered %d",
+				c.key, claim, c.orig.Identity().ID(), first.Value, c.cgamma, res.Identity().ID(), res.Value)
+		} else {
+			liar = &c.orig
+			reason = fmt.Sprintf("its answer to %s (%s) was contradicted by %s (%d) and %s (%d) at the test at %d",
+				c.key, claim, first.Identity().ID(), first.Value, res.Identity().ID(), res.Value, c.cgamma)
+		}
+	}
+	co.mu.Unlock()
+	switch {
+	case liar != nil:
+		co.quarantine(liar.Identity(), reason)
+	case !c.done:
+		co.issueCheck(c)
+	}
+}
+
+// quarantine refuses the worker id from now on, deletes its answers from
+// the results bucket and starts the search again.
+func (co *Coordinator) quarantine(w Identity, reason string) {
+	id := w.ID()
+	co.mu.Lock()
+	if _, ok := co.quarantined[id]; ok {
+		co.mu.Unlock()
+		return
+	}
+	q := Quarantine{Worker: w, Reason: reason, Time: time.Now().UTC().Format(time.RFC3339), UnitsDone: co.st.Done}
+	co.quarantined[id] = q
+	for _, c := range co.checks {
+		if !c.done && c.orig.Identity().ID() == id {
+			c.done = true // its answers are solved again
+		}
+	}
+	keys := co.answeredBy[id]
+	delete(co.answeredBy, id)
+	co.restart = true
+	cancel := co.searchCancel
+	co.mu.Unlock()
+	co.logf("QUARANTINED worker %s (build %q): %s", id, w.Build, reason)
+	ctx, cancelCtx := context.WithTimeout(context.Background(), time.Minute)
+	defer cancelCtx()
+	for _, k := range keys {
+		e, err := co.c.Results.Get(ctx, k)
+		if err != nil {
+			continue
+		}
+		var res Result
+		if json.Unmarshal(e.Value(), &res) == nil && res.Identity().ID() == id {
+			if co.c.Results.Delete(ctx, k) == nil {
+				q.Purged++
+			}
+		}
+	}
+	co.logf("deleted %d answers of %s from the results bucket; the search starts again from the others", q.Purged, id)
+	co.mu.Lock()
+	co.quarantined[id] = q
+	co.st.Quarantined = append(co.st.Quarantined, q)
+	co.st.markQuarantined(id)
+	co.mu.Unlock()
+	data, _ := json.Marshal(q)
+	if _, err := co.c.State.Put(ctx, quarantineKey(co.p.Name, id), data); err != nil {
+		co.logf("recording the quarantine of %s: %v", id, err)
+	}
+	if cancel != nil {
+		cancel()
+	}
+}
+
+// errRestart ends a search that a quarantine made void.
+var errRestart = errors.New("search restarted after a quarantine")
+
+// settle waits until every check issued is settled; it returns errRestart
+// when a quarantine calls for a new search. A check that no worker heard
+// from may take is left undone and its unit removed.
+func (co *Coordinator) settle(ctx context.Context) error {
+	for {
+		co.mu.Lock()
+		if co.restart {
+			co.mu.Unlock()
+			return errRestart
+		}
+		open := 0
+		var drop []uint64
+		for _, c := range co.checks {
+			switch {
+			case c.done:
+			case len(c.answers) == 0 && !co.eligible(c):
+				c.done = true
+				co.st.ChecksUndone++
+				drop = append(drop, c.seq)
+			default:
+				open++
+			}
+		}
+		co.mu.Unlock()
+		if len(drop) > 0 {
+			co.logf("%d checks left undone: no worker but the ones whose answers they check was heard from", len(drop))
+			if st, err := co.c.JS.Stream(ctx, unitStream); err == nil {
+				for _, seq := range drop {
+					st.DeleteMsg(ctx, seq)
+				}
+			}
+		}
+		if open == 0 {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}

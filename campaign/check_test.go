@@ -1,0 +1,161 @@
+package campaign
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kalah-solver/kalah/engine"
+)
+
+// The checks of lying workers (check.go): a worker that returns wrong
+// but well-formed answers is found by the cross-checks, quarantined and
+// named, and the campaign still ends with the local solver's values
+// (check, in campaign_test.go).
+
+func TestWrongAnswerIsWrong(t *testing.T) {
+	for _, c := range []struct{ v, gamma int }{{3, 2}, {2, 2}, {-5, 0}, {1, 2}} {
+		w := wrongAnswer(c.v, c.gamma)
+		if (w >= c.gamma) == (c.v >= c.gamma) {
+			t.Errorf("wrongAnswer(%d, %d) = %d: the same outcome", c.v, c.gamma, w)
+		}
+		// The check of the true answer's claim agrees with it, and the
+		// check of the lie's claim disagrees with the truth.
+		ch := crossCheck{orig: Result{Value: c.v}, gamma: c.gamma, cgamma: checkGamma(c.v, c.gamma)}
+		if !ch.agrees(c.v) {
+			t.Errorf("the check of %d at %d disagrees with itself", c.v, c.gamma)
+		}
+		lie := crossCheck{orig: Result{Value: w}, gamma: c.gamma, cgamma: checkGamma(w, c.gamma)}
+		if lie.agrees(c.v) {
+			t.Errorf("the check of the lie %d at %d agrees with the truth %d", w, c.gamma, c.v)
+		}
+	}
+	n := 0
+	for i := range 10000 {
+		if lies(0.05, 7, fmt.Sprint("k", i)) {
+			n++
+		}
+	}
+	if n < 400 || n > 600 {
+		t.Errorf("lies(0.05) picked %d of 10000 keys", n)
+	}
+	if lies(0, 7, "k") || !lies(1, 7, "k") {
+		t.Error("lies at 0 or 1")
+	}
+}
+
+// lyingRun runs one campaign with three workers, the first lying on share
+// of its units (seed), at the default verify share; it checks the values
+// when the liar was caught and returns the final status.
+func lyingRun(t *testing.T, p Params, share float64, seed uint64) (*Status, bool) {
+	t.Helper()
+	e := newEnv(t, 5*time.Second)
+	ws, stop := e.workers(3, func(i int, c *WorkerConfig) {
+		if i == 0 {
+			c.lie, c.lieSeed = share, seed
+		}
+	})
+	defer stop()
+	rec, err := e.coordinate(context.Background(), p, CoordinatorConfig{VerifyShare: DefaultVerifyShare, VerifySeed: seed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := Info(context.Background(), e.c, p.Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	liar := ws[0].id.ID()
+	caught := false
+	for _, q := range st.Quarantined {
+		if q.Worker.ID() != liar {
+			t.Errorf("honest worker %s quarantined: %s", q.Worker.ID(), q.Reason)
+		}
+		caught = true
+	}
+	if caught {
+		check(t, p, rec)
+		if st.SearchRestarts == 0 || st.RefusedResults+int64(st.Quarantined[0].Purged) == 0 {
+			t.Errorf("caught, but %d restarts, %d purged, %d refused", st.SearchRestarts, st.Quarantined[0].Purged, st.RefusedResults)
+		}
+		row := false
+		for _, w := range st.Workers {
+			if w.ID() == liar {
+				row = w.Quarantined
+			}
+		}
+		if !row {
+			t.Errorf("the liar's row is not marked quarantined: %+v", st.Workers)
+		}
+	}
+	return st, caught
+}
+
+// A worker lying on every answer is caught, and the value is right.
+func TestLyingWorkerCaught(t *testing.T) {
+	p := params(t, "liar", engine.Rules{Pits: 6, Capture: engine.NoEmptyCapture}, 0, midGame, engine.North)
+	st, caught := lyingRun(t, p, 1, 1)
+	if !caught {
+		t.Fatalf("a worker lying on every answer was not caught: %d checks, %d agreed, %d disagreed", st.ChecksIssued, st.ChecksAgreed, st.ChecksDisagreed)
+	}
+	if st.ChecksDisagreed == 0 || !strings.Contains(st.Quarantined[0].Reason, "contradicted") && !strings.Contains(st.Quarantined[0].Reason, "check of") {
+		t.Errorf("quarantine %+v after %d disagreements", st.Quarantined, st.ChecksDisagreed)
+	}
+	t.Logf("caught after %d units; %d checks (%d agreed, %d disagreed, %d undone), %d restarts",
+		st.Quarantined[0].UnitsDone, st.ChecksIssued, st.ChecksAgreed, st.ChecksDisagreed, st.ChecksUndone, st.SearchRestarts)
+}
+
+// With honest workers the checks all agree and cost about their share.
+func TestChecksAgree(t *testing.T) {
+	e := newEnv(t, 5*time.Second)
+	_, stop := e.workers(2, nil)
+	defer stop()
+	p := params(t, "honest", engine.Rules{Pits: 6, Capture: engine.EmptyCapture}, 0, midGame, engine.North)
+	_, st := e.solved(p, CoordinatorConfig{VerifyShare: 0.5, VerifySeed: 3})
+	if st.ChecksIssued == 0 || st.ChecksAgreed+st.ChecksUndone != st.ChecksIssued || st.ChecksDisagreed != 0 || len(st.Quarantined) != 0 {
+		t.Errorf("checks: %d issued, %d agreed, %d disagreed, %d undone; quarantined %v",
+			st.ChecksIssued, st.ChecksAgreed, st.ChecksDisagreed, st.ChecksUndone, st.Quarantined)
+	}
+	if st.CheckNodes == 0 || st.CheckNodes >= st.Nodes {
+		t.Errorf("check nodes %d of %d", st.CheckNodes, st.Nodes)
+	}
+}
+
+// A worker lying on 5 % of its answers is caught in at least 9 of 10
+// seeded runs at the default share.
+func TestLyingWorkerFivePercent(t *testing.T) {
+	if testing.Short() {
+		t.Skip("ten campaigns")
+	}
+	caught := 0
+	for seed := uint64(1); seed <= 10; seed++ {
+		// Kalah(4,4) split four plies deep: some 470 units.
+		p := params(t, fmt.Sprintf("liar5-%d", seed), engine.Rules{Pits: 4, Capture: engine.NoEmptyCapture}, 4, "", engine.South)
+		p.LocalSeeds, p.Split = 4, 4
+		st, ok := lyingRun(t, p, 0.05, seed)
+		if ok {
+			caught++
+			t.Logf("seed %d: caught after %d units of %d; %d checks", seed, st.Quarantined[0].UnitsDone, st.Done, st.ChecksIssued)
+		} else {
+			t.Logf("seed %d: not caught in %d units; %d checks", seed, st.Done, st.ChecksIssued)
+		}
+	}
+	if caught < 9 {
+		t.Errorf("caught in %d of 10 runs", caught)
+	}
+}
+
+// The fault hook exists only in kalahfault builds: a release build's
+// worker ignores the environment.
+func TestNoFaultHookInRelease(t *testing.T) {
+	if applyFault != nil {
+		t.Skip("a kalahfault build")
+	}
+	t.Setenv("KALAH_FAULT_LIE", "1")
+	w := NewWorker(nil, WorkerConfig{Name: "x", NoEGDB: true})
+	defer w.close()
+	if w.cfg.lie != 0 {
+		t.Errorf("release build lies on %g", w.cfg.lie)
+	}
+}

@@ -98,17 +98,17 @@ func (s *Solver) statsNow() Stats {
 }
 
 // publish adds the nodes not yet published to the shared progress count.
-func (w *thread) publish() {
-	w.shared.Add(w.st.Nodes - w.published)
-	w.published = w.st.Nodes
+func (t *thread) publish() {
+	t.shared.Add(t.st.Nodes - t.published)
+	t.published = t.st.Nodes
 }
 
 // reset prepares a thread for a new test.
-func (w *thread) reset(stop *atomic.Bool) {
-	w.stop = stop
-	w.aborted = false
-	w.st = Stats{}
-	w.published = 0
+func (t *thread) reset(stop *atomic.Bool) {
+	t.stop = stop
+	t.aborted = false
+	t.st = Stats{}
+	t.published = 0
 }
 
 // mtdf pins down the exact value of b by null-window tests, starting from

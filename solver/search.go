@@ -192,33 +192,33 @@ type expansion struct {
 // its move (-1 for none), and whether any bound behind it depends on the
 // depth limit.
 type tally struct {
-	best, move int
-	limited    bool
+	value, move int
+	limited     bool
 }
 
 // searchBoard searches b from scratch, as the drivers do: the endgame
 // database answers a small board, and otherwise b is looked up in the
 // table and searched. The contract is search's.
-func (w *thread) searchBoard(b engine.Board, alpha, beta, depth int) (v int, proven bool) {
+func (t *thread) searchBoard(b engine.Board, alpha, beta, depth int) (v int, proven bool) {
 	s := b.Seeds()
-	w.markMin = markMin(s, w.tabMin)
-	w.rootSide = true
-	if s <= w.dbMax {
-		if g, ok := w.db.Probe(b); ok {
-			w.st.DBHits++
+	t.markMin = markMin(s, t.tabMin)
+	t.rootSide = true
+	if s <= t.dbMax {
+		if g, ok := t.db.Probe(b); ok {
+			t.st.DBHits++
 			return 2*g - s, true
 		}
 	}
 	n := candidate{child: b}
-	if s >= w.tabMin {
-		n.slot = w.tab.SlotOf(b.Key(), s)
-		w.st.TTProbes++
-		n.entry, n.hit = w.tab.Probe(n.slot)
+	if s >= t.tabMin {
+		n.slot = t.tab.SlotOf(b.Key(), s)
+		t.st.TTProbes++
+		n.entry, n.hit = t.tab.Probe(n.slot)
 		if n.hit {
-			w.st.TTHits++
+			t.st.TTHits++
 		}
 	}
-	return w.search(&n, alpha, beta, depth, nil)
+	return t.search(&n, alpha, beta, depth, nil)
 }
 
 // search is the node: fail-soft negamax over n.child, whose table slot and
@@ -237,14 +237,14 @@ func (w *thread) searchBoard(b engine.Board, alpha, beta, depth int) (v int, pro
 // then no horizon leaf and no depth-limited entry was used below, and v
 // holds like a full-depth bound (Irving's result depth, reduced to a flag).
 // A thread that sees the stop flag unwinds with (0, false) and sets
-// w.aborted: its results are void.
+// t.aborted: its results are void.
 //
 // ahead, if not nil, is n.child's expansion (step 4), done by the parent
 // while it waited for its own children's buckets.
-func (w *thread) search(n *candidate, alpha, beta, depth int, ahead *expansion) (v int, proven bool) {
+func (t *thread) search(n *candidate, alpha, beta, depth int, ahead *expansion) (v int, proven bool) {
 	// Step 1. Poll: count the node, and every 4096 nodes publish the count
 	// and look at the stop flags.
-	if w.poll() {
+	if t.poll() {
 		return 0, false
 	}
 
@@ -255,11 +255,11 @@ func (w *thread) search(n *candidate, alpha, beta, depth int, ahead *expansion) 
 	// good moves) scores its horizon as "no further gain".
 	b, s := n.child, n.child.Seeds()
 	if alpha >= s {
-		w.st.CutSeeds++
+		t.st.CutSeeds++
 		return s, true
 	}
 	if beta <= -s {
-		w.st.CutSeeds++
+		t.st.CutSeeds++
 		return -s, true
 	}
 	if depth == 0 {
@@ -275,14 +275,14 @@ func (w *thread) search(n *candidate, alpha, beta, depth int, ahead *expansion) 
 	// bound of it that decides the window ends the node; otherwise its move
 	// is tried first.
 	e, hit := n.entry, n.hit
-	if !hit && s >= w.cacheSeeds {
-		e, hit = w.fromCache(n)
+	if !hit && s >= t.cacheSeeds {
+		e, hit = t.fromCache(n)
 	}
 	if v, ok := decides(e, hit, alpha, beta, depth); ok {
-		w.st.CutTT++
+		t.st.CutTT++
 		return v, e.Solved()
 	}
-	nodes0 := w.st.Nodes
+	nodes0 := t.st.Nodes
 
 	// Step 4. Expand and peek: sow every move (unless the parent did),
 	// expand ahead the child most likely to be searched first, then bound
@@ -292,55 +292,55 @@ func (w *thread) search(n *candidate, alpha, beta, depth int, ahead *expansion) 
 	ex := ahead
 	if ex == nil {
 		ex = &own
-		w.expand(b, ex, alpha, beta)
+		t.expand(b, ex, alpha, beta)
 	}
 	// A move a depth-limited test stored at a node of the side that is not
 	// the test's root mover (the side that refutes in a failing test) is
 	// only a tie-break: the move best for the horizon's score is not the
 	// one cheapest to prove (docs/algorithms.md, Peeks and move order).
 	ttRank := int64(1 << 50) // first
-	if hit && !e.Solved() && !w.rootSide {
+	if hit && !e.Solved() && !t.rootSide {
 		ttRank = 1 << 23 // above history only
 	}
-	nextPit := w.expandAhead(b, ex, tableMove(e, hit), ttRank, &next, alpha, beta)
-	t, cut := w.peekAll(b, ex, alpha, beta, childDepth)
+	nextPit := t.expandAhead(b, ex, tableMove(e, hit), ttRank, &next, alpha, beta)
+	best, cut := t.peekAll(b, ex, alpha, beta, childDepth)
 	if !cut {
 		// Step 5. Order the moves the peeks left open.
 		order(ex)
 
 		// Step 6. Search them in order, raising alpha as values come in.
 		var ok bool
-		if t, ok = w.searchMoves(n, ex, t, alpha, beta, childDepth, &next, nextPit); !ok {
+		if best, ok = t.searchMoves(n, ex, best, alpha, beta, childDepth, &next, nextPit); !ok {
 			return 0, false
 		}
 	}
 
 	// Step 7. Save the bound in the table (and, if costly, in the cache).
-	w.save(n, t, alpha, beta, depth, w.st.Nodes-nodes0)
-	return t.best, !t.limited
+	t.save(n, best, alpha, beta, depth, t.st.Nodes-nodes0)
+	return best.value, !best.limited
 }
 
 // poll counts a node (step 1); every 4096 nodes it publishes the count for
 // progress reports and reads the stop flags, which are atomic and shared.
 // It reports whether this thread must stop.
-func (w *thread) poll() bool {
-	w.st.Nodes++
-	if w.st.Nodes&4095 == 0 {
-		w.publish()
-		if w.stop.Load() || w.cancel.Load() {
-			w.aborted = true
+func (t *thread) poll() bool {
+	t.st.Nodes++
+	if t.st.Nodes&4095 == 0 {
+		t.publish()
+		if t.stop.Load() || t.cancel.Load() {
+			t.aborted = true
 		}
 	}
-	return w.aborted
+	return t.aborted
 }
 
 // fromCache looks n up in the cache after a table miss (step
 // 3) and copies a find into the table.
-func (w *thread) fromCache(n *candidate) (tt.Entry, bool) {
-	e, ok := w.cache.Get(n.child.Key())
+func (t *thread) fromCache(n *candidate) (tt.Entry, bool) {
+	e, ok := t.cache.Get(n.child.Key())
 	if ok {
-		w.st.CacheHits++
-		w.tab.Put(n.slot, e) // a board that skips the table has no slot: a no-op
+		t.st.CacheHits++
+		t.tab.Put(n.slot, e) // a board that skips the table has no slot: a no-op
 	}
 	return e, ok
 }
@@ -376,11 +376,11 @@ func tableMove(e tt.Entry, hit bool) int {
 // reads those (the best so far only raises alpha), and a line fetched for
 // nothing costs as much memory traffic as one that is read
 // (docs/algorithms.md, Memory and the database).
-func (w *thread) expand(b engine.Board, x *expansion, alpha, beta int) {
+func (t *thread) expand(b engine.Board, x *expansion, alpha, beta int) {
 	n := 0
 	for mv := b.Moves(); mv != 0; mv &= mv - 1 {
 		i := bits.TrailingZeros8(mv)
-		c, res := w.rules.Sow(b, i)
+		c, res := t.rules.Sow(b, i)
 		cd := &x.list[n]
 		*cd = candidate{gain: int8(c.OwnStore - b.OwnStore), pit: int8(i), res: res}
 		if res&(engine.ResExtra|engine.ResOver) == 0 {
@@ -389,12 +389,12 @@ func (w *thread) expand(b engine.Board, x *expansion, alpha, beta int) {
 		cd.child = c
 		if !res.Over() {
 			switch cs := c.Seeds(); {
-			case cs >= w.tabMin:
-				cd.slot = w.tab.SlotOf(c.Key(), cs)
-				w.tab.Prefetch(cd.slot)
-			case cs <= w.dbMax && w.dbPre != nil:
+			case cs >= t.tabMin:
+				cd.slot = t.tab.SlotOf(c.Key(), cs)
+				t.tab.Prefetch(cd.slot)
+			case cs <= t.dbMax && t.dbPre != nil:
 				if _, _, settled := seedSettled(res, int(cd.gain), cs, alpha, beta); !settled {
-					w.dbPre.Prefetch(c)
+					t.dbPre.Prefetch(c)
 				}
 			}
 		}
@@ -411,16 +411,16 @@ func (w *thread) expand(b engine.Board, x *expansion, alpha, beta int) {
 // settle the child or cut the node the work is wasted, yet it saves time
 // overall (docs/algorithms.md, Memory and the database). It never changes
 // the search: the node counts are the same either way.
-func (w *thread) expandAhead(b engine.Board, ex *expansion, ttMove int, ttRank int64, next *expansion, alpha, beta int) int {
-	j := w.scoreMoves(b, ex.list[:ex.n], ttMove, ttRank)
-	if j < 0 || ex.list[j].child.Seeds() <= w.dbMax {
+func (t *thread) expandAhead(b engine.Board, ex *expansion, ttMove int, ttRank int64, next *expansion, alpha, beta int) int {
+	j := t.scoreMoves(b, ex.list[:ex.n], ttMove, ttRank)
+	if j < 0 || ex.list[j].child.Seeds() <= t.dbMax {
 		return -1
 	}
 	// The child's window is the widest it can be searched with (the best
 	// so far only narrows it), so no line it may read goes unfetched.
 	cd := &ex.list[j]
 	calpha, cbeta := engine.ChildWindow(cd.res, int(cd.gain), alpha, beta)
-	w.expand(cd.child, next, calpha, cbeta)
+	t.expand(cd.child, next, calpha, cbeta)
 	return int(cd.pit)
 }
 
@@ -431,14 +431,14 @@ func (w *thread) expandAhead(b engine.Board, ex *expansion, ttMove int, ttRank i
 // first, or only to break ties above history) and returns the index of
 // the move that step 5 puts first if the peeks settle nothing; -1 when every move
 // ends the game (moves that do are not scored: the peeks settle them).
-func (w *thread) scoreMoves(b engine.Board, list []candidate, ttMove int, ttRank int64) int {
+func (t *thread) scoreMoves(b engine.Board, list []candidate, ttMove int, ttRank int64) int {
 	sj, best := -1, int64(-1<<62)
 	for j := range list {
 		cd := &list[j]
 		if cd.res.Over() {
 			continue
 		}
-		score := int64(int(cd.gain)+256)<<28 + int64(w.hist[cd.pit][b.Pit(int(cd.pit))])
+		score := int64(int(cd.gain)+256)<<28 + int64(t.hist[cd.pit][b.Pit(int(cd.pit))])
 		if cd.res.Extra() {
 			score += 1<<48 + int64(cd.pit)<<40
 		} else {
@@ -465,21 +465,21 @@ func (w *thread) scoreMoves(b engine.Board, list []candidate, ttMove int, ttRank
 // needs no search, and a move that cannot beat alpha is dropped, its upper
 // bound kept for the fail-soft value: both go into the tally. The moves
 // left open go to ex.open, in their order.
-func (w *thread) peekAll(b engine.Board, ex *expansion, alpha, beta, depth int) (t tally, cut bool) {
-	w.st.Peeks += int64(ex.n)
-	t = tally{best: -inf, move: -1}
+func (t *thread) peekAll(b engine.Board, ex *expansion, alpha, beta, depth int) (best tally, cut bool) {
+	t.st.Peeks += int64(ex.n)
+	best = tally{value: -inf, move: -1}
 	k := 0
 	for j := 0; j < ex.n; j++ {
 		cd := &ex.list[j]
-		lo, hi := w.peek(b, cd, depth, max(alpha, t.best), beta)
+		lo, hi := t.peek(b, cd, depth, max(alpha, best.value), beta)
 		if lo >= beta {
-			w.st.CutPeek++
-			return tally{best: lo, move: int(cd.pit), limited: cd.limited}, true
+			t.st.CutPeek++
+			return tally{value: lo, move: int(cd.pit), limited: cd.limited}, true
 		}
-		if lo == hi || hi <= max(alpha, t.best) {
-			t.limited = t.limited || cd.limited
-			if hi > t.best {
-				t.best, t.move = hi, int(cd.pit)
+		if lo == hi || hi <= max(alpha, best.value) {
+			best.limited = best.limited || cd.limited
+			if hi > best.value {
+				best.value, best.move = hi, int(cd.pit)
 			}
 			continue
 		}
@@ -487,7 +487,7 @@ func (w *thread) peekAll(b engine.Board, ex *expansion, alpha, beta, depth int) 
 		k++
 	}
 	ex.k = k
-	return t, false
+	return best, false
 }
 
 // peek bounds the value of one move of b from its child alone: the game's
@@ -496,7 +496,7 @@ func (w *thread) peekAll(b engine.Board, ex *expansion, alpha, beta, depth int) 
 // child's entry in cd for the child's own search. alpha and beta are the
 // node's window, alpha raised to the best bound so far: a child in the
 // database that its seed count alone settles for them is not read.
-func (w *thread) peek(b engine.Board, cd *candidate, depth, alpha, beta int) (lo, hi int) {
+func (t *thread) peek(b engine.Board, cd *candidate, depth, alpha, beta int) (lo, hi int) {
 	gain := int(cd.gain)
 	c := cd.child
 	if cd.res.Over() {
@@ -505,7 +505,7 @@ func (w *thread) peek(b engine.Board, cd *candidate, depth, alpha, beta int) (lo
 	}
 	cs := c.Seeds()
 	clo, chi := -cs, cs
-	if cs <= w.dbMax {
+	if cs <= t.dbMax {
 		// The database is read only when the seeds left can still
 		// matter: a move that the seed bound alone puts at or above
 		// beta, or at or below alpha (the best so far), is settled
@@ -513,15 +513,15 @@ func (w *thread) peek(b engine.Board, cd *candidate, depth, alpha, beta int) (lo
 		if lo, hi, settled := seedSettled(cd.res, gain, cs, alpha, beta); settled {
 			return lo, hi
 		}
-		if g, ok := w.db.Probe(c); ok {
-			w.st.DBHits++
+		if g, ok := t.db.Probe(c); ok {
+			t.st.DBHits++
 			clo = 2*g - cs
 			chi = clo
 		}
-	} else if cs >= w.tabMin {
-		w.st.TTProbes++
-		if e, ok := w.tab.Probe(cd.slot); ok {
-			w.st.TTHits++
+	} else if cs >= t.tabMin {
+		t.st.TTProbes++
+		if e, ok := t.tab.Probe(cd.slot); ok {
+			t.st.TTHits++
 			cd.entry, cd.hit = e, true
 			if e.Depth() >= depth {
 				clo = max(clo, e.Lower())
@@ -561,7 +561,7 @@ func order(ex *expansion) {
 }
 
 // searchMoves searches n's open moves in order (step 6), each with alpha
-// raised to the best value so far, and adds their values to t; it stops at
+// raised to the best value so far, and adds their values to best; it stops at
 // the first move that reaches beta. next is the expansion of move nextPit,
 // done ahead. ok is false when the thread was stopped.
 //
@@ -572,14 +572,14 @@ func order(ex *expansion) {
 // side the test started with (rootSide) the first move is put off too:
 // those are the nodes a failing test must search every move of, and the
 // failing tests are most of the work (docs/algorithms.md, Threads).
-func (w *thread) searchMoves(n *candidate, ex *expansion, t tally, alpha, beta, depth int, next *expansion, nextPit int) (_ tally, ok bool) {
+func (t *thread) searchMoves(n *candidate, ex *expansion, best tally, alpha, beta, depth int, next *expansion, nextPit int) (_ tally, ok bool) {
 	var deferred [engine.MaxPits]int8
 	k, nd := ex.k, 0
 	for j := 0; j < k+nd; j++ {
 		var cd *candidate
 		if j < k {
 			cd = &ex.list[ex.open[j]]
-			if (j > 0 || w.rootSide) && w.marks(cd) && w.busy.isBusy(cd.slot) {
+			if (j > 0 || t.rootSide) && t.marks(cd) && t.busy.isBusy(cd.slot) {
 				deferred[nd] = ex.open[j]
 				nd++
 				continue
@@ -595,63 +595,63 @@ func (w *thread) searchMoves(n *candidate, ex *expansion, t tally, alpha, beta, 
 		// rule (engine/value.go). With several threads the child is marked
 		// busy while it is searched.
 		gain := int(cd.gain)
-		marked := w.marks(cd)
+		marked := t.marks(cd)
 		if marked {
-			w.busy.enter(cd.slot)
+			t.busy.enter(cd.slot)
 		}
-		calpha, cbeta := engine.ChildWindow(cd.res, gain, max(alpha, t.best), beta)
+		calpha, cbeta := engine.ChildWindow(cd.res, gain, max(alpha, best.value), beta)
 		turn := !cd.res.Extra() // the move passes the turn
 		if turn {
-			w.rootSide = !w.rootSide
+			t.rootSide = !t.rootSide
 		}
-		cv, proven := w.search(cd, calpha, cbeta, depth, ahead)
+		cv, proven := t.search(cd, calpha, cbeta, depth, ahead)
 		if turn {
-			w.rootSide = !w.rootSide
+			t.rootSide = !t.rootSide
 		}
 		if marked {
-			w.busy.leave(cd.slot)
+			t.busy.leave(cd.slot)
 		}
-		if w.aborted {
-			return t, false
+		if t.aborted {
+			return best, false
 		}
 		v := engine.MoveValue(cd.res, gain, cv)
-		t.limited = t.limited || !proven
-		if v > t.best {
-			t.best, t.move = v, int(cd.pit)
+		best.limited = best.limited || !proven
+		if v > best.value {
+			best.value, best.move = v, int(cd.pit)
 			if v >= beta {
-				w.st.CutSearch++
-				w.recordCut(n.child, int(cd.pit))
+				t.st.CutSearch++
+				t.recordCut(n.child, int(cd.pit))
 				break
 			}
 		}
 	}
-	return t, true
+	return best, true
 }
 
 // marks reports whether a child searched by this thread is marked busy
 // for the other threads: only with several of them, and only a child big
 // enough to be worth it (markMin) that has a table slot to mark.
-func (w *thread) marks(cd *candidate) bool {
-	return w.busy != nil && cd.child.Seeds() >= w.markMin
+func (t *thread) marks(cd *candidate) bool {
+	return t.busy != nil && cd.child.Seeds() >= t.markMin
 }
 
 // recordCut credits pit of b with a beta cut-off in the history (by pit
 // and the seeds in it, weighted by the seeds on the board), halving every
 // counter when one grows large.
-func (w *thread) recordCut(b engine.Board, pit int) {
-	if h := &w.hist[pit][b.Pit(pit)]; *h < 1<<23 {
+func (t *thread) recordCut(b engine.Board, pit int) {
+	if h := &t.hist[pit][b.Pit(pit)]; *h < 1<<23 {
 		*h += int32(b.Seeds())
 	} else {
-		w.ageHistory()
+		t.ageHistory()
 	}
 }
 
 // ageHistory halves every history counter, so that the counters follow the
 // part of the tree being searched and never saturate.
-func (w *thread) ageHistory() {
-	for i := range w.hist {
-		for j := range w.hist[i] {
-			w.hist[i][j] >>= 1
+func (t *thread) ageHistory() {
+	for i := range t.hist {
+		for j := range t.hist[i] {
+			t.hist[i][j] >>= 1
 		}
 	}
 }
@@ -663,24 +663,24 @@ func (w *thread) ageHistory() {
 // depends on the depth limit, with log2 of its cost in nodes as its work;
 // a solved entry that cost at least 2^cacheWork nodes also goes to the
 // cache.
-func (w *thread) save(n *candidate, t tally, alpha, beta, depth int, nodes int64) {
-	if n.child.Seeds() < w.tabMin {
+func (t *thread) save(n *candidate, best tally, alpha, beta, depth int, nodes int64) {
+	if n.child.Seeds() < t.tabMin {
 		return
 	}
-	lower, upper := t.best, t.best
+	lower, upper := best.value, best.value
 	switch {
-	case t.best >= beta:
+	case best.value >= beta:
 		upper = tt.NoUpper
-	case t.best <= alpha:
+	case best.value <= alpha:
 		lower = tt.NoLower
 	}
 	stored := depth
-	if !t.limited {
+	if !best.limited {
 		stored = tt.DepthSolved
 	}
 	work := bits.Len64(uint64(nodes))
-	ent := w.tab.Put(n.slot, tt.MakeEntry(lower, upper, max(t.move, 0), stored, work))
-	if w.cache != nil && ent.Solved() && work >= w.cacheWork {
-		w.cache.Put(n.child.Key(), ent)
+	ent := t.tab.Put(n.slot, tt.MakeEntry(lower, upper, max(best.move, 0), stored, work))
+	if t.cache != nil && ent.Solved() && work >= t.cacheWork {
+		t.cache.Put(n.child.Key(), ent)
 	}
 }

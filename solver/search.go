@@ -196,6 +196,18 @@ type tally struct {
 	limited     bool
 }
 
+// node is what step 6 needs of the node being searched: its board, its
+// children after the peeks, its window, the children's depth, and next,
+// the expansion done ahead of move nextPit (-1 for none).
+type node struct {
+	b           engine.Board
+	ex          *expansion
+	alpha, beta int
+	depth       int
+	next        *expansion
+	nextPit     int
+}
+
 // searchBoard searches b from scratch, as the drivers do: the endgame
 // database answers a small board, and otherwise b is looked up in the
 // table and searched. The contract is search's.
@@ -241,6 +253,10 @@ func (t *thread) searchBoard(b engine.Board, alpha, beta, depth int) (v int, pro
 //
 // ahead, if not nil, is n.child's expansion (step 4), done by the parent
 // while it waited for its own children's buckets.
+//
+// The node is part 2 of the walk-through in docs/algorithms.md (The
+// search); part 1 is internal/reference's Solver.Value, the same values
+// by plain recursion.
 func (t *thread) search(n *candidate, alpha, beta, depth int, ahead *expansion) (v int, proven bool) {
 	// Step 1. Poll: count the node, and every 4096 nodes publish the count
 	// and look at the stop flags.
@@ -284,33 +300,29 @@ func (t *thread) search(n *candidate, alpha, beta, depth int, ahead *expansion) 
 	}
 	nodes0 := t.st.Nodes
 
-	// Step 4. Expand and peek: sow every move (unless the parent did),
-	// expand ahead the child most likely to be searched first, then bound
-	// every move from its child's table entry, the database or the game's
-	// end. A move that proves >= beta ends the search (on to step 7).
+	// Step 4. Expand and peek: sow every move (unless the parent did, see
+	// ahead) and score the moves for step 5; expand ahead the one likely
+	// to go first, which only starts its children's loads early
+	// (expand.go); then bound every move from the game's end, the database
+	// or its child's table entry (peek.go). A move that proves >= beta
+	// ends the search (on to step 7).
 	var own, next expansion
 	ex := ahead
 	if ex == nil {
 		ex = &own
 		t.expand(b, ex, alpha, beta)
 	}
-	// A move a depth-limited test stored at a node of the side that is not
-	// the test's root mover (the side that refutes in a failing test) is
-	// only a tie-break: the move best for the horizon's score is not the
-	// one cheapest to prove (docs/algorithms.md, Peeks and move order).
-	ttRank := int64(1 << 50) // first
-	if hit && !e.Solved() && !t.rootSide {
-		ttRank = 1 << 23 // above history only
-	}
-	nextPit := t.expandAhead(b, ex, tableMove(e, hit), ttRank, &next, alpha, beta)
+	first := t.scoreMoves(b, ex, e, hit)
+	nextPit := t.expandAhead(ex, first, &next, alpha, beta)
 	best, cut := t.peekAll(b, ex, alpha, beta, childDepth)
 	if !cut {
-		// Step 5. Order the moves the peeks left open.
+		// Step 5. Order the moves the peeks left open (order.go).
 		order(ex)
 
 		// Step 6. Search them in order, raising alpha as values come in.
-		var ok bool
-		if best, ok = t.searchMoves(n, ex, best, alpha, beta, childDepth, &next, nextPit); !ok {
+		x := node{b: b, ex: ex, alpha: alpha, beta: beta, depth: childDepth, next: &next, nextPit: nextPit}
+		best = t.searchMoves(&x, best)
+		if t.aborted {
 			return 0, false
 		}
 	}
@@ -360,300 +372,60 @@ func decides(e tt.Entry, hit bool, alpha, beta, depth int) (v int, ok bool) {
 	return 0, false
 }
 
-// tableMove is the entry's best move, -1 without an entry.
-func tableMove(e tt.Entry, hit bool) int {
-	if !hit {
-		return -1
+// searchMoves searches x's open moves in order (step 6) and returns best
+// with their values added: each move is searched with alpha raised to the
+// best value so far, and the loop ends at the first move that reaches
+// beta, or when the thread is stopped (t.aborted). On one thread this is
+// the whole of step 6; with several, searchMovesShared puts off the moves
+// other threads are searching (busy.go).
+func (t *thread) searchMoves(x *node, best tally) tally {
+	if t.busy != nil {
+		return t.searchMovesShared(x, best)
 	}
-	return e.Move()
-}
-
-// expand sows every move of b into x, computes each child's slot and
-// prefetches its bucket at once (step 4), so that the memory latency of one
-// child's bucket overlaps the sowing and ranking of the next ones. A child
-// the database holds has its database line prefetched instead, unless the
-// seeds left settle its move for b's window (alpha, beta): peek never
-// reads those (the best so far only raises alpha), and a line fetched for
-// nothing costs as much memory traffic as one that is read
-// (docs/algorithms.md, Memory and the database).
-func (t *thread) expand(b engine.Board, x *expansion, alpha, beta int) {
-	n := 0
-	for mv := b.Moves(); mv != 0; mv &= mv - 1 {
-		i := bits.TrailingZeros8(mv)
-		c, res := t.rules.Sow(b, i)
-		cd := &x.list[n]
-		*cd = candidate{gain: int8(c.OwnStore - b.OwnStore), pit: int8(i), res: res}
-		if res&(engine.ResExtra|engine.ResOver) == 0 {
-			c = c.Flip()
-		}
-		cd.child = c
-		if !res.Over() {
-			switch cs := c.Seeds(); {
-			case cs >= t.tabMin:
-				cd.slot = t.tab.SlotOf(c.Key(), cs)
-				t.tab.Prefetch(cd.slot)
-			case cs <= t.dbMax && t.dbPre != nil:
-				if _, _, settled := seedSettled(res, int(cd.gain), cs, alpha, beta); !settled {
-					t.dbPre.Prefetch(c)
-				}
-			}
-		}
-		n++
-	}
-	x.n = n
-}
-
-// expandAhead scores b's moves and, while their children's buckets come
-// in, expands into next the child that step 5 will put first unless the
-// peeks settle it (the table move, else the first in the static order), so
-// that its children's buckets are on their way too when it is searched.
-// It returns that child's pit, -1 if none was expanded. When the peeks
-// settle the child or cut the node the work is wasted, yet it saves time
-// overall (docs/algorithms.md, Memory and the database). It never changes
-// the search: the node counts are the same either way.
-func (t *thread) expandAhead(b engine.Board, ex *expansion, ttMove int, ttRank int64, next *expansion, alpha, beta int) int {
-	j := t.scoreMoves(b, ex.list[:ex.n], ttMove, ttRank)
-	if j < 0 || ex.list[j].child.Seeds() <= t.dbMax {
-		return -1
-	}
-	// The child's window is the widest it can be searched with (the best
-	// so far only narrows it), so no line it may read goes unfetched.
-	cd := &ex.list[j]
-	calpha, cbeta := engine.ChildWindow(cd.res, int(cd.gain), alpha, beta)
-	t.expand(cd.child, next, calpha, cbeta)
-	return int(cd.pit)
-}
-
-// scoreMoves sets each move's place in the order of step 5 (the table
-// move, then extra turns nearest the store first, then by the seeds the
-// move banks, then by the opponent's moves after it, fewest first, ties
-// broken by history; the table move gets ttRank on top: enough to go
-// first, or only to break ties above history) and returns the index of
-// the move that step 5 puts first if the peeks settle nothing; -1 when every move
-// ends the game (moves that do are not scored: the peeks settle them).
-func (t *thread) scoreMoves(b engine.Board, list []candidate, ttMove int, ttRank int64) int {
-	sj, best := -1, int64(-1<<62)
-	for j := range list {
-		cd := &list[j]
-		if cd.res.Over() {
-			continue
-		}
-		score := int64(int(cd.gain)+256)<<28 + int64(t.hist[cd.pit][b.Pit(int(cd.pit))])
-		if cd.res.Extra() {
-			score += 1<<48 + int64(cd.pit)<<40
-		} else {
-			// Among moves banking alike, the one leaving the
-			// opponent the fewest moves: a cut-off it brings is
-			// proven over fewer replies (docs/algorithms.md).
-			score += int64(engine.MaxPits-cd.child.NumMoves()) << 24
-		}
-		if int(cd.pit) == ttMove {
-			score += ttRank
-		}
-		cd.score = score
-		if score > best {
-			best, sj = score, j
+	for j := 0; j < x.ex.k; j++ {
+		if t.searchMove(x, &x.ex.list[x.ex.open[j]], j == 0, &best) {
+			break
 		}
 	}
-	return sj
+	return best
 }
 
-// peekAll looks at every child before recursing (step 4; Irving's crunch,
-// the enhanced transposition cut-off): game ends, database hits and table
-// bounds give each move an interval [lo, hi]. A move proving >= beta cuts
-// the node: peekAll returns it as the tally, with cut set. An exact move
-// needs no search, and a move that cannot beat alpha is dropped, its upper
-// bound kept for the fail-soft value: both go into the tally. The moves
-// left open go to ex.open, in their order.
-func (t *thread) peekAll(b engine.Board, ex *expansion, alpha, beta, depth int) (best tally, cut bool) {
-	t.st.Peeks += int64(ex.n)
-	best = tally{value: -inf, move: -1}
-	k := 0
-	for j := 0; j < ex.n; j++ {
-		cd := &ex.list[j]
-		lo, hi := t.peek(b, cd, depth, max(alpha, best.value), beta)
-		if lo >= beta {
-			t.st.CutPeek++
-			return tally{value: lo, move: int(cd.pit), limited: cd.limited}, true
-		}
-		if lo == hi || hi <= max(alpha, best.value) {
-			best.limited = best.limited || cd.limited
-			if hi > best.value {
-				best.value, best.move = hi, int(cd.pit)
-			}
-			continue
-		}
-		ex.open[k] = int8(j)
-		k++
+// searchMove searches one move of x, cd, and adds its value to best. It
+// reports whether the node is done: the move reached beta (a cut-off,
+// credited to the history), or the thread was stopped. first is set for
+// the first move searched, which x may have expanded ahead.
+func (t *thread) searchMove(x *node, cd *candidate, first bool, best *tally) (done bool) {
+	var ahead *expansion
+	if first && int(cd.pit) == x.nextPit {
+		ahead = x.next
 	}
-	ex.k = k
-	return best, false
-}
-
-// peek bounds the value of one move of b from its child alone: the game's
-// end, the seeds left, the database and the table, without searching. It
-// returns the move's value interval [lo, hi] for b's mover and keeps the
-// child's entry in cd for the child's own search. alpha and beta are the
-// node's window, alpha raised to the best bound so far: a child in the
-// database that its seed count alone settles for them is not read.
-func (t *thread) peek(b engine.Board, cd *candidate, depth, alpha, beta int) (lo, hi int) {
+	// The window goes down and the value comes back through the sign rule
+	// (engine/value.go); a move that passes the turn passes to the other
+	// side of the test's root mover too.
 	gain := int(cd.gain)
-	c := cd.child
-	if cd.res.Over() {
-		v := gain - int(c.OppStore-b.OppStore)
-		return v, v
+	calpha, cbeta := engine.ChildWindow(cd.res, gain, max(x.alpha, best.value), x.beta)
+	turn := !cd.res.Extra()
+	if turn {
+		t.rootSide = !t.rootSide
 	}
-	cs := c.Seeds()
-	clo, chi := -cs, cs
-	if cs <= t.dbMax {
-		// The database is read only when the seeds left can still
-		// matter: a move that the seed bound alone puts at or above
-		// beta, or at or below alpha (the best so far), is settled
-		// without the read, which costs a cache miss.
-		if lo, hi, settled := seedSettled(cd.res, gain, cs, alpha, beta); settled {
-			return lo, hi
-		}
-		if g, ok := t.db.Probe(c); ok {
-			t.st.DBHits++
-			clo = 2*g - cs
-			chi = clo
-		}
-	} else if cs >= t.tabMin {
-		t.st.TTProbes++
-		if e, ok := t.tab.Probe(cd.slot); ok {
-			t.st.TTHits++
-			cd.entry, cd.hit = e, true
-			if e.Depth() >= depth {
-				clo = max(clo, e.Lower())
-				chi = min(chi, e.Upper())
-				cd.limited = !e.Solved()
-			}
+	cv, proven := t.search(cd, calpha, cbeta, x.depth, ahead)
+	if turn {
+		t.rootSide = !t.rootSide
+	}
+	if t.aborted {
+		return true
+	}
+	v := engine.MoveValue(cd.res, gain, cv)
+	best.limited = best.limited || !proven
+	if v > best.value {
+		best.value, best.move = v, int(cd.pit)
+		if v >= x.beta {
+			t.st.CutSearch++
+			t.recordCut(x.b, int(cd.pit))
+			return true
 		}
 	}
-	return engine.MoveBounds(cd.res, gain, clo, chi)
-}
-
-// seedSettled bounds a move whose child holds cs seeds by those seeds
-// alone and reports whether that settles the move for the window (alpha,
-// beta): then peek reads no database line for it, and expand prefetches
-// none (one check for both, so that they agree).
-func seedSettled(res engine.Result, gain, cs, alpha, beta int) (lo, hi int, settled bool) {
-	lo, hi = engine.MoveBounds(res, gain, -cs, cs)
-	return lo, hi, lo >= beta || hi <= alpha
-}
-
-// order sorts the open moves by score, highest first (step 5): the table
-// move, extra turns (nearest the store first), then by the seeds the move
-// banks (so captures by their size), then by the opponent's moves after
-// it (fewest first), ties broken by history. Insertion
-// sort, stable: at most eight moves. (Ordering by the peeked interval, or
-// captures before every other move, cost nodes: docs/algorithms.md.)
-func order(ex *expansion) {
-	for i := 1; i < ex.k; i++ {
-		j := ex.open[i]
-		score := ex.list[j].score
-		x := i
-		for ; x > 0 && ex.list[ex.open[x-1]].score < score; x-- {
-			ex.open[x] = ex.open[x-1]
-		}
-		ex.open[x] = j
-	}
-}
-
-// searchMoves searches n's open moves in order (step 6), each with alpha
-// raised to the best value so far, and adds their values to best; it stops at
-// the first move that reaches beta. next is the expansion of move nextPit,
-// done ahead. ok is false when the thread was stopped.
-//
-// With several threads (simplified ABDADA): after the first move, a child
-// another thread is searching right now is put off until the others are
-// done, so that threads spread over the tree; then the put-off ones are
-// searched (by then usually answered by the table). At the nodes of the
-// side the test started with (rootSide) the first move is put off too:
-// those are the nodes a failing test must search every move of, and the
-// failing tests are most of the work (docs/algorithms.md, Threads).
-func (t *thread) searchMoves(n *candidate, ex *expansion, best tally, alpha, beta, depth int, next *expansion, nextPit int) (_ tally, ok bool) {
-	var deferred [engine.MaxPits]int8
-	k, nd := ex.k, 0
-	for j := 0; j < k+nd; j++ {
-		var cd *candidate
-		if j < k {
-			cd = &ex.list[ex.open[j]]
-			if (j > 0 || t.rootSide) && t.marks(cd) && t.busy.isBusy(cd.slot) {
-				deferred[nd] = ex.open[j]
-				nd++
-				continue
-			}
-		} else {
-			cd = &ex.list[deferred[j-k]]
-		}
-		var ahead *expansion
-		if j == 0 && int(cd.pit) == nextPit {
-			ahead = next
-		}
-		// The window goes down and the value comes back through the sign
-		// rule (engine/value.go). With several threads the child is marked
-		// busy while it is searched.
-		gain := int(cd.gain)
-		marked := t.marks(cd)
-		if marked {
-			t.busy.enter(cd.slot)
-		}
-		calpha, cbeta := engine.ChildWindow(cd.res, gain, max(alpha, best.value), beta)
-		turn := !cd.res.Extra() // the move passes the turn
-		if turn {
-			t.rootSide = !t.rootSide
-		}
-		cv, proven := t.search(cd, calpha, cbeta, depth, ahead)
-		if turn {
-			t.rootSide = !t.rootSide
-		}
-		if marked {
-			t.busy.leave(cd.slot)
-		}
-		if t.aborted {
-			return best, false
-		}
-		v := engine.MoveValue(cd.res, gain, cv)
-		best.limited = best.limited || !proven
-		if v > best.value {
-			best.value, best.move = v, int(cd.pit)
-			if v >= beta {
-				t.st.CutSearch++
-				t.recordCut(n.child, int(cd.pit))
-				break
-			}
-		}
-	}
-	return best, true
-}
-
-// marks reports whether a child searched by this thread is marked busy
-// for the other threads: only with several of them, and only a child big
-// enough to be worth it (markMin) that has a table slot to mark.
-func (t *thread) marks(cd *candidate) bool {
-	return t.busy != nil && cd.child.Seeds() >= t.markMin
-}
-
-// recordCut credits pit of b with a beta cut-off in the history (by pit
-// and the seeds in it, weighted by the seeds on the board), halving every
-// counter when one grows large.
-func (t *thread) recordCut(b engine.Board, pit int) {
-	if h := &t.hist[pit][b.Pit(pit)]; *h < 1<<23 {
-		*h += int32(b.Seeds())
-	} else {
-		t.ageHistory()
-	}
-}
-
-// ageHistory halves every history counter, so that the counters follow the
-// part of the tree being searched and never saturate.
-func (t *thread) ageHistory() {
-	for i := range t.hist {
-		for j := range t.hist[i] {
-			t.hist[i][j] >>= 1
-		}
-	}
+	return false
 }
 
 // save writes the node's result to the table (step 7): a lower bound on a

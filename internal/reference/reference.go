@@ -13,6 +13,11 @@
 // nothing of the module (so the engine's own tests can use it), and shares
 // no code with what it checks: a bug in the fast code cannot hide in it.
 // It is exponential in the seeds: fit for boards of up to about twenty.
+//
+// Solver.Value is part 1 of the walk through the search in
+// docs/algorithms.md (The search): the definition of a value, which the
+// solver's node (part 2) computes with windows, a table, peeks and move
+// order.
 package reference
 
 import "fmt"

@@ -18,8 +18,8 @@ const busyMinSeeds = 12
 // other thread may hold: two cache misses a node that the processor cannot
 // overlap. Marking only children of at least half the root's seeds, where
 // the subtrees worth spreading are, keeps most of a node's cost on two
-// threads down to its cost on one with as many nodes (docs/algorithms.md,
-// Threads). With an endgame database the table's threshold is
+// threads down to its cost on one with as many nodes (record
+// design-busy-marks, docs/benchmarks.md). With an endgame database the table's threshold is
 // usually the larger.
 func markMin(rootSeeds, tabMin int) int {
 	return max(busyMinSeeds, tabMin, rootSeeds/2)
@@ -61,7 +61,7 @@ func (t *busyTable) leave(s tt.Slot) {
 // the table). At the nodes of the side the test started with (rootSide)
 // the first move is put off too: those are the nodes a failing test must
 // search every move of, and the failing tests are most of the work
-// (docs/algorithms.md, Threads). Otherwise it is searchMoves.
+// (record design-first-move-off). Otherwise it is searchMoves.
 func (t *thread) searchMovesShared(x *node, best tally) tally {
 	var deferred [engine.MaxPits]int8
 	nd := 0

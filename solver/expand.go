@@ -44,8 +44,8 @@ func (t *thread) expand(b engine.Board, x *expansion, alpha, beta int) {
 // database line loaded instead, unless the seeds left settle its move for
 // the window (alpha, beta): peek never reads those (the best so far only
 // raises alpha), and a line fetched for nothing costs as much memory
-// traffic as one that is read (docs/algorithms.md, Memory and the
-// database).
+// traffic as one that is read (record design-egdb-prefetch,
+// docs/benchmarks.md).
 func (t *thread) prefetch(cd *candidate, alpha, beta int) {
 	c := cd.child
 	switch cs := c.Seeds(); {
@@ -64,7 +64,7 @@ func (t *thread) prefetch(cd *candidate, alpha, beta int) {
 // settle it (scoreMoves' choice, -1 for none). It returns that child's
 // pit, -1 if none was expanded. When the peeks settle the child or cut
 // the node the work is wasted, yet it saves time overall
-// (docs/algorithms.md, Memory and the database).
+// (record design-prefetch, docs/benchmarks.md).
 func (t *thread) expandAhead(ex *expansion, j int, next *expansion, alpha, beta int) int {
 	if j < 0 || ex.list[j].child.Seeds() <= t.dbMax {
 		return -1

@@ -9,7 +9,8 @@ import (
 // the search of every other, so the moves likeliest to reach beta go
 // first: the table's move, extra turns, the seeds a move banks, the
 // opponent's replies, and a history of the cut-offs found so far
-// (docs/algorithms.md, Peeks and move order).
+// (records design-move-order and design-opponent-moves,
+// docs/benchmarks.md).
 
 // scoreMoves sets the place of each of ex's moves in the order of step 5
 // (the table move, then extra turns nearest the store first, then by the
@@ -34,7 +35,7 @@ func (t *thread) scoreMoves(b engine.Board, ex *expansion, e tt.Entry, hit bool)
 		} else {
 			// Among moves banking alike, the one leaving the
 			// opponent the fewest moves: a cut-off it brings is
-			// proven over fewer replies (docs/algorithms.md).
+			// proven over fewer replies (record design-opponent-moves).
 			score += int64(engine.MaxPits-cd.child.NumMoves()) << 24
 		}
 		if int(cd.pit) == ttMove {
@@ -53,7 +54,7 @@ func (t *thread) scoreMoves(b engine.Board, ex *expansion, e tt.Entry, hit bool)
 // of the test's root mover (the side that refutes in a failing test):
 // there it only breaks ties above history, the move best for the
 // horizon's score not being the one cheapest to prove
-// (docs/algorithms.md, Peeks and move order).
+// (record design-deepening-move).
 func (t *thread) tableRank(e tt.Entry, hit bool) int64 {
 	if hit && !e.Solved() && !t.rootSide {
 		return 1 << 23 // above history only

@@ -43,7 +43,7 @@ type Result struct {
 // deepens before the moves' searches, and solveDeepenGap the fewest seeds
 // past the endgame database's depth: with a deep database the search
 // below the board is shallow, and the deepening costs more than it saves
-// (docs/algorithms.md, Drivers).
+// (record design-deepen-every-move, docs/benchmarks.md).
 const (
 	solveDeepenSeeds = 40
 	solveDeepenGap   = 22
@@ -53,7 +53,8 @@ const (
 // the value of each move after the first, on boards that SolveEveryMove
 // deepens. A deeper guess costs nodes of its own but saves more in the
 // exact tests that follow with the default database; without one, or with
-// a deeper one, it is level or costs (docs/algorithms.md, Drivers).
+// a deeper one, it is level or costs (record design-later-guess,
+// docs/benchmarks.md).
 const moveGuessDepth = 21
 
 // rootRun is one solve of a root position, as SolveEveryMove and SolveBestMove run
@@ -141,7 +142,7 @@ func (s *Solver) SolveEveryMoveFrom(ctx context.Context, p engine.Position, best
 	// On a big board, depth-limited deepening on the position itself
 	// first: it fills the table with good moves for every move's search,
 	// and its heuristic value is the first move's guess. On smaller boards
-	// it costs more than it saves (docs/algorithms.md, Drivers).
+	// it costs more than it saves (record design-deepen-every-move).
 	guess, bestLo := 0, -inf
 	deepened := s.Deepens(b)
 	known := best != nil && best.Solved && len(best.Best) > 0 && best.Position == p
@@ -240,7 +241,7 @@ func (s *Solver) solveMove(ctx context.Context, test testFunc, p engine.Position
 			// A later move mostly loses, by an amount the best
 			// value so far says nothing about: a depth-limited
 			// MTD(f) on its own child, from the table the earlier
-			// searches filled, guesses it (docs/algorithms.md).
+			// searches filled, guesses it (record design-later-guess).
 			if g, _, done := s.mtdfWith(ctx, test, c, cguess, moveGuessDepth, nil); done {
 				cguess = g
 			}
@@ -263,7 +264,7 @@ func (s *Solver) solveMove(ctx context.Context, test testFunc, p engine.Position
 // there are threads, taken in handOutOrder, each MTD(f) test owning one
 // thread of a Team, and a thread without a test of its own helping a
 // running one (lazy SMP). Lazy SMP on one test scales poorly past one
-// thread; separate moves share only the table. When a
+// thread (record design-split-test); separate moves share only the table. When a
 // move ends, its thread joins the test still running at once, not only
 // when that move's next test begins (a test of the last move can run for
 // seconds). A move starts from the best value proven so far (the
@@ -322,7 +323,8 @@ func (s *Solver) everyMoveShared(ctx context.Context, p engine.Position, order [
 // them only decides when each starts, and the moves root order ranks last
 // are the likeliest to lose the most, whose exact values cost the most:
 // started first, they no longer leave one long move running alone at the
-// end, with the other threads only helping it (docs/algorithms.md). On a
+// end, with the other threads only helping it (record
+// design-hand-out-order, docs/benchmarks.md). On a
 // smaller board a later move starts from the best value proven so far,
 // and root order stays. order is not changed.
 func handOutOrder(order []int, deepened bool) []int {
@@ -471,8 +473,8 @@ func (s *Solver) reporter(stage *atomic.Pointer[Progress], start time.Time, name
 // best, with that move, so it nearly always reaches v at once. In root
 // order alone, every move before the first that reaches v must be
 // refuted by a proof of its own, which the table seldom holds, and such
-// refutations can cost a large share of a solve (docs/algorithms.md,
-// Drivers).
+// refutations can cost a large share of a solve (record design-pv,
+// docs/benchmarks.md).
 func (s *Solver) PV(ctx context.Context, p engine.Position, v int) ([]engine.Ply, error) {
 	return FollowPV(s.rules, p, v, func(c engine.Board, gamma int) (int, error) {
 		t, ok := s.test(c, gamma, tt.DepthSolved)

@@ -55,7 +55,7 @@ const inf = 1000
 // padding at both ends keeps its fields off the cache lines of whatever is
 // allocated beside it, another thread's among them: the search writes
 // st and rootSide at every node; threads sharing cache lines run slower
-// (docs/algorithms.md, Threads).
+// (record design-thread-padding, docs/benchmarks.md).
 type thread struct {
 	_ cpu.CacheLinePad
 

@@ -47,13 +47,13 @@ type Progress struct {
 
 // DefaultDeepen is the depth of the deepening before a full-depth value
 // search: the depth that did best among those compared on the value of
-// Kalah(6,4) (docs/algorithms.md, Drivers).
+// Kalah(6,4) (record design-deepening, docs/benchmarks.md).
 const DefaultDeepen = 18
 
 // DefaultTTBytes is a quarter of the machine's memory, capped at 1 GiB and
 // at least 64 MiB. A table larger than the cap searches the same nodes
 // more slowly, the difference being the kernel's work on the larger
-// table's pages (docs/algorithms.md, Table).
+// table's pages (record design-table-size, docs/benchmarks.md).
 func DefaultTTBytes() int64 {
 	mem := totalMemory()
 	b := mem / 4
@@ -78,14 +78,14 @@ func DefaultTTBytes() int64 {
 //     does best), where on boards of at most four pits a seed, on the
 //     board or in the database, counts m/6 of one: a move there has fewer
 //     replies, and a seed adds less work, and a table the work does not
-//     fill only costs the kernel's work on its pages (docs/algorithms.md,
-//     Table);
+//     fill only costs the kernel's work on its pages (record
+//     design-table-small-boards);
 //
 // rounded up to a power of two, at least 16 MiB. The table is probed at
 // random, and a larger one than the work fills costs time for nothing:
 // the kernel's work on the pages and the walks of its page tables grow
 // with the table. A table much smaller than the work costs nodes instead,
-// so the 18-seed database keeps 1 GiB (docs/algorithms.md, Table).
+// so the 18-seed database keeps 1 GiB (record design-table-size).
 func DefaultTTBytesFor(m, seeds, dbSeeds int) int64 {
 	// smallBoardPits is the most pits on which a seed counts m/6.
 	const smallBoardPits = 4
@@ -130,8 +130,8 @@ func DefaultTTBytesFor(m, seeds, dbSeeds int) int64 {
 // DefaultTTBytesForValue is the default table of a value-only solve
 // (SolveBestMove): a quarter of DefaultTTBytesFor, at least 16 MiB. Such a
 // solve visits a fraction of the nodes of every move's value, and a table
-// it does not fill only costs the kernel's work on its pages
-// (docs/algorithms.md, Table).
+// it does not fill only costs the kernel's work on its pages (record
+// design-table-size, docs/benchmarks.md).
 func DefaultTTBytesForValue(m, seeds, dbSeeds int) int64 {
 	return max(DefaultTTBytesFor(m, seeds, dbSeeds)/4, 16<<20)
 }
@@ -205,10 +205,9 @@ const tableGap = 2
 // table and stored there, with an endgame database of dbMax seeds (-1 for
 // none). Just above a deep database a subtree is a handful of nodes, and
 // its entry is rarely found again, but every probe costs a cache miss
-// and every write evicts a costlier entry:
-// boards of at most dbMax+2 seeds skip the table (docs/algorithms.md,
-// "The table just above the database"). Without a database every board
-// uses it.
+// and every write evicts a costlier entry: boards of at most dbMax+2
+// seeds skip the table (record design-table-gap, docs/benchmarks.md).
+// Without a database every board uses it.
 func tableMinSeeds(dbMax int) int {
 	if dbMax < 0 {
 		return 0
@@ -221,7 +220,7 @@ func tableMinSeeds(dbMax int) int {
 // after a table miss: the level's own threshold, but never below the
 // table's. Just above a database every board skips the table and so
 // misses it; asking the second level there finds almost nothing and costs
-// a cache miss a node (docs/distributed.md, "The shared table").
+// a cache miss a node (record design-cache-skip, docs/benchmarks.md).
 func cacheMinSeeds(level, table int) int { return max(level, table) }
 
 // Close releases the table's memory. The solver must not be used after.

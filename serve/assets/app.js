@@ -1,6 +1,7 @@
 // The kalah explorer page. It holds no rules and no values of its own: the
 // positions along a line come from /api/line, every value from /api/solve
-// (the exact solver), the computer's moves from /api/choose.
+// (the exact solver), the computer's moves from /api/choose, a game's
+// analysis from /api/analyze.
 'use strict';
 (() => {
   const $ = (id) => document.getElementById(id);
@@ -15,6 +16,8 @@
     level: 'perfect', as: 'south', seed: 1, resigned: false, hint: false,
     line: null,        // the /api/line answer for root and moves
     fallback: null,    // {pits, seeds}: the game shown when the address's position cannot be
+    analyse: false,    // the line is analysed (the address's analyse=1): the value graph and the marks
+    analysis: null,    // the /api/analyze answer for the line, with its key (lineKey)
   };
   const RULES = ['no-empty-capture', 'empty-capture'];
   const MAX_SEEDS = 255;      // seeds on the board at most (engine.MaxSeeds)
@@ -75,6 +78,7 @@
       if (n === null) bad('at', 'not a whole number', 'the end of the line');
       else st.at = n; // checked against the line once it is loaded
     }
+    st.analyse = q.get('analyse') === '1';
     st.level = pick('level', LEVELS, 'perfect');
     st.as = pick('as', ['south', 'north'], 'south');
     st.seed = whole('seed', 0, Number.MAX_SAFE_INTEGER, 1);
@@ -89,6 +93,7 @@
     if (st.root) { q.set('position', st.root.position); q.set('to_move', st.root.to_move); }
     if (st.moves.length) q.set('moves', st.moves.join(','));
     if (st.at < st.moves.length) q.set('at', st.at);
+    if (st.analyse && st.mode === 'explore') q.set('analyse', '1');
     if (st.mode === 'play') { q.set('level', st.level); q.set('as', st.as); q.set('seed', st.seed); }
     history.replaceState(null, '', '?' + q.toString());
   }
@@ -408,6 +413,7 @@
     for (const id of ['forward', 'last']) $(id).disabled = st.at === st.moves.length;
     drawBoard(node);
     drawLine();
+    showAnalysis();
     clearValues();
     const my = epoch;
     if (st.mode === 'explore') {
@@ -733,6 +739,13 @@
       const e = document.createElement('span');
       e.textContent = s.move;
       e.title = `ply ${s.ply}: ${s.side} ${s.move}` + (s.captured ? `, captures ${s.captured}` : '') + (s.extra_turn ? ', extra turn' : '');
+      const a = analysed() && st.analysis.moves[k];
+      if (a) {
+        e.dataset.class = a.class;
+        e.dataset.loss = a.loss;
+        if (MARKS[a.class]) { e.classList.add(a.class); e.textContent += MARKS[a.class]; }
+        e.title += `: ${a.class}` + (a.loss ? `, loses ${a.loss}` : '') + (a.best.length && !a.best.includes(a.move) ? `; best ${a.best.join(' or ')}` : '');
+      }
       if (k + 1 === st.at) e.classList.add('current');
       e.addEventListener('click', () => { if (st.mode === 'explore' || gameOver()) goTo(k + 1); });
       turn.appendChild(e);
@@ -876,6 +889,151 @@
     if (!rep.from_cache && rep.seconds >= SLOW) showSlow(node, rep.seconds);
   }
 
+  // ---- the analysis board ----------------------------------------------------
+
+  // The marks of the move list, as chess annotators write them.
+  const MARKS = {inaccuracy: '?!', mistake: '?', blunder: '??'};
+
+  // lineKey names the line shown: the game, its start and its moves.
+  function lineKey() { return [st.rule, st.pits, st.seeds, st.root ? st.root.position + ' ' + st.root.to_move : '', st.moves.join(',')].join('|'); }
+
+  // analysed says whether the analysis held is of the line shown.
+  function analysed() { return !!st.analysis && st.analysis.key === lineKey() && st.mode === 'explore'; }
+
+  let analysing = null; // the analysis under way: {key, ctl, timer}
+
+  // analyse sends a game to POST /api/analyze: text, pasted, in any form
+  // the server reads (with the game shown for what it leaves out), or the
+  // line shown. A pasted game becomes the line shown.
+  async function analyse(text) {
+    const pasted = text !== undefined && text.trim() !== '';
+    const body = pasted ? text : st.moves.length ? st.moves.join(',') : '{}'; // {}: the game shown, no moves
+    const q = new URLSearchParams({rule: st.rule, pits: st.pits, seeds: st.seeds});
+    if (!pasted && st.root) { q.set('position', st.root.position); q.set('to_move', st.root.to_move); }
+    if (analysing) { analysing.ctl.abort(); clearInterval(analysing.timer); }
+    const me = analysing = {key: pasted ? null : lineKey(), ctl: new AbortController(), timer: null};
+    $('analyse').disabled = true;
+    $('analysis-text').textContent = 'analysing…';
+    me.timer = setInterval(async () => {
+      try {
+        const pr = await api('progress');
+        if (analysing === me && pr.analyzing) $('analysis-text').textContent = `analysing… ${pr.analyzing.done} of ${pr.analyzing.total} moves, ${pr.analyzing.elapsed.toFixed(1)} s`;
+      } catch (e) { /* the answer says */ }
+    }, 500);
+    let a;
+    try {
+      const r = await fetch('/api/analyze?' + q.toString(), {method: 'POST', body, signal: me.ctl.signal});
+      a = await r.json();
+      if (!r.ok) throw new Error(a.error || r.statusText);
+    } catch (e) {
+      if (analysing === me) {
+        analysing = null;
+        clearInterval(me.timer);
+        $('analyse').disabled = false;
+        $('analysis-text').textContent = '';
+        if (!isAbort(e)) showError(`Analysis: ${e.message}`);
+      }
+      return;
+    }
+    clearInterval(me.timer);
+    if (analysing !== me) return;
+    analysing = null;
+    $('analyse').disabled = false;
+    if (pasted) {
+      // The line shown becomes the game pasted.
+      Object.assign(st, {rule: a.rule, pits: a.pits, moves: a.moves.map((m) => m.move), resigned: false});
+      st.seeds = a.seeds || Math.max(1, Math.min(maxSeeds(a.pits), Math.ceil(a.start.split(',').reduce((x, y) => x + +y, 0) / (2 * a.pits))));
+      st.root = a.seeds ? null : {position: a.start, to_move: a.to_move};
+      st.fallback = null;
+      st.at = 0;
+      $('game-input').value = '';
+    } else if (me.key !== lineKey()) {
+      return; // the line changed meanwhile
+    }
+    st.analysis = Object.assign(a, {key: lineKey()});
+    st.analyse = true;
+    if (a.interrupted) showError(`The analysis stopped early (${a.error}): ${a.moves.length} of its moves are analysed.`);
+    if (pasted) { load(); return; }
+    epoch++;
+    render();
+  }
+
+  // showAnalysis draws the value graph under the board and the figures of
+  // the position shown, when the line is analysed; else it hides them
+  // (and starts the analysis the address asks for).
+  function showAnalysis() {
+    const svg = $('graph'), text = $('analysis-text');
+    $('analysis-box').hidden = st.mode !== 'explore';
+    if (!analysed()) {
+      svg.toggleAttribute('hidden', true); // an SVG element has no hidden property
+      if (!analysing) text.textContent = '';
+      if (st.analysis) {
+        // The line changed: its analysis no longer holds.
+        st.analysis = null;
+        st.analyse = false;
+        toURL();
+      } else if (st.analyse && st.mode === 'explore' && !analysing) {
+        analyse();
+      }
+      return;
+    }
+    const a = st.analysis, n = a.moves.length;
+    const values = [a.value].concat(a.moves.map((m) => m.after));
+    const W = 600, H = 150, padL = 34, padR = 10, padY = 14;
+    const top = Math.max(2, ...values.map(Math.abs));
+    const x = (k) => padL + (n ? k * (W - padL - padR) / n : 0);
+    const y = (v) => H / 2 - v * (H / 2 - padY) / top;
+    svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
+    svg.setAttribute('width', W);
+    svg.setAttribute('height', H);
+    svg.replaceChildren();
+    const el = (tag, attrs, t) => {
+      const e = document.createElementNS(SVGNS, tag);
+      for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+      if (t !== undefined) e.textContent = t;
+      svg.appendChild(e);
+      return e;
+    };
+    const pts = values.map((v, k) => `${x(k)},${y(v)}`).join(' ');
+    el('polygon', {class: 'area-s', points: `${x(0)},${y(0)} ${pts} ${x(n)},${y(0)}`});
+    el('line', {class: 'zero', x1: padL, x2: W - padR, y1: y(0), y2: y(0)});
+    el('text', {class: 'axis', x: 4, y: y(top) + 4}, signed(top));
+    el('text', {class: 'axis', x: 4, y: y(0) + 4}, '0');
+    el('text', {class: 'axis', x: 4, y: y(-top) + 4}, signed(-top));
+    el('line', {class: 'at', x1: x(st.at), x2: x(st.at), y1: padY / 2, y2: H - padY / 2, id: 'graph-at'});
+    el('polyline', {class: 'curve', points: pts});
+    values.forEach((v, k) => {
+      const m = k > 0 ? a.moves[k - 1] : null;
+      const c = el('circle', {class: 'pt' + (m ? ' ' + m.class : ''), cx: x(k), cy: y(v), r: m && MARKS[m.class] ? 6 : 4,
+        'data-ply': k, 'data-value': v, 'data-class': m ? m.class : ''});
+      const t = document.createElementNS(SVGNS, 'title');
+      t.textContent = (m ? `after ${m.ply}. ${m.move} (${m.side}, ${m.class}${m.loss ? `, loses ${m.loss}` : ''})` : 'the start') + `: ${signed(v)} for South`;
+      c.appendChild(t);
+      c.addEventListener('click', () => goTo(k));
+    });
+    svg.toggleAttribute('hidden', false);
+    // The position shown: the move played from it, against the best.
+    const parts = [];
+    if (st.at < n) {
+      const m = a.moves[st.at];
+      parts.push(`Move ${m.ply}: ${m.side} played ${m.move}, ${signed(m.before)} → ${signed(m.after)} for South` +
+        (m.loss ? `, losing ${m.loss} (${m.class}); best ${m.best.join(' or ') || '?'}.` : ` (${m.class}).`));
+    } else {
+      parts.push(`End of the line: ${signed(a.end)} for South` + (a.game_over ? ' (the final margin).' : '.'));
+    }
+    const side = (s) => `${cap(s.side)}: ${s.moves} moves, ${s.loss} seed${s.loss === 1 ? '' : 's'} lost, accuracy ${Math.round(100 * s.accuracy)}%` +
+      (s.largest_mistakes.length ? ` (${s.largest_mistakes.map((x) => `${x.ply}. ${x.move} −${x.loss}`).join(', ')})` : '');
+    text.replaceChildren();
+    const p1 = document.createElement('div');
+    p1.id = 'analysis-here';
+    p1.textContent = parts.join(' ');
+    const p2 = document.createElement('div');
+    p2.className = 'sum';
+    p2.textContent = `${side(a.south)}. ${side(a.north)}. Values are South's; the start is worth ${signed(a.value)}` +
+      (a.bound ? '; some figures are bounds.' : '.');
+    text.append(p1, p2);
+  }
+
   // ---- actions ------------------------------------------------------------
 
   function playMove(letter) {
@@ -989,6 +1147,8 @@
       render();
     });
     $('new-game').addEventListener('click', newGame);
+    $('analyse').addEventListener('click', () => analyse($('game-input').value));
+    $('game-input').addEventListener('keydown', (e) => { if (e.key === 'Enter') analyse($('game-input').value); });
     $('set-position').addEventListener('click', setPosition);
     $('position').addEventListener('keydown', (e) => { if (e.key === 'Enter') setPosition(); });
     $('first').addEventListener('click', () => goTo(0));

@@ -65,7 +65,9 @@ margin), the best moves and a principal variation; click a pit to play it,
 step back and forth, paste a position, switch rule, pits and seeds. The
 position is in the page's address, so a link reopens it. Play mode pits you
 against the computer at three levels (easy, medium, perfect), as South or
-North, with undo and hints.
+North, with undo and hints. Analyse, under the board, analyses the line shown
+or a game pasted in any form 'kalah analyze' reads: the value along the game
+as a graph, each move's loss and class marked on the move list.
 
 The page and its script are in the binary: the server needs no network.
 It listens on the loopback interface unless --addr says otherwise (with a

@@ -198,7 +198,7 @@ func (k *Session) Analyze(ctx context.Context, g Game, opt AnalyzeOptions) (*Ana
 	if err := th.Validate(); err != nil {
 		return nil, err
 	}
-	if g.Pits != k.rules.Pits || g.Rule != k.rules.Capture {
+	if g.Pits != k.rules.Pits || g.Rule != k.rules.Rule {
 		return nil, fmt.Errorf("the game is Kalah(%d) under %s; the session is for %v", g.Pits, g.Rule, k.rules)
 	}
 	ps, err := g.Positions()

@@ -15,7 +15,7 @@ import (
 // randomGame plays random legal moves from the start of Kalah(m,n) until
 // the game ends or plies sowings are made (plies < 0: to the end).
 func randomGame(rng *rand.Rand, m, n int, rule Rule, plies int) Game {
-	r := engine.Rules{Pits: m, Capture: rule}
+	r := engine.Variant{Pits: m, Rule: rule}
 	p, _ := r.StartPosition(n)
 	g := Game{Pits: m, Seeds: n, Rule: rule}
 	for len(g.Moves) != plies && !p.Board.Over() {
@@ -66,7 +66,7 @@ func TestAnalyzeRandomGames(t *testing.T) {
 		m, n int
 		rule Rule
 	}{{3, 3, NoEmptyCapture}, {4, 3, NoEmptyCapture}, {4, 3, EmptyCapture}, {3, 4, EmptyCapture}} {
-		k, err := Open(Config{Pits: c.m, Seeds: c.n, Rule: c.rule, NoEGDB: true, NoCache: true, NoBook: true, Threads: 2, TableBytes: 1 << 20})
+		k, err := Open(Config{Pits: c.m, Seeds: c.n, Rule: c.rule, NoEGDB: true, NoCache: true, NoBook: true, Threads: 2, TableSize: 1 << 20})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -157,7 +157,7 @@ func checkAnalysis(t *testing.T, a *Analysis, g Game, ref *reference.Solver, rr 
 // TestAnalyzeBounds: with no time for any position, the figures are
 // bounds, flagged, that hold the reference's values.
 func TestAnalyzeBounds(t *testing.T) {
-	k, err := Open(Config{Pits: 4, Seeds: 3, NoEGDB: true, NoCache: true, NoBook: true, Threads: 1, TableBytes: 1 << 20})
+	k, err := Open(Config{Pits: 4, Seeds: 3, NoEGDB: true, NoCache: true, NoBook: true, Threads: 1, TableSize: 1 << 20})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,7 +185,7 @@ func TestAnalyzeBounds(t *testing.T) {
 
 // TestAnalyzeInterrupted: a context that ends returns the error.
 func TestAnalyzeInterrupted(t *testing.T) {
-	k, err := Open(Config{Pits: 4, Seeds: 3, NoEGDB: true, NoCache: true, NoBook: true, Threads: 1, TableBytes: 1 << 20})
+	k, err := Open(Config{Pits: 4, Seeds: 3, NoEGDB: true, NoCache: true, NoBook: true, Threads: 1, TableSize: 1 << 20})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -212,7 +212,7 @@ func TestAnalyzeInterrupted(t *testing.T) {
 
 // TestAnalysisJSON: the analysis and its game survive JSON.
 func TestAnalysisJSON(t *testing.T) {
-	k, err := Open(Config{Pits: 3, Seeds: 3, NoEGDB: true, NoCache: true, NoBook: true, Threads: 1, TableBytes: 1 << 20})
+	k, err := Open(Config{Pits: 3, Seeds: 3, NoEGDB: true, NoCache: true, NoBook: true, Threads: 1, TableSize: 1 << 20})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -36,12 +36,12 @@ func AutoEGDBSeeds(m int) int {
 // once when it starts (Done = 0), as positions are done, and once when it
 // ends (Finished, with Err set if it failed).
 type EGDBBuild struct {
-	Dir       string       // the database directory
-	Rules     engine.Rules // whose database
-	MaxSeeds  int          // built up to this seed count
-	Positions int64        // positions to build
-	Bytes     int64        // their size on disk
-	Done      int64        // positions built so far
+	Dir       string         // the database directory
+	Rules     engine.Variant // whose database
+	MaxSeeds  int            // built up to this seed count
+	Positions int64          // positions to build
+	Bytes     int64          // their size on disk
+	Done      int64          // positions built so far
 	Finished  bool
 	Err       error
 	// Background is set for a deepening (Session.DeepenEGDB), which

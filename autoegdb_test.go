@@ -28,7 +28,7 @@ func TestAutoEGDB(t *testing.T) {
 	autoEGDBPositions = 5000 // four pits: slices 0..6 (3003 positions)
 	defer func() { autoEGDBPositions = saved }()
 	t.Setenv("XDG_DATA_HOME", t.TempDir())
-	rules := engine.Rules{Pits: 4, Capture: NoEmptyCapture}
+	rules := engine.Variant{Pits: 4, Rule: NoEmptyCapture}
 	if d := AutoEGDBSeeds(4); d != 6 {
 		t.Fatalf("AutoEGDBSeeds(4) = %d with the test's cap, want 6", d)
 	}

@@ -63,7 +63,7 @@ var bookErrOnce sync.Once
 
 // fromBook returns the built-in book's record of p under rules r, or nil
 // (none, or Config.NoBook).
-func (k *Session) fromBook(r engine.Rules, p engine.Position) *results.Record {
+func (k *Session) fromBook(r engine.Variant, p engine.Position) *results.Record {
 	if k.cfg.NoBook {
 		return nil
 	}
@@ -76,7 +76,7 @@ func (k *Session) fromBook(r engine.Rules, p engine.Position) *results.Record {
 
 // bookRecord returns the built-in book's record of p under rules r (a
 // copy), nil when it holds none; the error says the book cannot be read.
-func bookRecord(r engine.Rules, p engine.Position) (*results.Record, error) {
+func bookRecord(r engine.Variant, p engine.Position) (*results.Record, error) {
 	b, err := book.Embedded()
 	if err != nil {
 		return nil, err
@@ -91,7 +91,7 @@ func bookRecord(r engine.Rules, p engine.Position) (*results.Record, error) {
 // and FromBook set, no search. ok is false when the book holds none, or
 // with Config.NoBook or Config.Recompute. Like Cached, it may be called
 // from any goroutine while the session searches.
-func (k *Session) BookAnswer(r engine.Rules, p engine.Position) (res *Result, ok bool) {
+func (k *Session) BookAnswer(r engine.Variant, p engine.Position) (res *Result, ok bool) {
 	if k.cfg.Recompute || k.cfg.NoBook {
 		return nil, false
 	}
@@ -102,7 +102,7 @@ func (k *Session) BookAnswer(r engine.Rules, p engine.Position) (res *Result, ok
 // as Session.BookAnswer gives it, for a front end that has no session
 // open yet (the explorer while it opens one). ok is false when the book
 // holds none or cannot be read.
-func BookAnswer(r engine.Rules, p engine.Position) (res *Result, ok bool) {
+func BookAnswer(r engine.Variant, p engine.Position) (res *Result, ok bool) {
 	if r.Validate() != nil || p.Pits != r.Pits {
 		return nil, false
 	}
@@ -121,7 +121,7 @@ func BookAnswer(r engine.Rules, p engine.Position) (res *Result, ok bool) {
 // resultOf is the answer a root record gives for p under rules r, as
 // Solve would give it with no search: FromCache set. The error says the
 // record's principal variation does not replay.
-func resultOf(r engine.Rules, p engine.Position, rec *results.Record) (*Result, error) {
+func resultOf(r engine.Variant, p engine.Position, rec *results.Record) (*Result, error) {
 	pv, err := r.ParsePaper(p, rec.PV)
 	if err != nil {
 		return nil, err

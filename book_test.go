@@ -21,7 +21,7 @@ func TestSessionBook(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, f := range b.Files() {
-		k, err := Open(Config{Pits: f.Pits, Seeds: f.Seeds, Rule: f.Rules.Capture, NoCache: true, NoEGDB: true, TableBytes: 1 << 20, Threads: 1})
+		k, err := Open(Config{Pits: f.Pits, Seeds: f.Seeds, Rule: f.Rules.Rule, NoCache: true, NoEGDB: true, TableSize: 1 << 20, Threads: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -72,7 +72,7 @@ func TestSessionNoBook(t *testing.T) {
 	stopped, cancel := context.WithCancel(context.Background())
 	cancel()
 	for _, cfg := range []Config{{NoBook: true}, {Recompute: true}} {
-		cfg.Pits, cfg.Seeds, cfg.Rule, cfg.NoCache, cfg.NoEGDB, cfg.TableBytes, cfg.Threads = f.Pits, f.Seeds, f.Rules.Capture, true, true, 1<<20, 1
+		cfg.Pits, cfg.Seeds, cfg.Rule, cfg.NoCache, cfg.NoEGDB, cfg.TableSize, cfg.Threads = f.Pits, f.Seeds, f.Rules.Rule, true, true, 1<<20, 1
 		k, err := Open(cfg)
 		if err != nil {
 			t.Fatal(err)
@@ -95,7 +95,7 @@ func TestSessionNoBook(t *testing.T) {
 	if !ok || !res.FromBook || !res.FromCache || res.Value != f.Records[0].Value || len(res.PV) == 0 || len(res.Best) == 0 {
 		t.Errorf("BookAnswer of %s's start: %+v, %v", f.Name, res, ok)
 	}
-	if _, ok := k.BookAnswer(engine.Rules{Pits: 3}, k.Start()); ok {
+	if _, ok := k.BookAnswer(engine.Variant{Pits: 3}, k.Start()); ok {
 		t.Error("BookAnswer of a game the book does not hold")
 	}
 }
@@ -107,7 +107,7 @@ func TestCacheBeforeBook(t *testing.T) {
 		t.Fatal(err)
 	}
 	f := b.Files()[0]
-	k, err := Open(Config{Pits: f.Pits, Seeds: f.Seeds, Rule: f.Rules.Capture, CacheDir: t.TempDir(), NoEGDB: true, TableBytes: 1 << 20, Threads: 1})
+	k, err := Open(Config{Pits: f.Pits, Seeds: f.Seeds, Rule: f.Rules.Rule, CacheDir: t.TempDir(), NoEGDB: true, TableSize: 1 << 20, Threads: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +130,7 @@ func TestCacheBeforeBook(t *testing.T) {
 // The cost of an answer from the built-in book: Solve of the Kalah(6,4)
 // start in a session with no cache.
 func BenchmarkSessionBook(b *testing.B) {
-	k, err := Open(Config{NoCache: true, NoEGDB: true, TableBytes: 1 << 20, Threads: 1})
+	k, err := Open(Config{NoCache: true, NoEGDB: true, TableSize: 1 << 20, Threads: 1})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -18,7 +18,7 @@ import (
 // Unlike the session's other methods, Cached may be called from any
 // goroutine while the session searches (the cache is safe for concurrent
 // use); it must not overlap Close.
-func (k *Session) Cached(r engine.Rules, p engine.Position) (res *Result, ok bool) {
+func (k *Session) Cached(r engine.Variant, p engine.Position) (res *Result, ok bool) {
 	if k.cache == nil || k.cfg.Recompute || r.Validate() != nil || p.Pits != r.Pits {
 		return nil, false
 	}
@@ -42,7 +42,7 @@ func (k *Session) Cached(r engine.Rules, p engine.Position) (res *Result, ok boo
 
 // cacheRecord returns the cache's root record of p under rules r, or nil
 // when it holds none or the record does not hold up (logged).
-func (k *Session) cacheRecord(r engine.Rules, p engine.Position) *results.Record {
+func (k *Session) cacheRecord(r engine.Variant, p engine.Position) *results.Record {
 	if k.cache == nil {
 		return nil
 	}

@@ -13,7 +13,7 @@ import (
 func TestCached(t *testing.T) {
 	dir := t.TempDir()
 	open := func(pits, seeds int, rule Rule) *Session {
-		k, err := Open(Config{Pits: pits, Seeds: seeds, Rule: rule, NoEGDB: true, CacheDir: dir, Threads: 1, TableBytes: 16 << 20})
+		k, err := Open(Config{Pits: pits, Seeds: seeds, Rule: rule, NoEGDB: true, CacheDir: dir, Threads: 1, TableSize: 16 << 20})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -30,7 +30,7 @@ func TestCached(t *testing.T) {
 	}
 	k = open(4, 3, NoEmptyCapture)
 	defer k.Close()
-	r3, _ := engine.NewRules(3, EmptyCapture)
+	r3, _ := engine.NewVariant(3, EmptyCapture)
 	res, ok := k.Cached(r3, start)
 	if !ok || !res.FromCache || res.Value != want.Value || len(res.Moves) != len(want.Moves) || res.Record.Seeds != 2 || res.Rules != r3 {
 		t.Fatalf("Kalah(3,2) from a Kalah(4,3) session: %+v, %v; want value %d", res, ok, want.Value)
@@ -40,7 +40,7 @@ func TestCached(t *testing.T) {
 			t.Errorf("move %s: %d, want %d", m.Move, m.Value, want.Moves[i].Value)
 		}
 	}
-	if _, ok := k.Cached(engine.Rules{Pits: 3, Capture: NoEmptyCapture}, start); ok {
+	if _, ok := k.Cached(engine.Variant{Pits: 3, Rule: NoEmptyCapture}, start); ok {
 		t.Error("a record of another rule answered")
 	}
 	if _, ok := k.Cached(k.Rules(), k.Start()); ok {

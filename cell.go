@@ -38,8 +38,8 @@ func (k *Session) SolveStart(ctx context.Context) (*results.Cell, error) {
 func (k *Session) SolveStartFrom(ctx context.Context, prior *results.Open) (*results.Cell, error) {
 	rules, seeds, start := k.rules, k.cfg.Seeds, k.Start()
 	if prior != nil {
-		if prior.Rule != rules.Capture.String() || prior.Pits != rules.Pits || prior.Seeds != seeds {
-			return nil, fmt.Errorf("the open record of %s is not one of Kalah(%d,%d) %s", prior.Name(), rules.Pits, seeds, rules.Capture)
+		if prior.Rule != rules.Rule.String() || prior.Pits != rules.Pits || prior.Seeds != seeds {
+			return nil, fmt.Errorf("the open record of %s is not one of Kalah(%d,%d) %s", prior.Name(), rules.Pits, seeds, rules.Rule)
 		}
 		if err := prior.Check(); err != nil {
 			return nil, fmt.Errorf("the open record: %w", err)
@@ -51,7 +51,7 @@ func (k *Session) SolveStartFrom(ctx context.Context, prior *results.Open) (*res
 		return nil, err
 	}
 	total := 2 * rules.Pits * seeds
-	cell := &results.Cell{Rule: rules.Capture.String(), Pits: rules.Pits, Seeds: seeds, Lower: -total, Upper: total, Stage: "value"}
+	cell := &results.Cell{Rule: rules.Rule.String(), Pits: rules.Pits, Seeds: seeds, Lower: -total, Upper: total, Stage: "value"}
 	known := priorKnown(prior, start)
 	if prior != nil {
 		cell.Lower, cell.Upper = prior.Lower, prior.Upper
@@ -177,7 +177,7 @@ func (k *Session) SolveStartFrom(ctx context.Context, prior *results.Open) (*res
 		Nodes:      cell.Nodes,
 		Seconds:    math.Round(cell.Elapsed.Seconds()*1000) / 1000,
 		Threads:    s.Threads(),
-		TTBytes:    s.Table().Bytes(),
+		TableSize:  s.Table().Bytes(),
 		EGDBSeeds:  s.EGDBSeeds(),
 		CacheHits:  s.Stats().CacheHits - hits0,
 		StoreHits:  s.Stats().CacheHits - hits0,
@@ -261,7 +261,7 @@ func priorKnown(prior *results.Open, start engine.Position) priorWork {
 // and returns bounds on South's final store difference under perfect play
 // after it: exact (lo == hi) unless err wraps solver.ErrInterrupted.
 // narrowed says the bounds are narrower than the seeds left allow.
-func chainBounds(ctx context.Context, s *solver.Solver, rules engine.Rules, start engine.Position, chain []int) (lo, hi int, narrowed bool, err error) {
+func chainBounds(ctx context.Context, s *solver.Solver, rules engine.Variant, start engine.Position, chain []int) (lo, hi int, narrowed bool, err error) {
 	end := start
 	for _, i := range chain {
 		if end.Board.Over() || end.ToMove != start.ToMove || end.Board.Pit(i) == 0 {

@@ -45,8 +45,8 @@ func TestPublishedValuesSolve(t *testing.T) {
 		if len(pub) == 0 {
 			t.Fatalf("Kalah(%d,%d) %s: nothing published", c.m, c.n, c.rule)
 		}
-		capt, _ := engine.ParseCapture(c.rule)
-		k, err := Open(Config{Pits: c.m, Seeds: c.n, Rule: capt, NoEGDB: true, NoCache: true, TableBytes: min(solver.DefaultTTBytesFor(c.m, 2*c.m*c.n, 0), 256<<20)})
+		capt, _ := engine.ParseRule(c.rule)
+		k, err := Open(Config{Pits: c.m, Seeds: c.n, Rule: capt, NoEGDB: true, NoCache: true, TableSize: min(solver.DefaultTableSizeFor(c.m, 2*c.m*c.n, 0), 256<<20)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -74,7 +74,7 @@ func TestPublishedValuesSolve(t *testing.T) {
 // first move's search begin (after SolveStart's value-only stage, which
 // boards of 40 seeds and more get).
 func TestSolveStartKeepsValue(t *testing.T) {
-	cfg := Config{Pits: 4, Seeds: 5, Rule: NoEmptyCapture, Threads: 1, NoEGDB: true, NoCache: true, TableBytes: 64 << 20}
+	cfg := Config{Pits: 4, Seeds: 5, Rule: NoEmptyCapture, Threads: 1, NoEGDB: true, NoCache: true, TableSize: 64 << 20}
 	full := solveStart(t, cfg)
 	// Each first move is worth the best of the opening chains it begins.
 	moveValue := map[string]int{}
@@ -147,8 +147,8 @@ func interruptedStart(ctx context.Context, t *testing.T, cfg Config) *results.Ce
 // test reports (its bounds narrowed). Every chain's bounds hold the complete solve's value, and
 // the first chain is exact.
 func TestSolveStartKeepsChains(t *testing.T) {
-	cfg := Config{Pits: 5, Seeds: 3, Rule: NoEmptyCapture, Threads: 1, NoEGDB: true, NoCache: true, TableBytes: 64 << 20}
-	rules := engine.Rules{Pits: 5, Capture: engine.NoEmptyCapture}
+	cfg := Config{Pits: 5, Seeds: 3, Rule: NoEmptyCapture, Threads: 1, NoEGDB: true, NoCache: true, TableSize: 64 << 20}
+	rules := engine.Variant{Pits: 5, Rule: engine.NoEmptyCapture}
 	full := solveStart(t, cfg)
 	value := map[string]int{}
 	for _, o := range full.Record.Openings {
@@ -209,7 +209,7 @@ func TestSolveStartKeepsChains(t *testing.T) {
 // fresh run's record, and drops the checkpoint. Kalah(5,3), stopped when
 // the first opening chain's search begins.
 func TestSolveStartResumesFromCheckpoint(t *testing.T) {
-	cfg := Config{Pits: 5, Seeds: 3, Rule: NoEmptyCapture, Threads: 1, NoEGDB: true, NoCache: true, TableBytes: 64 << 20}
+	cfg := Config{Pits: 5, Seeds: 3, Rule: NoEmptyCapture, Threads: 1, NoEGDB: true, NoCache: true, TableSize: 64 << 20}
 	fresh := solveStart(t, cfg)
 	dir := filepath.Join(t.TempDir(), "cache")
 	cfg.NoCache, cfg.CacheDir, cfg.CheckpointEvery = false, dir, time.Nanosecond
@@ -253,8 +253,8 @@ func TestSolveStartResumesFromCheckpoint(t *testing.T) {
 // an extra-turn move begins several chains.
 func TestSolveStartOpeningsMatchReference(t *testing.T) {
 	for _, c := range []struct{ m, n int }{{3, 3}, {4, 1}, {4, 2}, {4, 3}} {
-		for _, rule := range []engine.Capture{EmptyCapture, NoEmptyCapture} {
-			cell := solveStart(t, Config{Pits: c.m, Seeds: c.n, Rule: rule, Threads: 1, NoEGDB: true, NoCache: true, TableBytes: 16 << 20})
+		for _, rule := range []engine.Rule{EmptyCapture, NoEmptyCapture} {
+			cell := solveStart(t, Config{Pits: c.m, Seeds: c.n, Rule: rule, Threads: 1, NoEGDB: true, NoCache: true, TableSize: 16 << 20})
 			ref := reference.NewSolver(reference.Rules{Pits: c.m, EmptyCapture: rule == EmptyCapture}, 0)
 			holes := make([]int, 2*c.m+2)
 			for i := range c.m {
@@ -298,7 +298,7 @@ func TestSolveStartOpeningsMatchReference(t *testing.T) {
 // only the principal variation to search; a record of another cell, or
 // one failing its check, is an error.
 func TestSolveStartFromOpenRecord(t *testing.T) {
-	cfg := Config{Pits: 5, Seeds: 3, Rule: NoEmptyCapture, Threads: 1, NoEGDB: true, NoCache: true, TableBytes: 64 << 20}
+	cfg := Config{Pits: 5, Seeds: 3, Rule: NoEmptyCapture, Threads: 1, NoEGDB: true, NoCache: true, TableSize: 64 << 20}
 	fresh := solveStart(t, cfg)
 	from := func(prior *results.Open) (*results.Cell, error) {
 		k, err := Open(cfg)
@@ -378,11 +378,11 @@ func TestSolveStartFromOpenRecord(t *testing.T) {
 // with the value known to be at most what it is, the rerun searches fewer
 // nodes than a fresh run and ends with its record.
 func TestSolveStartFromValueBounds(t *testing.T) {
-	cfg := Config{Pits: 4, Seeds: 5, Rule: NoEmptyCapture, Threads: 1, NoEGDB: true, NoCache: true, TableBytes: 64 << 20}
+	cfg := Config{Pits: 4, Seeds: 5, Rule: NoEmptyCapture, Threads: 1, NoEGDB: true, NoCache: true, TableSize: 64 << 20}
 	fresh := solveStart(t, cfg)
 	v := fresh.Record.Value
 	prior := results.Open{Rule: "no-empty-capture", Pits: 4, Seeds: 5, Lower: -40, Upper: v, Stage: "value", Reason: "interrupted",
-		Runs: 1, Nodes: 1, Threads: 1, TTBytes: 64 << 20, EGDBSeeds: -1, Date: "2026-01-02"}
+		Runs: 1, Nodes: 1, Threads: 1, TableSize: 64 << 20, EGDBSeeds: -1, Date: "2026-01-02"}
 	k, err := Open(cfg)
 	if err != nil {
 		t.Fatal(err)

@@ -78,7 +78,7 @@ func (k *Session) resume(p engine.Position, tab *tt.Table, nodes func() int64) *
 		c.prior = info
 		k.resumed = true
 		k.logf("resuming %v from checkpoint %d (%s; %d nodes and %.1f s of search so far): %d MiB table loaded in %.2f s",
-			p, info.Checkpoints, info.Time.Format(time.RFC3339), info.Nodes, info.Seconds, info.TableBytes>>20, time.Since(t0).Seconds())
+			p, info.Checkpoints, info.Time.Format(time.RFC3339), info.Nodes, info.Seconds, info.TableSize>>20, time.Since(t0).Seconds())
 	}
 	c.every = k.cfg.CheckpointEvery
 	if c.every == 0 {

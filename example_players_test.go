@@ -6,7 +6,7 @@ import (
 	"log"
 
 	"github.com/kalah-solver/kalah"
-	"github.com/kalah-solver/kalah/multi"
+	"github.com/kalah-solver/kalah/players"
 )
 
 // Solve the start of four-player Kalah(2,2) (two pits a player, two seeds
@@ -15,7 +15,7 @@ import (
 // the others, and what each seat can guarantee. The session sizes the
 // table by the k-player policy ('kalah solve --players 4' opens it so).
 func ExampleOpenPlayers() {
-	r, err := multi.NewRules(4, 2, multi.TargetNext)
+	r, err := players.NewVariant(4, 2, players.TargetNext)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -23,7 +23,7 @@ func ExampleOpenPlayers() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	k, err := kalah.OpenPlayers(kalah.PlayersConfig{Rules: r, Concept: multi.Paranoid, TableSeeds: start.Board.Seeds()})
+	k, err := kalah.OpenPlayers(kalah.PlayersConfig{Rules: r, Concept: players.Paranoid, TableSeeds: start.Board.Seeds()})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -35,7 +35,7 @@ func ExampleOpenPlayers() {
 	}
 	fmt.Println(r.Name(2), k.Concept())
 	for _, mv := range sol.Moves {
-		fmt.Printf("%s %d\n", multi.MoveName(sol.Mover, mv.Pit), mv.Value)
+		fmt.Printf("%s %d\n", players.MoveName(sol.Mover, mv.Pit), mv.Value)
 	}
 	fmt.Print("guarantees:")
 	for seat := range r.Players {
@@ -43,10 +43,10 @@ func ExampleOpenPlayers() {
 		if err != nil {
 			log.Fatal(err)
 		}
-		fmt.Printf(" %s %d", multi.SeatName(seat), g)
+		fmt.Printf(" %s %d", players.SeatName(seat), g)
 	}
 	fmt.Println()
-	fmt.Println("table", k.TableBytes()>>20, "MiB")
+	fmt.Println("table", k.TableSize()>>20, "MiB")
 	// Output:
 	// 4-player Kalah(2,2) paranoid
 	// 1a 2

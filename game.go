@@ -33,7 +33,7 @@ func (g Game) Start() (engine.Position, error) {
 		}
 		return *g.Position, nil
 	}
-	r := engine.Rules{Pits: g.Pits, Capture: g.Rule}
+	r := engine.Variant{Pits: g.Pits, Rule: g.Rule}
 	return r.StartPosition(g.Seeds)
 }
 
@@ -41,7 +41,7 @@ func (g Game) Start() (engine.Position, error) {
 // after the last, len(g.Moves)+1 of them. An illegal move is a
 // *MoveError.
 func (g Game) Positions() ([]engine.Position, error) {
-	r, err := engine.NewRules(g.Pits, g.Rule)
+	r, err := engine.NewVariant(g.Pits, g.Rule)
 	if err != nil {
 		return nil, err
 	}
@@ -163,7 +163,7 @@ func ParseGameJSON(b []byte, def Game) (Game, error) {
 		g.Seeds = j.Seeds
 	}
 	if j.Rule != "" {
-		r, err := engine.ParseCapture(j.Rule)
+		r, err := engine.ParseRule(j.Rule)
 		if err != nil {
 			return Game{}, err
 		}
@@ -227,7 +227,7 @@ func ParseGameJSON(b []byte, def Game) (Game, error) {
 // playMoves plays moves one at a time (engine.ParseMove: a pit letter, or
 // a 1-based pit number of the side to move) from g's start.
 func playMoves(g Game, moves []string) (Game, error) {
-	r, err := engine.NewRules(g.Pits, g.Rule)
+	r, err := engine.NewVariant(g.Pits, g.Rule)
 	if err != nil {
 		return Game{}, err
 	}
@@ -282,7 +282,7 @@ func ParseOpenSpiel(text string, def Game) (Game, error) {
 // playActions plays OpenSpiel actions from g's start; texts, if not nil,
 // are the actions as written.
 func playActions(g Game, acts []int, texts []string) (Game, error) {
-	r, err := engine.NewRules(g.Pits, g.Rule)
+	r, err := engine.NewVariant(g.Pits, g.Rule)
 	if err != nil {
 		return Game{}, err
 	}

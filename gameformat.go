@@ -110,7 +110,7 @@ func ParseGame(text string, f Format, def Game) (Game, error) {
 // with no dashes. A bad move is a *MoveError naming it.
 func ParseNotation(text string, def Game) (Game, error) {
 	g := withDefaults(def)
-	r, err := engine.NewRules(g.Pits, g.Rule)
+	r, err := engine.NewVariant(g.Pits, g.Rule)
 	if err != nil {
 		return Game{}, err
 	}
@@ -196,7 +196,7 @@ func ParseHeader(line string, def *Game, f *Format) (ok bool, err error) {
 			}
 			def.Pits, def.Seeds, def.Position = m, n, nil
 		case w == engine.NoEmptyCapture.String() || w == engine.EmptyCapture.String():
-			def.Rule, _ = engine.ParseCapture(w)
+			def.Rule, _ = engine.ParseRule(w)
 		case kv && key == "pits", kv && key == "seeds":
 			n, err := strconv.Atoi(val)
 			if err != nil || n < 1 {
@@ -209,7 +209,7 @@ func ParseHeader(line string, def *Game, f *Format) (ok bool, err error) {
 			}
 			def.Position = nil
 		case kv && key == "rule":
-			r, err := engine.ParseCapture(val)
+			r, err := engine.ParseRule(val)
 			if err != nil {
 				return true, fmt.Errorf("header: %v", err)
 			}

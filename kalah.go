@@ -6,7 +6,7 @@
 // owns everything a solve needs and applies one policy to each:
 //
 //   - the transposition table, sized for the game and its endgame database
-//     by solver.DefaultTTBytesFor (at most a quarter of memory or 1 GiB,
+//     by solver.DefaultTableSizeFor (at most a quarter of memory or 1 GiB,
 //     less for small games and deep databases), built on the first search
 //     and kept for the session's later ones;
 //   - the endgame database of the rule installed in the default directory
@@ -30,7 +30,7 @@
 // coordinator and workers do, use the session's NullWindow, Guess and
 // Team (search.go), so that the table, the database and the cache stay
 // the session's. The three- and four-player game has a sibling session,
-// PlayersSession (OpenPlayers), with the table policy of package multi.
+// PlayersSession (OpenPlayers), with the table policy of package players.
 //
 // Values are final store differences under perfect play for the side to
 // move, counting what the stores already hold. Every result carries a
@@ -58,7 +58,7 @@ import (
 var errNoCache = errors.New("an opening book lives in the cache: open the session with one (not NoCache)")
 
 // Rule is a capture convention.
-type Rule = engine.Capture
+type Rule = engine.Rule
 
 // The two capture conventions (docs/rules.md).
 const (
@@ -79,11 +79,11 @@ type Config struct {
 
 	// Threads is the number of search threads; 0 means all cores.
 	Threads int
-	// TableBytes is the transposition table's size; 0 means the one
-	// policy, solver.DefaultTTBytesFor(Pits, TableSeeds, the endgame
-	// database's depth) (DefaultTTBytesForValue with TableValueOnly),
+	// TableSize is the transposition table's size; 0 means the one
+	// policy, solver.DefaultTableSizeFor(Pits, TableSeeds, the endgame
+	// database's depth) (DefaultTableSizeForValue with TableValueOnly),
 	// applied when the first search builds the table.
-	TableBytes int64
+	TableSize int64
 	// TableSeeds is the most seeds on a board the session will search,
 	// for the policy; 0 means the game's start, 2*Pits*Seeds.
 	TableSeeds int
@@ -145,7 +145,7 @@ type Config struct {
 // a search already runs on every core the session was given.
 type Session struct {
 	cfg   Config
-	rules engine.Rules
+	rules engine.Variant
 	tb    int64
 
 	cache *persist.Cache // nil with NoCache
@@ -174,7 +174,7 @@ func Open(cfg Config) (*Session, error) {
 	if cfg.Threads < 0 {
 		return nil, fmt.Errorf("threads must be at least 1, got %d", cfg.Threads)
 	}
-	rules := engine.Rules{Pits: cfg.Pits, Capture: cfg.Rule}
+	rules := engine.Variant{Pits: cfg.Pits, Rule: cfg.Rule}
 	if err := rules.Validate(); err != nil {
 		return nil, err
 	}
@@ -184,7 +184,7 @@ func Open(cfg Config) (*Session, error) {
 	if cfg.Shared != nil && !cfg.NoCache {
 		return nil, errors.New("a session with a shared table has no cache: set NoCache")
 	}
-	k := &Session{cfg: cfg, rules: rules, tb: cfg.TableBytes}
+	k := &Session{cfg: cfg, rules: rules, tb: cfg.TableSize}
 	if !cfg.NoCache {
 		dir := cfg.CacheDir
 		if dir == "" {
@@ -223,7 +223,7 @@ func (k *Session) Close() error {
 }
 
 // Rules are the session's rules: its pit count and capture convention.
-func (k *Session) Rules() engine.Rules { return k.rules }
+func (k *Session) Rules() engine.Variant { return k.rules }
 
 // Seeds is n of the session's game, Kalah(m,n).
 func (k *Session) Seeds() int { return k.cfg.Seeds }
@@ -245,13 +245,13 @@ func (k *Session) CacheDir() string {
 	return k.cache.Dir()
 }
 
-// TableBytes is the transposition table's size, by Config.TableBytes or
+// TableSize is the transposition table's size, by Config.TableSize or
 // the session's policy: once the table is built (Ready, or the first
 // search), its size in memory (a power of two of buckets, at most the
 // size asked for). Before the first search has opened the endgame
 // database, the policy's size is the one for no database (an upper
 // bound).
-func (k *Session) TableBytes() int64 {
+func (k *Session) TableSize() int64 {
 	if k.sv != nil {
 		return k.sv.Table().Bytes()
 	}
@@ -269,9 +269,9 @@ func (k *Session) policyTable(dbSeeds int) int64 {
 		seeds = 2 * k.cfg.Pits * k.cfg.Seeds
 	}
 	if k.cfg.TableValueOnly {
-		return solver.DefaultTTBytesForValue(k.cfg.Pits, seeds, dbSeeds)
+		return solver.DefaultTableSizeForValue(k.cfg.Pits, seeds, dbSeeds)
 	}
-	return solver.DefaultTTBytesFor(k.cfg.Pits, seeds, dbSeeds)
+	return solver.DefaultTableSizeFor(k.cfg.Pits, seeds, dbSeeds)
 }
 
 // build returns the session's solver, building it, with its table and the
@@ -294,7 +294,7 @@ func (k *Session) build() (*solver.Solver, error) {
 		}
 		k.tb = k.policyTable(dbSeeds)
 	}
-	o := solver.Options{TTBytes: k.tb, Threads: k.cfg.Threads, Progress: k.progress, ProgressEvery: k.cfg.ProgressEvery}
+	o := solver.Options{TableSize: k.tb, Threads: k.cfg.Threads, Progress: k.progress, ProgressEvery: k.cfg.ProgressEvery}
 	if db != nil {
 		o.DB = db
 	}
@@ -363,7 +363,7 @@ func (k *Session) EGDB() (*egdb.DB, error) {
 // header checked, the payload of every file not checked before) and
 // reports whether it switched. After a switch the searches use the new
 // database; the table is dropped (the next search builds one of the size
-// the policy gives the new depth, or Config.TableBytes), the old
+// the policy gives the new depth, or Config.TableSize), the old
 // database is closed, and a database EGDB returned or a Team taken
 // before must not be used any more. The cache stays, and so do its
 // answers: values are exact whatever the database.
@@ -410,7 +410,7 @@ func (k *Session) RefreshEGDB() (bool, error) {
 	}
 	old := k.db
 	k.Reset()
-	k.db, k.tb = db, k.cfg.TableBytes
+	k.db, k.tb = db, k.cfg.TableSize
 	wasText := "none"
 	if was >= 0 {
 		wasText = fmt.Sprintf("%d seeds", was)
@@ -426,7 +426,7 @@ func (k *Session) RefreshEGDB() (bool, error) {
 
 // filesStamp describes the slice files 0..n of r in dir (size and
 // modification time of each): a file written since changes it.
-func filesStamp(dir string, r engine.Rules, n int) string {
+func filesStamp(dir string, r engine.Variant, n int) string {
 	var b strings.Builder
 	for s := 0; s <= n; s++ {
 		if fi, err := os.Stat(egdb.SlicePath(dir, r, s)); err == nil {
@@ -456,7 +456,7 @@ func EGDBLoading() (done, total int64) { return egdb.Loading() }
 // Front ends that will open several databases one after the other check
 // them all first (kalah sweep --egdb), so that a missing one stops the run
 // before hours of work rather than after.
-func HasEGDB(dir string, r engine.Rules) (bool, error) {
+func HasEGDB(dir string, r engine.Variant) (bool, error) {
 	ss, err := egdb.Slices(dir, r)
 	if err != nil {
 		return false, fmt.Errorf("endgame database: %w", err)
@@ -468,7 +468,7 @@ func HasEGDB(dir string, r engine.Rules) (bool, error) {
 // directory when dir is "". It returns nil, and no error, when the default
 // directory holds no database for r; an explicit dir without one, or a bad
 // file, is an error.
-func OpenEGDB(dir string, r engine.Rules) (*egdb.DB, error) {
+func OpenEGDB(dir string, r engine.Variant) (*egdb.DB, error) {
 	explicit := dir != ""
 	if !explicit {
 		d, err := egdb.DefaultDir()

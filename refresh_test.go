@@ -21,11 +21,11 @@ import (
 // database in a default directory that had none is taken up too.
 func TestRefreshEGDB(t *testing.T) {
 	ctx := context.Background()
-	r := engine.Rules{Pits: 3, Capture: NoEmptyCapture}
+	r := engine.Variant{Pits: 3, Rule: NoEmptyCapture}
 	dir := t.TempDir()
 	egdbtest.Build(t, dir, r, 2)
 	var logs bytes.Buffer
-	k, err := Open(Config{Pits: 3, Seeds: 3, Threads: 1, TableBytes: 16 << 20, NoCache: true, EGDBDir: dir, Log: log.New(&logs, "", 0)})
+	k, err := Open(Config{Pits: 3, Seeds: 3, Threads: 1, TableSize: 16 << 20, NoCache: true, EGDBDir: dir, Log: log.New(&logs, "", 0)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +38,7 @@ func TestRefreshEGDB(t *testing.T) {
 	}
 	refresh(false) // nothing opened yet: the first search opens the deepest there is
 
-	ref, err := Open(Config{Pits: 3, Seeds: 3, Threads: 1, TableBytes: 16 << 20, NoCache: true, NoEGDB: true})
+	ref, err := Open(Config{Pits: 3, Seeds: 3, Threads: 1, TableSize: 16 << 20, NoCache: true, NoEGDB: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +118,7 @@ func TestRefreshEGDB(t *testing.T) {
 
 	// No database in the default directory, then one.
 	t.Setenv("XDG_DATA_HOME", t.TempDir())
-	k2, err := Open(Config{Pits: 3, Seeds: 3, Threads: 1, TableBytes: 16 << 20, NoCache: true})
+	k2, err := Open(Config{Pits: 3, Seeds: 3, Threads: 1, TableSize: 16 << 20, NoCache: true})
 	if err != nil {
 		t.Fatal(err)
 	}

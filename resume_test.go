@@ -61,7 +61,7 @@ func (l *stageLog) cost() map[string]int64 {
 // finished, the checkpoint is gone. The interruption is a context cancel
 // at the moment the progress reports show the third move's search begin.
 func TestResumeAfterInterrupt(t *testing.T) {
-	cfg := Config{Pits: 5, Seeds: 3, Threads: 1, NoEGDB: true, TableBytes: 64 << 20,
+	cfg := Config{Pits: 5, Seeds: 3, Threads: 1, NoEGDB: true, TableSize: 64 << 20,
 		CheckpointEvery: time.Nanosecond}
 	fresh := func() (*Result, map[string]int64) {
 		var l stageLog
@@ -156,7 +156,7 @@ func TestResumeAfterInterrupt(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	tab, _ := tt.New(5, cfg.TableBytes)
+	tab, _ := tt.New(5, cfg.TableSize)
 	if _, err := st.LoadCheckpoint(k.Start(), tab); !errors.Is(err, persist.ErrNoCheckpoint) {
 		t.Errorf("after the finished solve: %v", err)
 	}
@@ -171,7 +171,7 @@ func TestResumeAfterInterrupt(t *testing.T) {
 func TestCheckpointsWhileSearching(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "cache")
 	var saved sync.Map
-	cfg := Config{Pits: 5, Seeds: 3, Threads: 2, NoEGDB: true, TableBytes: 16 << 20, CacheDir: dir,
+	cfg := Config{Pits: 5, Seeds: 3, Threads: 2, NoEGDB: true, TableSize: 16 << 20, CacheDir: dir,
 		CheckpointEvery: time.Millisecond, Log: log.New(logFunc(func(s string) { saved.Store(s, true) }), "", 0)}
 	k, err := Open(cfg)
 	if err != nil {

@@ -19,7 +19,7 @@ import (
 
 // Ready builds the session's table and opens its endgame database now, as
 // the first search would (a session does both on its first search), so
-// that Threads, TableBytes and EGDBSeeds say what the searches will run
+// that Threads, TableSize and EGDBSeeds say what the searches will run
 // with and a failure to open the database shows before any work starts.
 func (k *Session) Ready() error {
 	_, err := k.build()
@@ -27,7 +27,7 @@ func (k *Session) Ready() error {
 }
 
 // Threads is the number of search threads: Config.Threads, or every core.
-// It, TableBytes and EGDBSeeds may be called while a Team's tests run.
+// It, TableSize and EGDBSeeds may be called while a Team's tests run.
 func (k *Session) Threads() int {
 	if k.sv != nil {
 		return k.sv.Threads()
@@ -122,7 +122,7 @@ func (k *Session) Guess(ctx context.Context, b engine.Board, depth int) (int, er
 // units, which come and go on their own): each test owns a thread, and a
 // thread with no test of its own helps a running one (solver.Team). While
 // the team is in use the session must run nothing else; Threads,
-// TableBytes and EGDBSeeds may still be read.
+// TableSize and EGDBSeeds may still be read.
 func (k *Session) Team() (*solver.Team, error) {
 	sv, err := k.build()
 	if err != nil {

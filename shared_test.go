@@ -43,11 +43,11 @@ func TestSharedSecondLevel(t *testing.T) {
 		t.Fatal("a shared table beside a cache was accepted")
 	}
 	for round := range 2 {
-		k, err := Open(Config{Pits: 3, Seeds: 3, Rule: EmptyCapture, Shared: c, NoCache: true, NoEGDB: true, Threads: 1, TableBytes: 1 << 20})
+		k, err := Open(Config{Pits: 3, Seeds: 3, Rule: EmptyCapture, Shared: c, NoCache: true, NoEGDB: true, Threads: 1, TableSize: 1 << 20})
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := engine.Rules{Pits: 3, Capture: engine.EmptyCapture}
+		r := engine.Variant{Pits: 3, Rule: engine.EmptyCapture}
 		start, _ := r.StartPosition(3)
 		res, err := k.Solve(context.Background(), start)
 		k.Close()

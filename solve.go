@@ -16,7 +16,7 @@ import (
 // Result is the answer for one position.
 type Result struct {
 	Position engine.Position
-	Rules    engine.Rules
+	Rules    engine.Variant
 	Value    int  // final store difference for the side to move under perfect play, stores counted
 	Lower    int  // proven bounds: equal to Value when Solved
 	Upper    int  //
@@ -157,7 +157,7 @@ func (k *Session) solve(ctx context.Context, p engine.Position, valueOnly bool) 
 func (k *Session) record(res *Result) *results.Record {
 	p := res.Position
 	rec := &results.Record{
-		Rule:       k.rules.Capture.String(),
+		Rule:       k.rules.Rule.String(),
 		Pits:       p.Pits,
 		Position:   p.String(),
 		ToMove:     p.ToMove.String(),
@@ -167,7 +167,7 @@ func (k *Session) record(res *Result) *results.Record {
 		Nodes:      res.Stats.Nodes,
 		Seconds:    math.Round(res.Elapsed.Seconds()*1000) / 1000,
 		Threads:    k.sv.Threads(),
-		TTBytes:    k.sv.Table().Bytes(),
+		TableSize:  k.sv.Table().Bytes(),
 		EGDBSeeds:  k.sv.EGDBSeeds(),
 		CacheHits:  res.Stats.CacheHits,
 		StoreHits:  res.Stats.CacheHits,

@@ -20,28 +20,28 @@ import (
 	"github.com/kalah-solver/kalah/engine"
 )
 
-// DefaultTTBytes is the table size of a benchmark run: small enough for any
+// DefaultTableSize is the table size of a benchmark run: small enough for any
 // machine, fixed so that node counts compare across machines.
-const DefaultTTBytes = 64 << 20
+const DefaultTableSize = 64 << 20
 
-// StartTTBytes is the table size for the start positions of the full suite
+// StartTableSize is the table size for the start positions of the full suite
 // and the growth series: a 64 MiB table makes Kalah(6,4) many times slower
 // (it thrashes), while 1 GiB is still within any machine that solves it.
-const StartTTBytes = 1 << 30
+const StartTableSize = 1 << 30
 
 // Case is one position of the suite: a start position, or the position
 // reached from it by a fixed sequence of moves.
 type Case struct {
-	Name  string       // short and unique, e.g. "6x5-e-03"
-	Rules engine.Rules // pits and capture convention
-	Seeds int          // seeds per pit at the start
+	Name  string         // short and unique, e.g. "6x5-e-03"
+	Rules engine.Variant // pits and capture convention
+	Seeds int            // seeds per pit at the start
 	// Moves are the sowings played from the start, space-separated, by
 	// letter: a.. for South, A.. for North. Each letter names its side, so
 	// a sequence that does not match the extra turns fails to parse.
 	Moves string
-	// TTBytes is the case's table size when the run does not set one;
-	// 0 means DefaultTTBytes.
-	TTBytes int64
+	// TableSize is the case's table size when the run does not set one;
+	// 0 means DefaultTableSize.
+	TableSize int64
 }
 
 // Start reports whether the case is a start position.
@@ -89,16 +89,16 @@ func Suite(name string) ([]Case, error) {
 func Quick() []Case { return append([]Case(nil), midgame...) }
 
 // Full returns the start positions of Kalah(6,3) and Kalah(6,4) under both
-// rules, each with a StartTTBytes table, then the mid-game positions.
+// rules, each with a StartTableSize table, then the mid-game positions.
 func Full() []Case {
 	var out []Case
 	for _, n := range []int{3, 4} {
-		for _, c := range engine.Captures {
+		for _, c := range engine.AllRules {
 			out = append(out, Case{
-				Name:    fmt.Sprintf("6x%d-%s-start", n, ruleTag(c)),
-				Rules:   engine.Rules{Pits: 6, Capture: c},
-				Seeds:   n,
-				TTBytes: StartTTBytes,
+				Name:      fmt.Sprintf("6x%d-%s-start", n, ruleTag(c)),
+				Rules:     engine.Variant{Pits: 6, Rule: c},
+				Seeds:     n,
+				TableSize: StartTableSize,
 			})
 		}
 	}
@@ -106,7 +106,7 @@ func Full() []Case {
 }
 
 // ruleTag is "n" for no-empty-capture and "e" for empty-capture.
-func ruleTag(c engine.Capture) string {
+func ruleTag(c engine.Rule) string {
 	if c == engine.EmptyCapture {
 		return "e"
 	}

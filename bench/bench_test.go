@@ -51,22 +51,22 @@ func TestSuites(t *testing.T) {
 		if p.Board.NumMoves() < 2 && !c.Start() {
 			t.Errorf("%s: %d legal moves; a benchmark position should offer a choice", c.Name, p.Board.NumMoves())
 		}
-		games[c.Game()+" "+c.Rules.Capture.String()]++
+		games[c.Game()+" "+c.Rules.Rule.String()]++
 	}
 	for _, n := range []int{4, 5, 6} {
-		for _, r := range engine.Captures {
-			if k := games[Case{Rules: engine.Rules{Pits: 6}, Seeds: n}.Game()+" "+r.String()]; k < 3 {
+		for _, r := range engine.AllRules {
+			if k := games[Case{Rules: engine.Variant{Pits: 6}, Seeds: n}.Game()+" "+r.String()]; k < 3 {
 				t.Errorf("Kalah(6,%d) %s: %d mid-game positions, want at least 3", n, r, k)
 			}
 		}
 	}
 	for _, c := range full[:4] {
-		if !c.Start() || c.TTBytes != StartTTBytes || (Config{}).ttBytes(c) != StartTTBytes || (Config{TTBytes: 1 << 20}).ttBytes(c) != 1<<20 {
-			t.Errorf("%s: table %d, want StartTTBytes unless the run sets one", c.Name, c.TTBytes)
+		if !c.Start() || c.TableSize != StartTableSize || (Config{}).tableSize(c) != StartTableSize || (Config{TableSize: 1 << 20}).tableSize(c) != 1<<20 {
+			t.Errorf("%s: table %d, want StartTableSize unless the run sets one", c.Name, c.TableSize)
 		}
 	}
-	if got := (Config{}).ttBytes(quick[0]); got != DefaultTTBytes {
-		t.Errorf("a mid-game case gets a table of %d bytes, want DefaultTTBytes", got)
+	if got := (Config{}).tableSize(quick[0]); got != DefaultTableSize {
+		t.Errorf("a mid-game case gets a table of %d bytes, want DefaultTableSize", got)
 	}
 	if _, err := Suite("slow"); err == nil || !strings.Contains(err.Error(), "quick or full") {
 		t.Errorf("Suite(slow) = %v", err)
@@ -74,7 +74,7 @@ func TestSuites(t *testing.T) {
 }
 
 func TestCaseErrors(t *testing.T) {
-	r := engine.Rules{Pits: 6, Capture: engine.NoEmptyCapture}
+	r := engine.Variant{Pits: 6, Rule: engine.NoEmptyCapture}
 	for _, c := range []Case{
 		{Name: "x", Rules: r, Seeds: 4, Moves: "A"},   // North's pit, South to move
 		{Name: "x", Rules: r, Seeds: 4, Moves: "c C"}, // c ends in the store: South moves again
@@ -95,7 +95,7 @@ func TestSignature(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !rep.Deterministic || rep.Threads != 1 || rep.TTBytes != DefaultTTBytes {
+		if !rep.Deterministic || rep.Threads != 1 || rep.TableSize != DefaultTableSize {
 			t.Fatalf("report %+v is not the deterministic configuration", rep)
 		}
 		if rep.Nodes != want {
@@ -127,7 +127,7 @@ func TestValues(t *testing.T) {
 			continue
 		}
 		t.Run(c.Name, func(t *testing.T) {
-			ref := reference.NewSolver(reference.Rules{Pits: c.Rules.Pits, EmptyCapture: c.Rules.Capture == engine.EmptyCapture}, limit)
+			ref := reference.NewSolver(reference.Rules{Pits: c.Rules.Pits, EmptyCapture: c.Rules.Rule == engine.EmptyCapture}, limit)
 			g := ref.Game(p.Holes(), p.ToMove == engine.North)
 			base := p.Board.StoreDiff()
 			want := base + ref.Value(g)
@@ -171,7 +171,7 @@ func BenchmarkSolveSmall(b *testing.B) {
 	var nodes int64
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
-		s, err := solver.New(c.Rules, solver.Options{TTBytes: DefaultTTBytes, Threads: 1})
+		s, err := solver.New(c.Rules, solver.Options{TableSize: DefaultTableSize, Threads: 1})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -203,7 +203,7 @@ func BenchmarkSolveQuick(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			s, err := solver.New(c.Rules, solver.Options{TTBytes: DefaultTTBytes, Threads: 1})
+			s, err := solver.New(c.Rules, solver.Options{TableSize: DefaultTableSize, Threads: 1})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -228,7 +228,7 @@ func BenchmarkSolveQuick(b *testing.B) {
 // the one-thread report as Run's.
 func TestRunThreadsInterleaved(t *testing.T) {
 	cases := byName(t, []string{"6x4-n-01", "6x4-e-02", "6x5-n-03"})
-	cfg := Config{TTBytes: 16 << 20}
+	cfg := Config{TableSize: 16 << 20}
 	var order []string
 	reps, err := RunThreads(context.Background(), cases, cfg, []int{1, 2}, func(i int, r Result) {
 		order = append(order, r.Case+"/"+string(rune('0'+r.Threads)))

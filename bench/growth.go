@@ -19,21 +19,21 @@ type Cell struct {
 }
 
 // Growth solves the start positions of Kalah(pits, 1..maxSeeds) under
-// both rules, each with a fresh solver (a StartTTBytes table unless cfg
+// both rules, each with a fresh solver (a StartTableSize table unless cfg
 // sets one), giving up on a cell after limit.
 // Once a cell is skipped the larger seed counts of that rule are skipped
 // too without being tried: they only take longer. each, if not nil, is
 // called after every cell.
 func Growth(ctx context.Context, pits, maxSeeds int, cfg Config, limit time.Duration, each func(Cell)) ([]Cell, error) {
 	var out []Cell
-	for _, c := range engine.Captures {
+	for _, c := range engine.AllRules {
 		skip := false
 		for n := 1; n <= maxSeeds; n++ {
 			k := Case{
-				Name:    fmt.Sprintf("%dx%d-%s-start", pits, n, ruleTag(c)),
-				Rules:   engine.Rules{Pits: pits, Capture: c},
-				Seeds:   n,
-				TTBytes: StartTTBytes,
+				Name:      fmt.Sprintf("%dx%d-%s-start", pits, n, ruleTag(c)),
+				Rules:     engine.Variant{Pits: pits, Rule: c},
+				Seeds:     n,
+				TableSize: StartTableSize,
 			}
 			cell := Cell{Game: k.Game(), Rule: c.String(), Pits: pits, Seeds: n}
 			if !skip {

@@ -55,6 +55,6 @@ var midgame = []Case{
 }
 
 // mid is a mid-game case of Kalah(6,seeds).
-func mid(name string, seeds int, c engine.Capture, moves string) Case {
-	return Case{Name: name, Rules: engine.Rules{Pits: 6, Capture: c}, Seeds: seeds, Moves: moves}
+func mid(name string, seeds int, c engine.Rule, moves string) Case {
+	return Case{Name: name, Rules: engine.Variant{Pits: 6, Rule: c}, Seeds: seeds, Moves: moves}
 }

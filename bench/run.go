@@ -13,12 +13,12 @@ import (
 type Config struct {
 	// Threads is the number of search threads; 0 means 1.
 	Threads int
-	// TTBytes, if positive, is the table size of every solver; 0 means
-	// each case's own (Case.TTBytes, else DefaultTTBytes).
-	TTBytes int64
+	// TableSize, if positive, is the table size of every solver; 0 means
+	// each case's own (Case.TableSize, else DefaultTableSize).
+	TableSize int64
 	// DB, if not nil, returns the endgame database to use for a rule set
 	// (nil for none). It is called once per case.
-	DB func(engine.Rules) (solver.Database, error)
+	DB func(engine.Variant) (solver.Database, error)
 	// Progress, if not nil, is called every ProgressEvery while a case is
 	// being solved, with the case's name.
 	Progress      func(name string, p solver.Progress)
@@ -27,15 +27,15 @@ type Config struct {
 
 func (c Config) threads() int { return max(c.Threads, 1) }
 
-// ttBytes is the table size for case k.
-func (c Config) ttBytes(k Case) int64 {
+// tableSize is the table size for case k.
+func (c Config) tableSize(k Case) int64 {
 	switch {
-	case c.TTBytes > 0:
-		return c.TTBytes
-	case k.TTBytes > 0:
-		return k.TTBytes
+	case c.TableSize > 0:
+		return c.TableSize
+	case k.TableSize > 0:
+		return k.TableSize
 	}
-	return DefaultTTBytes
+	return DefaultTableSize
 }
 
 // Result is what one case cost.
@@ -55,7 +55,7 @@ type Result struct {
 	TTProbes       int64    `json:"tt_probes"`
 	TTHits         int64    `json:"tt_hits"`
 	DBHits         int64    `json:"egdb_hits"`
-	TTBytes        int64    `json:"tt_bytes"`
+	TableSize      int64    `json:"table_size"`
 	EGDBSeeds      int      `json:"egdb_seeds"`  // the database's largest seed count, -1 for none
 	Seconds        float64  `json:"seconds"`     // wall-clock time of the solve only, not the table's allocation and first touch
 	CPUSeconds     float64  `json:"cpu_seconds"` // CPU time of the process during the solve (0 where unknown)
@@ -66,7 +66,7 @@ type Result struct {
 // Report is one run of a suite.
 type Report struct {
 	Threads   int   `json:"threads"`
-	TTBytes   int64 `json:"tt_bytes"` // of the mid-game cases; see each case's
+	TableSize int64 `json:"table_size"` // of the mid-game cases; see each case's
 	EGDB      bool  `json:"egdb"`
 	EGDBSeeds int   `json:"egdb_seeds"` // the largest seed count any case's database answers, -1 for none
 	// Deterministic is true when the node counts are a signature of the
@@ -127,7 +127,7 @@ func RunThreads(ctx context.Context, cases []Case, cfg Config, threads []int, ea
 	for i, th := range threads {
 		cfgs[i] = cfg
 		cfgs[i].Threads = th
-		reps[i] = &Report{Threads: cfgs[i].threads(), TTBytes: cfgs[i].ttBytes(Case{}), EGDB: cfg.DB != nil}
+		reps[i] = &Report{Threads: cfgs[i].threads(), TableSize: cfgs[i].tableSize(Case{}), EGDB: cfg.DB != nil}
 		reps[i].Deterministic = reps[i].Threads == 1 && !reps[i].EGDB
 	}
 	total := func() {
@@ -175,7 +175,7 @@ func RunCase(ctx context.Context, c Case, cfg Config) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	opts := solver.Options{TTBytes: cfg.ttBytes(c), Threads: cfg.threads(), ProgressEvery: cfg.ProgressEvery}
+	opts := solver.Options{TableSize: cfg.tableSize(c), Threads: cfg.threads(), ProgressEvery: cfg.ProgressEvery}
 	if cfg.Progress != nil {
 		opts.Progress = func(p solver.Progress) { cfg.Progress(c.Name, p) }
 	}
@@ -202,11 +202,11 @@ func RunCase(ctx context.Context, c Case, cfg Config) (Result, error) {
 	}
 	st := sol.Stats
 	res := Result{
-		Case: c.Name, Game: c.Game(), Rule: c.Rules.Capture.String(), Pits: c.Rules.Pits, Seeds: c.Seeds,
+		Case: c.Name, Game: c.Game(), Rule: c.Rules.Rule.String(), Pits: c.Rules.Pits, Seeds: c.Seeds,
 		Moves: c.Moves, Position: p.String(), ToMove: p.ToMove.String(), Value: sol.Value,
 		Best: []string{}, Threads: cfg.threads(),
 		Nodes: st.Nodes, TTProbes: st.TTProbes, TTHits: st.TTHits, DBHits: st.DBHits,
-		Seconds: sol.Elapsed.Seconds(), CPUSeconds: cpu.Seconds(), EGDBSeeds: s.EGDBSeeds(), TTBytes: opts.TTBytes,
+		Seconds: sol.Elapsed.Seconds(), CPUSeconds: cpu.Seconds(), EGDBSeeds: s.EGDBSeeds(), TableSize: opts.TableSize,
 	}
 	for _, i := range sol.Best {
 		res.Best = append(res.Best, engine.MoveLetter(p.ToMove, i))

@@ -2,7 +2,7 @@ package bench
 
 // The signature of the search.
 //
-// With one thread, a DefaultTTBytes table and no endgame database the
+// With one thread, a DefaultTableSize table and no endgame database the
 // search is deterministic, so the node count of a fixed set of positions
 // fingerprints its behaviour (Stockfish's "Bench:" line). TestSignature
 // checks the two counts below.

@@ -60,15 +60,15 @@ func FileName(h Header) string {
 type File struct {
 	Header
 	Name    string          // the file name it was read from ("" for one made in memory)
-	Rules   engine.Rules    // from the header
+	Rules   engine.Variant  // from the header
 	Start   engine.Position // the start of Kalah(Pits, Seeds)
 	Records []*results.Record
 }
 
 // NewFile makes a book file of game r, Kalah(r.Pits, seeds), plies deep,
 // from records listed start first.
-func NewFile(r engine.Rules, seeds, plies int, recs []*results.Record) (*File, error) {
-	h := Header{Format: Format, Rule: r.Capture.String(), Pits: r.Pits, Seeds: seeds, Plies: plies, Positions: len(recs)}
+func NewFile(r engine.Variant, seeds, plies int, recs []*results.Record) (*File, error) {
+	h := Header{Format: Format, Rule: r.Rule.String(), Pits: r.Pits, Seeds: seeds, Plies: plies, Positions: len(recs)}
 	return newFile(h, recs)
 }
 
@@ -76,11 +76,11 @@ func newFile(h Header, recs []*results.Record) (*File, error) {
 	if h.Format != Format {
 		return nil, fmt.Errorf("book format %d; this build reads format %d", h.Format, Format)
 	}
-	c, err := engine.ParseCapture(h.Rule)
+	c, err := engine.ParseRule(h.Rule)
 	if err != nil {
 		return nil, err
 	}
-	r, err := engine.NewRules(h.Pits, c)
+	r, err := engine.NewVariant(h.Pits, c)
 	if err != nil {
 		return nil, err
 	}
@@ -173,7 +173,7 @@ func Read(r io.Reader) (*File, error) {
 // at most plies sowings (an extra turn is a ply of its own), by the
 // fewest sowings that reach each: Levels[d] are those first reached after
 // d sowings, in the order of the moves that reach them.
-func Levels(r engine.Rules, start engine.Position, plies int) [][]engine.Position {
+func Levels(r engine.Variant, start engine.Position, plies int) [][]engine.Position {
 	seen := map[engine.Position]bool{}
 	level := []engine.Position{start}
 	var out [][]engine.Position
@@ -199,7 +199,7 @@ func Levels(r engine.Rules, start engine.Position, plies int) [][]engine.Positio
 // Positions lists the positions of Levels, deepest first: solving them in
 // that order, the shallower ones find their children's proofs in the
 // table and the cache.
-func Positions(r engine.Rules, start engine.Position, plies int) []engine.Position {
+func Positions(r engine.Variant, start engine.Position, plies int) []engine.Position {
 	lv := Levels(r, start, plies)
 	var out []engine.Position
 	for d := len(lv) - 1; d >= 0; d-- {
@@ -293,13 +293,13 @@ type Book struct {
 }
 
 type key struct {
-	rules engine.Rules
+	rules engine.Variant
 	pos   engine.Position
 }
 
 // game is Kalah(rules.Pits, seeds) under rules.
 type game struct {
-	rules engine.Rules
+	rules engine.Variant
 	seeds int
 }
 
@@ -367,11 +367,11 @@ func gameOf(name string) (game, error) {
 	if n, err := fmt.Sscanf(strings.Replace(base, "-", " ", 2), "%d %d %s", &pits, &seeds, &rule); n != 3 || err != nil {
 		return game{}, fmt.Errorf("not a book file's name (want <pits>-<seeds>-<rule>%s)", Ext)
 	}
-	c, err := engine.ParseCapture(rule)
+	c, err := engine.ParseRule(rule)
 	if err != nil {
 		return game{}, err
 	}
-	r, err := engine.NewRules(pits, c)
+	r, err := engine.NewVariant(pits, c)
 	if err != nil {
 		return game{}, err
 	}
@@ -390,7 +390,7 @@ func (b *Book) load(g game) {
 		err = b.add(f)
 	}
 	if err != nil {
-		b.errs[g] = fmt.Errorf("book %s: %w", FileName(Header{Pits: g.rules.Pits, Seeds: g.seeds, Rule: g.rules.Capture.String()}), err)
+		b.errs[g] = fmt.Errorf("book %s: %w", FileName(Header{Pits: g.rules.Pits, Seeds: g.seeds, Rule: g.rules.Rule.String()}), err)
 	}
 }
 
@@ -493,7 +493,7 @@ func (b *Book) Files() []*File {
 
 // File is the book file of Kalah(r.Pits, seeds) under r's rule, nil when
 // there is none (or it did not hold up).
-func (b *Book) File(r engine.Rules, seeds int) *File {
+func (b *Book) File(r engine.Variant, seeds int) *File {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.load(game{r, seeds})
@@ -507,14 +507,14 @@ func (b *Book) File(r engine.Rules, seeds int) *File {
 
 // Lookup returns the book's record of p under rules r: a copy the caller
 // may change.
-func (b *Book) Lookup(r engine.Rules, p engine.Position) (*results.Record, bool) {
+func (b *Book) Lookup(r engine.Variant, p engine.Position) (*results.Record, bool) {
 	rec, ok, _ := b.Find(r, p)
 	return rec, ok
 }
 
 // Find is Lookup, and the error of the file of p's game when that file
 // did not hold up.
-func (b *Book) Find(r engine.Rules, p engine.Position) (*results.Record, bool, error) {
+func (b *Book) Find(r engine.Variant, p engine.Position) (*results.Record, bool, error) {
 	if b == nil {
 		return nil, false, nil
 	}

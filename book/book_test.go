@@ -20,7 +20,7 @@ import (
 
 // The games whose book is built in, and the least depth each must have.
 var builtIn = []struct {
-	rule         engine.Capture
+	rule         engine.Rule
 	seeds, plies int
 }{
 	{engine.NoEmptyCapture, 4, 5},
@@ -125,9 +125,9 @@ func provenance(f *book.File) error {
 		if _, err := time.Parse("2006-01-02", rec.Date); err != nil {
 			return fmt.Errorf("%s: %s %s: date %q", f.Name, rec.Position, rec.ToMove, rec.Date)
 		}
-		if rec.Nodes <= 0 || rec.Seconds < 0 || rec.Threads < 1 || rec.TTBytes <= 0 || rec.EGDBSeeds < -1 || rec.Go == "" || rec.CPU == "" {
+		if rec.Nodes <= 0 || rec.Seconds < 0 || rec.Threads < 1 || rec.TableSize <= 0 || rec.EGDBSeeds < -1 || rec.Go == "" || rec.CPU == "" {
 			return fmt.Errorf("%s: %s %s: cost %d nodes, %g s, %d threads, table %d, egdb %d, go %q, cpu %q",
-				f.Name, rec.Position, rec.ToMove, rec.Nodes, rec.Seconds, rec.Threads, rec.TTBytes, rec.EGDBSeeds, rec.Go, rec.CPU)
+				f.Name, rec.Position, rec.ToMove, rec.Nodes, rec.Seconds, rec.Threads, rec.TableSize, rec.EGDBSeeds, rec.Go, rec.CPU)
 		}
 	}
 	return nil
@@ -151,7 +151,7 @@ func verify(b *book.Book, f *book.File) error {
 func TestEmbedded(t *testing.T) {
 	b := embedded(t)
 	for _, g := range builtIn {
-		r := engine.Rules{Pits: 6, Capture: g.rule}
+		r := engine.Variant{Pits: 6, Rule: g.rule}
 		f := b.File(r, g.seeds)
 		if f == nil {
 			t.Errorf("no built-in book of Kalah(6,%d) %s", g.seeds, g.rule)
@@ -195,7 +195,7 @@ func TestLookupCopies(t *testing.T) {
 	if again.Value != v || again.Moves[0].Value == rec.Moves[0].Value {
 		t.Error("Lookup shares the book's record")
 	}
-	if _, ok := b.Lookup(engine.Rules{Pits: 5, Capture: f.Rules.Capture}, f.Start); ok {
+	if _, ok := b.Lookup(engine.Variant{Pits: 5, Rule: f.Rules.Rule}, f.Start); ok {
 		t.Error("a record under other rules")
 	}
 }
@@ -368,8 +368,8 @@ func TestAgainstSolver(t *testing.T) {
 			t.Fatal(err)
 		}
 		built := time.Since(t0)
-		k, err := kalah.Open(kalah.Config{Pits: c.f.Pits, Seeds: c.f.Seeds, Rule: c.f.Rules.Capture, Threads: 1,
-			TableBytes: 64 << 20, EGDBDir: dir, NoCache: true, NoBook: true})
+		k, err := kalah.Open(kalah.Config{Pits: c.f.Pits, Seeds: c.f.Seeds, Rule: c.f.Rules.Rule, Threads: 1,
+			TableSize: 64 << 20, EGDBDir: dir, NoCache: true, NoBook: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -447,8 +447,8 @@ func TestLazy(t *testing.T) {
 	if err := book.Write(&buf, good); err != nil {
 		t.Fatal(err)
 	}
-	other := engine.Rules{Pits: good.Rules.Pits, Capture: 1 - good.Rules.Capture}
-	otherName := book.FileName(book.Header{Pits: other.Pits, Seeds: good.Seeds, Rule: other.Capture.String()})
+	other := engine.Variant{Pits: good.Rules.Pits, Rule: 1 - good.Rules.Rule}
+	otherName := book.FileName(book.Header{Pits: other.Pits, Seeds: good.Seeds, Rule: other.Rule.String()})
 	fsys := fstest.MapFS{
 		"d/" + good.Name: {Data: buf.Bytes()},
 		"d/" + otherName: {Data: []byte("not gzip")},
@@ -458,7 +458,7 @@ func TestLazy(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Another game's lookup reads neither file.
-	small, _ := engine.NewRules(3, good.Rules.Capture)
+	small, _ := engine.NewVariant(3, good.Rules.Rule)
 	p3, _ := small.StartPosition(3)
 	if _, ok, err := b.Find(small, p3); ok || err != nil {
 		t.Fatalf("Kalah(3,3): %v %v, want nothing", ok, err)

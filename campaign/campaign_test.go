@@ -74,7 +74,7 @@ func (e *env) workers(n int, cfg func(i int, c *WorkerConfig)) ([]*Worker, func(
 		if err != nil {
 			e.t.Fatal(err)
 		}
-		wc := WorkerConfig{Name: fmt.Sprintf("w%d", i+1), Threads: 1, TableBytes: 16 << 20, NoEGDB: true, Log: testLog(e.t)}
+		wc := WorkerConfig{Name: fmt.Sprintf("w%d", i+1), Threads: 1, TableSize: 16 << 20, NoEGDB: true, Log: testLog(e.t)}
 		if cfg != nil {
 			cfg(i, &wc)
 		}
@@ -92,7 +92,7 @@ func (e *env) workers(n int, cfg func(i int, c *WorkerConfig)) ([]*Worker, func(
 	return ws, func() { cancel(); wg.Wait() }
 }
 
-func params(t *testing.T, name string, r engine.Rules, seeds int, pos string, side engine.Side) Params {
+func params(t *testing.T, name string, r engine.Variant, seeds int, pos string, side engine.Side) Params {
 	t.Helper()
 	var p engine.Position
 	var err error
@@ -144,7 +144,7 @@ func (e *env) solved(p Params, cfg CoordinatorConfig) (*results.Record, *Status)
 
 // buildDB builds r's endgame database up to seeds in a temporary
 // directory and returns the directory.
-func buildDB(t *testing.T, r engine.Rules, seeds int) string {
+func buildDB(t *testing.T, r engine.Variant, seeds int) string {
 	t.Helper()
 	dir := t.TempDir()
 	db, err := egdb.BuildDir(context.Background(), dir, r, seeds, egdb.Options{Threads: 1})
@@ -163,7 +163,7 @@ func reference(t *testing.T, p Params) *kalah.Result {
 	if err != nil {
 		t.Fatal(err)
 	}
-	k, err := kalah.Open(kalah.Config{Pits: r.Pits, Seeds: 1, Rule: r.Capture, Threads: 1, TableBytes: 16 << 20, NoEGDB: true, NoCache: true})
+	k, err := kalah.Open(kalah.Config{Pits: r.Pits, Seeds: 1, Rule: r.Rule, Threads: 1, TableSize: 16 << 20, NoEGDB: true, NoCache: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -205,7 +205,7 @@ func check(t *testing.T, p Params, rec *results.Record) {
 	if d != rec.Value {
 		t.Errorf("%s: pv %q ends at %d, value %d", p.Name, rec.PV, d, rec.Value)
 	}
-	if rec.Nodes <= 0 || rec.Rule != r.Capture.String() || rec.Position != pos.String() {
+	if rec.Nodes <= 0 || rec.Rule != r.Rule.String() || rec.Position != pos.String() {
 		t.Errorf("%s: record %+v", p.Name, rec)
 	}
 }
@@ -219,8 +219,8 @@ func TestDeeperSplits(t *testing.T) {
 		// holds from another one of the same position.
 		e := newEnv(t, 5*time.Second)
 		_, stop := e.workers(2, nil)
-		for _, c := range []engine.Capture{engine.NoEmptyCapture, engine.EmptyCapture} {
-			p := params(t, fmt.Sprintf("k44-%s-%d", ruleToken(c), split), engine.Rules{Pits: 4, Capture: c}, 4, "", engine.South)
+		for _, c := range []engine.Rule{engine.NoEmptyCapture, engine.EmptyCapture} {
+			p := params(t, fmt.Sprintf("k44-%s-%d", ruleToken(c), split), engine.Variant{Pits: 4, Rule: c}, 4, "", engine.South)
 			p.Split = split
 			_, st := e.solved(p, CoordinatorConfig{})
 			if st.Done == 0 || st.Done > st.Issued {
@@ -235,8 +235,8 @@ func TestCampaignMatchesSolve(t *testing.T) {
 	e := newEnv(t, 5*time.Second)
 	_, stop := e.workers(2, nil)
 	defer stop()
-	for _, c := range []engine.Capture{engine.NoEmptyCapture, engine.EmptyCapture} {
-		r := engine.Rules{Pits: 4, Capture: c}
+	for _, c := range []engine.Rule{engine.NoEmptyCapture, engine.EmptyCapture} {
+		r := engine.Variant{Pits: 4, Rule: c}
 		p := params(t, "k43-"+ruleToken(c), r, 3, "", engine.South)
 		rec, err := e.coordinate(context.Background(), p, CoordinatorConfig{})
 		if err != nil {
@@ -246,7 +246,7 @@ func TestCampaignMatchesSolve(t *testing.T) {
 		if rec.Seeds != 3 {
 			t.Errorf("seeds %d", rec.Seeds)
 		}
-		r6 := engine.Rules{Pits: 6, Capture: c}
+		r6 := engine.Variant{Pits: 6, Rule: c}
 		p = params(t, "mid-"+ruleToken(c), r6, 0, midGame, engine.North)
 		rec, err = e.coordinate(context.Background(), p, CoordinatorConfig{})
 		if err != nil {
@@ -290,7 +290,7 @@ func TestWorkerVanishesMidUnit(t *testing.T) {
 		}
 	})
 	defer stop()
-	p := params(t, "vanish", engine.Rules{Pits: 4, Capture: engine.NoEmptyCapture}, 3, "", engine.South)
+	p := params(t, "vanish", engine.Variant{Pits: 4, Rule: engine.NoEmptyCapture}, 3, "", engine.South)
 	rec, err := e.coordinate(context.Background(), p, CoordinatorConfig{})
 	if err != nil {
 		t.Fatal(err)
@@ -315,7 +315,7 @@ func TestResultDeliveredTwice(t *testing.T) {
 	e := newEnv(t, 5*time.Second)
 	_, stop := e.workers(1, func(i int, c *WorkerConfig) { c.echo = true })
 	defer stop()
-	p := params(t, "echo", engine.Rules{Pits: 4, Capture: engine.EmptyCapture}, 3, "", engine.South)
+	p := params(t, "echo", engine.Variant{Pits: 4, Rule: engine.EmptyCapture}, 3, "", engine.South)
 	var mu sync.Mutex
 	taken := map[string]int{}
 	var nodes int64
@@ -357,7 +357,7 @@ func TestCoordinatorRestart(t *testing.T) {
 		}
 	})
 	defer stop()
-	p := params(t, "restart", engine.Rules{Pits: 6, Capture: engine.EmptyCapture}, 0, midGame, engine.North)
+	p := params(t, "restart", engine.Variant{Pits: 6, Rule: engine.EmptyCapture}, 0, midGame, engine.North)
 	var mu sync.Mutex
 	seen := map[string]int{}
 	onResult := func(cancel context.CancelFunc, after int) func(Result) {
@@ -426,7 +426,7 @@ func TestUnreachable(t *testing.T) {
 func TestConflict(t *testing.T) {
 	e := newEnv(t, time.Second)
 	ctx := context.Background()
-	p := params(t, "c1", engine.Rules{Pits: 4, Capture: engine.NoEmptyCapture}, 3, "", engine.South)
+	p := params(t, "c1", engine.Variant{Pits: 4, Rule: engine.NoEmptyCapture}, 3, "", engine.South)
 	if err := Create(ctx, e.c, p); err != nil {
 		t.Fatal(err)
 	}
@@ -454,7 +454,7 @@ func TestConflict(t *testing.T) {
 func TestMalformedResults(t *testing.T) {
 	e := newEnv(t, 5*time.Second)
 	ctx := context.Background()
-	r := engine.Rules{Pits: 4, Capture: engine.NoEmptyCapture}
+	r := engine.Variant{Pits: 4, Rule: engine.NoEmptyCapture}
 	p := params(t, "bad", r, 3, "", engine.South)
 	start, _ := r.StartPosition(3)
 	never := UnitKey(r, start.Board, 2)
@@ -488,7 +488,7 @@ func TestMalformedResults(t *testing.T) {
 }
 
 func TestKeyRoundTrip(t *testing.T) {
-	r := engine.Rules{Pits: 6, Capture: engine.EmptyCapture}
+	r := engine.Variant{Pits: 6, Rule: engine.EmptyCapture}
 	p, _ := engine.ParsePosition(midGame, engine.North)
 	for _, g := range []int{-26, -1, 0, 3, 26} {
 		k := UnitKey(r, p.Board, g)
@@ -515,7 +515,7 @@ func TestStopThenStart(t *testing.T) {
 	e := newEnv(t, 5*time.Second)
 	_, stop := e.workers(2, nil)
 	defer stop()
-	p := params(t, "stopped", engine.Rules{Pits: 6, Capture: engine.NoEmptyCapture}, 0, midGame, engine.North)
+	p := params(t, "stopped", engine.Variant{Pits: 6, Rule: engine.NoEmptyCapture}, 0, midGame, engine.North)
 	e.stopAfterFirstAnswer(p)
 	rec, err := e.coordinate(context.Background(), p, CoordinatorConfig{})
 	if err != nil {
@@ -576,7 +576,7 @@ func TestHeartbeatsKeepLongUnits(t *testing.T) {
 		}
 	})
 	defer stop()
-	p := params(t, "long", engine.Rules{Pits: 4, Capture: engine.EmptyCapture}, 3, "", engine.South)
+	p := params(t, "long", engine.Variant{Pits: 4, Rule: engine.EmptyCapture}, 3, "", engine.South)
 	rec, err := e.coordinate(context.Background(), p, CoordinatorConfig{})
 	if err != nil {
 		t.Fatal(err)
@@ -609,7 +609,7 @@ func (e *env) waitFor(name string, ok func(*Status) bool) {
 // campaign is solved by the worker that matches, and says who refused.
 func TestWorkersOfAnotherSignature(t *testing.T) {
 	e := newEnv(t, 5*time.Second)
-	r := engine.Rules{Pits: 4, Capture: engine.NoEmptyCapture}
+	r := engine.Variant{Pits: 4, Rule: engine.NoEmptyCapture}
 	dbDir := buildDB(t, r, 4)
 	p := params(t, "sig", r, 3, "", engine.South)
 	if p.EGDBSeeds != -1 || p.Build != CurrentBuild() {
@@ -672,7 +672,7 @@ func TestForgedSignatureRejected(t *testing.T) {
 		}
 	})
 	defer stop()
-	p := params(t, "forged", engine.Rules{Pits: 4, Capture: engine.EmptyCapture}, 3, "", engine.South)
+	p := params(t, "forged", engine.Variant{Pits: 4, Rule: engine.EmptyCapture}, 3, "", engine.South)
 	_, st := e.solved(p, CoordinatorConfig{})
 	if forged == "" || st.Mismatched != 1 || st.Rejected != 0 {
 		t.Errorf("forged %q: %d mismatched, %d rejected", forged, st.Mismatched, st.Rejected)
@@ -686,7 +686,7 @@ func TestForgedSignatureRejected(t *testing.T) {
 // another build solves the same position again.
 func TestBucketOfAnotherBuild(t *testing.T) {
 	e := newEnv(t, 5*time.Second)
-	r := engine.Rules{Pits: 4, Capture: engine.NoEmptyCapture}
+	r := engine.Variant{Pits: 4, Rule: engine.NoEmptyCapture}
 	for _, build := range []string{"build-a", "build-b"} {
 		_, stop := e.workers(2, func(_ int, c *WorkerConfig) { c.build = build })
 		p := params(t, build, r, 3, "", engine.South)
@@ -708,7 +708,7 @@ func TestBucketOfAnotherBuild(t *testing.T) {
 // the idle worker's thread as a helper, and the values are still the
 // reference's.
 func TestLocalWorkersShareOneSearch(t *testing.T) {
-	l, err := StartLocal(t.TempDir(), 0, 2, WorkerConfig{Threads: 1, TableBytes: 16 << 20, NoEGDB: true, Log: testLog(t), Quiet: true}, 5*time.Second)
+	l, err := StartLocal(t.TempDir(), 0, 2, WorkerConfig{Threads: 1, TableSize: 16 << 20, NoEGDB: true, Log: testLog(t), Quiet: true}, 5*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -722,7 +722,7 @@ func TestLocalWorkersShareOneSearch(t *testing.T) {
 	}
 	defer c.Close()
 	e := &env{t: t, srv: l.Server, c: c}
-	r := engine.Rules{Pits: 6, Capture: engine.NoEmptyCapture}
+	r := engine.Variant{Pits: 6, Rule: engine.NoEmptyCapture}
 	p := params(t, "shared-pool", r, 0, midGame, engine.North)
 	rec, err := e.coordinate(context.Background(), p, CoordinatorConfig{})
 	if err != nil {

@@ -235,7 +235,7 @@ func (co *Coordinator) issueCheck(c *crossCheck) {
 		go co.checkLocally(c)
 		return
 	}
-	u := Unit{Campaign: co.p.Name, Key: c.ckey, Rule: co.rules.Capture.String(), Pits: co.rules.Pits, Gamma: c.cgamma,
+	u := Unit{Campaign: co.p.Name, Key: c.ckey, Rule: co.rules.Rule.String(), Pits: co.rules.Pits, Gamma: c.cgamma,
 		GameSeeds: co.root.Board.Seeds(), Build: co.p.Build, EGDBSeeds: co.p.EGDBSeeds, Check: c.key, Exclude: ex}
 	body, _ := json.Marshal(u)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)

@@ -94,7 +94,7 @@ func lyingRun(t *testing.T, p Params, share float64, seed uint64) (*Status, bool
 
 // A worker lying on every answer is caught, and the value is right.
 func TestLyingWorkerCaught(t *testing.T) {
-	p := params(t, "liar", engine.Rules{Pits: 6, Capture: engine.NoEmptyCapture}, 0, midGame, engine.North)
+	p := params(t, "liar", engine.Variant{Pits: 6, Rule: engine.NoEmptyCapture}, 0, midGame, engine.North)
 	st, caught := lyingRun(t, p, 1, 1)
 	if !caught {
 		t.Fatalf("a worker lying on every answer was not caught: %d checks, %d agreed, %d disagreed", st.ChecksIssued, st.ChecksAgreed, st.ChecksDisagreed)
@@ -111,7 +111,7 @@ func TestChecksAgree(t *testing.T) {
 	e := newEnv(t, 5*time.Second)
 	_, stop := e.workers(2, nil)
 	defer stop()
-	p := params(t, "honest", engine.Rules{Pits: 6, Capture: engine.EmptyCapture}, 0, midGame, engine.North)
+	p := params(t, "honest", engine.Variant{Pits: 6, Rule: engine.EmptyCapture}, 0, midGame, engine.North)
 	_, st := e.solved(p, CoordinatorConfig{VerifyShare: 0.5, VerifySeed: 3})
 	if st.ChecksIssued == 0 || st.ChecksAgreed+st.ChecksUndone != st.ChecksIssued || st.ChecksDisagreed != 0 || len(st.Quarantined) != 0 {
 		t.Errorf("checks: %d issued, %d agreed, %d disagreed, %d undone; quarantined %v",
@@ -131,7 +131,7 @@ func TestLyingWorkerFivePercent(t *testing.T) {
 	caught := 0
 	for seed := uint64(1); seed <= 10; seed++ {
 		// Kalah(4,4) split four plies deep: some 470 units.
-		p := params(t, fmt.Sprintf("liar5-%d", seed), engine.Rules{Pits: 4, Capture: engine.NoEmptyCapture}, 4, "", engine.South)
+		p := params(t, fmt.Sprintf("liar5-%d", seed), engine.Variant{Pits: 4, Rule: engine.NoEmptyCapture}, 4, "", engine.South)
 		p.LocalSeeds, p.Split = 4, 4
 		st, ok := lyingRun(t, p, 0.05, seed)
 		if ok {

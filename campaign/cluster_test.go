@@ -92,7 +92,7 @@ func TestCampaignOnCluster(t *testing.T) {
 	e := &env{t: t, c: c, urls: urls}
 	_, stop := e.workers(2, nil)
 	defer stop()
-	p := params(t, "cluster", engine.Rules{Pits: 4, Capture: engine.NoEmptyCapture}, 3, "", engine.South)
+	p := params(t, "cluster", engine.Variant{Pits: 4, Rule: engine.NoEmptyCapture}, 3, "", engine.South)
 	rec, err := e.coordinate(ctx, p, CoordinatorConfig{})
 	if err != nil {
 		t.Fatal(err)

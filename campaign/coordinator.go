@@ -77,7 +77,7 @@ type Coordinator struct {
 	c     *Conn
 	p     Params
 	cfg   CoordinatorConfig
-	rules engine.Rules
+	rules engine.Variant
 	root  engine.Position
 	start time.Time
 
@@ -134,31 +134,31 @@ type mark struct {
 	Cancelled bool `json:"cancelled,omitempty"`
 }
 
-func (p Params) root() (engine.Rules, engine.Position, error) {
-	c, err := engine.ParseCapture(p.Rule)
+func (p Params) root() (engine.Variant, engine.Position, error) {
+	c, err := engine.ParseRule(p.Rule)
 	if err != nil {
-		return engine.Rules{}, engine.Position{}, err
+		return engine.Variant{}, engine.Position{}, err
 	}
 	side, err := engine.ParseSide(p.ToMove)
 	if err != nil {
-		return engine.Rules{}, engine.Position{}, err
+		return engine.Variant{}, engine.Position{}, err
 	}
 	pos, err := engine.ParsePosition(p.Position, side)
 	if err != nil {
-		return engine.Rules{}, engine.Position{}, err
+		return engine.Variant{}, engine.Position{}, err
 	}
 	if pos.Pits != p.Pits {
-		return engine.Rules{}, engine.Position{}, fmt.Errorf("position has %d pits, campaign %d", pos.Pits, p.Pits)
+		return engine.Variant{}, engine.Position{}, fmt.Errorf("position has %d pits, campaign %d", pos.Pits, p.Pits)
 	}
-	r, err := engine.NewRules(p.Pits, c)
+	r, err := engine.NewVariant(p.Pits, c)
 	return r, pos, err
 }
 
 // NewParams fills in a campaign's parameters for the start of Kalah(m,n)
 // (position "") or for a position, with the default split, this binary's
 // build and no endgame database.
-func NewParams(name string, r engine.Rules, seeds int, pos engine.Position) Params {
-	return Params{Name: name, Rule: r.Capture.String(), Pits: r.Pits, Seeds: seeds, Position: pos.String(),
+func NewParams(name string, r engine.Variant, seeds int, pos engine.Position) Params {
+	return Params{Name: name, Rule: r.Rule.String(), Pits: r.Pits, Seeds: seeds, Position: pos.String(),
 		ToMove: pos.ToMove.String(), Split: 1, LocalSeeds: 12, Build: CurrentBuild(), EGDBSeeds: -1}
 }
 
@@ -229,7 +229,7 @@ func NewCoordinator(c *Conn, p Params, cfg CoordinatorConfig) (*Coordinator, err
 	// one found is of the campaign's depth, and none otherwise: opened
 	// once, and again without a database only on a mismatch.
 	open := func(noEGDB bool) (*kalah.Session, error) {
-		return kalah.Open(kalah.Config{Pits: r.Pits, Seeds: 1, Rule: r.Capture, Threads: 1, TableBytes: coordinatorTable(r, pos, p.EGDBSeeds),
+		return kalah.Open(kalah.Config{Pits: r.Pits, Seeds: 1, Rule: r.Rule, Threads: 1, TableSize: coordinatorTable(r, pos, p.EGDBSeeds),
 			EGDBDir: cfg.EGDBDir, NoEGDB: noEGDB, NoCache: true})
 	}
 	noEGDB := cfg.NoEGDB || p.EGDBSeeds < 0
@@ -278,8 +278,8 @@ func (p Params) wholeRange() (lo, hi int) {
 // database of dbSeeds seeds (negative for none), at least 32 MiB. Its
 // guesses deepen to DefaultGuessDepth on every root move's board, as
 // 'kalah solve' does in its table of the policy's size.
-func coordinatorTable(r engine.Rules, pos engine.Position, dbSeeds int) int64 {
-	return max(solver.DefaultTTBytesFor(r.Pits, pos.Board.Seeds(), max(dbSeeds, 0))/4, 32<<20)
+func coordinatorTable(r engine.Variant, pos engine.Position, dbSeeds int) int64 {
+	return max(solver.DefaultTableSizeFor(r.Pits, pos.Board.Seeds(), max(dbSeeds, 0))/4, 32<<20)
 }
 
 func (co *Coordinator) logf(format string, a ...any) {

@@ -65,7 +65,7 @@ func TestsPerBoard(split int) float64 {
 type EstimateConfig struct {
 	Budget        time.Duration // the sampling's wall time
 	Threads       int
-	TableBytes    int64 // 0: the session's policy for the game
+	TableSize     int64 // 0: the session's policy for the game
 	EGDBDir       string
 	NoEGDB        bool
 	TestsPerBoard float64 // 0: TestsPerBoard(split)
@@ -95,7 +95,7 @@ type Estimate struct {
 // frontier lists the distinct boards (relative, stores cleared) of the
 // unit tests Split plies below the root moves of pos, and how many of
 // them the coordinator would test itself.
-func frontier(r engine.Rules, pos engine.Position, split, localSeeds int) (units []engine.Board, local int) {
+func frontier(r engine.Variant, pos engine.Position, split, localSeeds int) (units []engine.Board, local int) {
 	seen := map[engine.Key]bool{}
 	var walk func(b engine.Board, split int)
 	walk = func(b engine.Board, split int) {
@@ -152,8 +152,8 @@ func RunEstimate(ctx context.Context, p Params, cfg EstimateConfig) (*Estimate, 
 		e.Basis = "no unit: every board of the split is small enough for the coordinator, or the game ends first"
 		return e, nil
 	}
-	k, err := kalah.Open(kalah.Config{Pits: r.Pits, Seeds: 1, Rule: r.Capture, Threads: cfg.Threads,
-		TableBytes: cfg.TableBytes, TableSeeds: pos.Board.Seeds(),
+	k, err := kalah.Open(kalah.Config{Pits: r.Pits, Seeds: 1, Rule: r.Rule, Threads: cfg.Threads,
+		TableSize: cfg.TableSize, TableSeeds: pos.Board.Seeds(),
 		EGDBDir: cfg.EGDBDir, NoEGDB: cfg.NoEGDB, NoCache: true})
 	if err != nil {
 		return nil, err

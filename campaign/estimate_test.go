@@ -12,7 +12,7 @@ import (
 // refFrontier walks positions (not relative boards) with PlayPosition,
 // two moves deep or down to an extra-turn chain of the same length, and
 // collects the mover's boards: the reference for frontier with split 1.
-func refFrontier(r engine.Rules, root engine.Position, plies int) map[engine.Key]bool {
+func refFrontier(r engine.Variant, root engine.Position, plies int) map[engine.Key]bool {
 	out := map[engine.Key]bool{}
 	var walk func(p engine.Position, left int)
 	walk = func(p engine.Position, left int) {
@@ -36,9 +36,9 @@ func refFrontier(r engine.Rules, root engine.Position, plies int) map[engine.Key
 }
 
 func TestFrontier(t *testing.T) {
-	for _, c := range []engine.Capture{engine.NoEmptyCapture, engine.EmptyCapture} {
+	for _, c := range []engine.Rule{engine.NoEmptyCapture, engine.EmptyCapture} {
 		for _, m := range []int{4, 6} {
-			r := engine.Rules{Pits: m, Capture: c}
+			r := engine.Variant{Pits: m, Rule: c}
 			root, _ := r.StartPosition(3)
 			for split := 0; split <= 2; split++ {
 				units, local := frontier(r, root, split, 0)
@@ -69,11 +69,11 @@ func TestFrontier(t *testing.T) {
 // On Kalah(4,3) every sample test finishes at once: the extrapolation is
 // its arithmetic on the sample, and the sample is the whole frontier.
 func TestEstimate(t *testing.T) {
-	r := engine.Rules{Pits: 4, Capture: engine.EmptyCapture}
+	r := engine.Variant{Pits: 4, Rule: engine.EmptyCapture}
 	root, _ := r.StartPosition(3)
 	p := NewParams("est", r, 3, root)
 	p.LocalSeeds = 6
-	e, err := RunEstimate(context.Background(), p, EstimateConfig{Budget: 10 * time.Minute, Threads: 1, TableBytes: 16 << 20, NoEGDB: true, Seed: 7})
+	e, err := RunEstimate(context.Background(), p, EstimateConfig{Budget: 10 * time.Minute, Threads: 1, TableSize: 16 << 20, NoEGDB: true, Seed: 7})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +99,7 @@ func TestEstimate(t *testing.T) {
 
 	// With a database, the estimate says which depth its sample used.
 	dir := buildDB(t, r, 8)
-	e, err = RunEstimate(context.Background(), p, EstimateConfig{Budget: 10 * time.Minute, Threads: 1, TableBytes: 16 << 20, EGDBDir: dir, Seed: 7})
+	e, err = RunEstimate(context.Background(), p, EstimateConfig{Budget: 10 * time.Minute, Threads: 1, TableSize: 16 << 20, EGDBDir: dir, Seed: 7})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +110,7 @@ func TestEstimate(t *testing.T) {
 	// A deeper split assumes the units per board measured at that split;
 	// past the measured ones it wants one given.
 	p.Split = 2
-	e, err = RunEstimate(context.Background(), p, EstimateConfig{Budget: time.Millisecond, Threads: 1, TableBytes: 16 << 20, NoEGDB: true})
+	e, err = RunEstimate(context.Background(), p, EstimateConfig{Budget: time.Millisecond, Threads: 1, TableSize: 16 << 20, NoEGDB: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,7 +23,7 @@ func Example() {
 		log.Fatal(err)
 	}
 	defer os.RemoveAll(dir)
-	local, err := campaign.StartLocal(dir, 0, 1, campaign.WorkerConfig{Threads: 1, TableBytes: 16 << 20, NoEGDB: true, Quiet: true}, 0)
+	local, err := campaign.StartLocal(dir, 0, 1, campaign.WorkerConfig{Threads: 1, TableSize: 16 << 20, NoEGDB: true, Quiet: true}, 0)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -35,7 +35,7 @@ func Example() {
 		log.Fatal(err)
 	}
 	defer c.Close()
-	rules := engine.Rules{Pits: 4, Capture: engine.NoEmptyCapture}
+	rules := engine.Variant{Pits: 4, Rule: engine.NoEmptyCapture}
 	start, err := rules.StartPosition(3)
 	if err != nil {
 		log.Fatal(err)

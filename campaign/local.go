@@ -28,7 +28,7 @@ type Local struct {
 // StartLocal starts the server (streams under dir, a free port when port
 // is 0) and n workers configured by cfg (named local-1, local-2, ...),
 // with cfg.Threads threads each (at least one) in the search they share;
-// cfg.TableBytes is the size of their one table.
+// cfg.TableSize is the size of their one table.
 func StartLocal(dir string, port, n int, cfg WorkerConfig, ackWait time.Duration) (*Local, error) {
 	srv, err := StartServer(dir, port)
 	if err != nil {

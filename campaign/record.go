@@ -85,14 +85,14 @@ func (st *Status) openRecord() results.Open {
 	// bounds (setMove); the campaign's build, which Record requires, wrote it.
 	o := results.Open{Rule: p.Rule, Pits: p.Pits, Seeds: p.Seeds, Lower: clamp(st.Lower), Upper: clamp(st.Upper),
 		Stage: "value", Reason: "campaign " + st.State, Runs: max(st.Runs, 1), Nodes: st.Nodes + st.CoordinatorNodes,
-		Seconds: st.Seconds, EGDBSeeds: p.EGDBSeeds, Cache: true, Store: true, Date: time.Now().UTC().Format("2006-01-02"),
+		Seconds: st.Seconds, EGDBSeeds: p.EGDBSeeds, Cache: true, Date: time.Now().UTC().Format("2006-01-02"),
 		Campaign: p.Name, Provenance: results.Current()}
 	if o.Lower == o.Upper {
 		o.Stage = "openings"
 	}
 	for _, w := range st.Workers {
 		o.Threads += w.Threads
-		o.TTBytes = max(o.TTBytes, w.TTBytes)
+		o.TableSize = max(o.TableSize, w.TableSize)
 	}
 	o.Threads = max(o.Threads, 1)
 	for _, m := range st.Moves {

@@ -22,7 +22,7 @@ func TestRecord(t *testing.T) {
 	e := newEnv(t, 5*time.Second)
 	_, stop := e.workers(2, nil)
 	defer stop()
-	r := engine.Rules{Pits: 5, Capture: engine.NoEmptyCapture}
+	r := engine.Variant{Pits: 5, Rule: engine.NoEmptyCapture}
 	p := params(t, "rec53", r, 3, "", engine.South)
 	e.stopAfterFirstAnswer(p)
 
@@ -90,7 +90,7 @@ func TestRecord(t *testing.T) {
 	}
 
 	// A campaign that has proven nothing yet is not written.
-	none := params(t, "rec-none", engine.Rules{Pits: 5, Capture: engine.EmptyCapture}, 3, "", engine.South)
+	none := params(t, "rec-none", engine.Variant{Pits: 5, Rule: engine.EmptyCapture}, 3, "", engine.South)
 	if err := Create(context.Background(), e.c, none); err != nil {
 		t.Fatal(err)
 	}

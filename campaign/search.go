@@ -90,7 +90,7 @@ func (co *Coordinator) search(ctx context.Context) (*results.Record, error) {
 	for _, m := range vals {
 		value = max(value, m.Value)
 	}
-	rec := &results.Record{Rule: co.rules.Capture.String(), Pits: p.Pits, Seeds: co.p.Seeds, Position: p.String(),
+	rec := &results.Record{Rule: co.rules.Rule.String(), Pits: p.Pits, Seeds: co.p.Seeds, Position: p.String(),
 		ToMove: p.ToMove.String(), Value: value, Result: results.Outcome(value), Moves: []results.MoveValue{}, Best: []string{}}
 	sortByPit(vals)
 	for _, m := range vals {
@@ -392,7 +392,7 @@ func (co *Coordinator) issue(ctx context.Context, key string, b engine.Board, ga
 	co.mu.Lock()
 	exclude := co.quarantinedIDs()
 	co.mu.Unlock()
-	u := Unit{Campaign: co.p.Name, Key: key, Rule: co.rules.Capture.String(), Pits: co.rules.Pits, Gamma: gamma,
+	u := Unit{Campaign: co.p.Name, Key: key, Rule: co.rules.Rule.String(), Pits: co.rules.Pits, Gamma: gamma,
 		GameSeeds: co.root.Board.Seeds(), Build: co.p.Build, EGDBSeeds: co.p.EGDBSeeds, Exclude: exclude}
 	body, _ := json.Marshal(u)
 	var ack *jetstream.PubAck

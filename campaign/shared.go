@@ -60,17 +60,17 @@ const (
 	mirrorFilterBits = 1 << 24
 )
 
-// sharedCache is a worker's solver.Cache for one rule: the mirror of the
+// sharedTable is a worker's solver.Cache for one rule: the mirror of the
 // campaign whose unit is being solved (use sets it).
-type sharedCache struct {
+type sharedTable struct {
 	cur               atomic.Pointer[mirror]
 	minSeeds, minWork int
 }
 
-func (s *sharedCache) use(m *mirror) { s.cur.Store(m) }
+func (s *sharedTable) use(m *mirror) { s.cur.Store(m) }
 
 // Get looks k up in the current campaign's mirror.
-func (s *sharedCache) Get(k engine.Key) (tt.Entry, bool) {
+func (s *sharedTable) Get(k engine.Key) (tt.Entry, bool) {
 	if m := s.cur.Load(); m != nil {
 		return m.get(k)
 	}
@@ -78,14 +78,14 @@ func (s *sharedCache) Get(k engine.Key) (tt.Entry, bool) {
 }
 
 // Put shares a proven entry with the campaign's other workers.
-func (s *sharedCache) Put(k engine.Key, e tt.Entry) {
+func (s *sharedTable) Put(k engine.Key, e tt.Entry) {
 	if m := s.cur.Load(); m != nil {
 		m.put(k, e)
 	}
 }
 
-func (s *sharedCache) MinSeeds() int { return s.minSeeds }
-func (s *sharedCache) MinWork() int  { return s.minWork }
+func (s *sharedTable) MinSeeds() int { return s.minSeeds }
+func (s *sharedTable) MinWork() int  { return s.minWork }
 
 // mirror is one campaign's shared entries, as this worker knows them.
 type mirror struct {

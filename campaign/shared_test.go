@@ -111,8 +111,8 @@ func TestSharedTableExact(t *testing.T) {
 	e := newEnv(t, 5*time.Second)
 	_, stop := e.workers(2, func(i int, c *WorkerConfig) { c.sharedMinSeeds, c.sharedMinWork = 8, 4 })
 	defer stop()
-	for _, c := range []engine.Capture{engine.NoEmptyCapture, engine.EmptyCapture} {
-		p := params(t, "shared-"+ruleToken(c), engine.Rules{Pits: 6, Capture: c}, 0, midGame, engine.North)
+	for _, c := range []engine.Rule{engine.NoEmptyCapture, engine.EmptyCapture} {
+		p := params(t, "shared-"+ruleToken(c), engine.Variant{Pits: 6, Rule: c}, 0, midGame, engine.North)
 		_, st := e.solved(p, CoordinatorConfig{})
 		keys, err := e.c.Table.ListKeysFiltered(context.Background(), p.Name+".>")
 		if err != nil {
@@ -135,7 +135,7 @@ func TestSharedTableExact(t *testing.T) {
 // nodes are counted in the record.
 func TestCoordinatorDatabase(t *testing.T) {
 	e := newEnv(t, 5*time.Second)
-	r := engine.Rules{Pits: 6, Capture: engine.EmptyCapture}
+	r := engine.Variant{Pits: 6, Rule: engine.EmptyCapture}
 	dbDir := buildDB(t, r, 12)
 	_, stop := e.workers(2, func(i int, c *WorkerConfig) { c.NoEGDB, c.EGDBDir = false, dbDir })
 	defer stop()

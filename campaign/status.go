@@ -116,7 +116,7 @@ type WorkerInfo struct {
 	Revision  string  `json:"revision"`
 	EGDBSeeds int     `json:"egdb_seeds"`
 	Threads   int     `json:"threads"`
-	TTBytes   int64   `json:"tt_bytes"`
+	TableSize int64   `json:"table_size"`
 	Units     int64   `json:"units"`
 	Nodes     int64   `json:"nodes"` // over its units and its checks
 	Seconds   float64 `json:"seconds"`
@@ -142,7 +142,7 @@ func (s *Status) workerRow(r Result) *WorkerInfo {
 		}
 	}
 	s.Workers = append(s.Workers, WorkerInfo{Name: r.Worker, Host: r.Host, PID: r.PID, Build: r.Build, Revision: r.Revision,
-		EGDBSeeds: r.EGDBSeeds, Threads: r.Threads, TTBytes: r.TTBytes})
+		EGDBSeeds: r.EGDBSeeds, Threads: r.Threads, TableSize: r.TableSize})
 	sort.Slice(s.Workers, func(i, j int) bool { return s.Workers[i].ID() < s.Workers[j].ID() })
 	for i := range s.Workers {
 		if s.Workers[i].ID() == id {
@@ -194,7 +194,7 @@ func (co *Coordinator) stamp(rec *results.Record) {
 	rec.EGDBSeeds = co.p.EGDBSeeds
 	for _, w := range co.st.Workers {
 		rec.Threads += w.Threads
-		rec.TTBytes = max(rec.TTBytes, w.TTBytes)
+		rec.TableSize = max(rec.TableSize, w.TableSize)
 	}
 	rec.Date = time.Now().UTC().Format("2006-01-02")
 	rec.Provenance = results.Current()

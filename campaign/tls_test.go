@@ -120,7 +120,7 @@ func TestCampaignOverTLS(t *testing.T) {
 	e := &env{t: t, srv: srv, c: c, opts: opts}
 	_, stop := e.workers(1, nil)
 	defer stop()
-	pr := params(t, "tls", engine.Rules{Pits: 4, Capture: engine.EmptyCapture}, 3, "", engine.South)
+	pr := params(t, "tls", engine.Variant{Pits: 4, Rule: engine.EmptyCapture}, 3, "", engine.South)
 	rec, err := e.coordinate(ctx, pr, CoordinatorConfig{})
 	if err != nil {
 		t.Fatal(err)

@@ -62,11 +62,11 @@ type Result struct {
 	Seconds  float64 `json:"seconds"`
 	// Worker, Host and PID, with Build, are the worker's identity
 	// (identity.go).
-	Worker  string `json:"worker"`
-	Host    string `json:"host"`
-	PID     int    `json:"pid"`
-	Threads int    `json:"threads"`
-	TTBytes int64  `json:"tt_bytes"`
+	Worker    string `json:"worker"`
+	Host      string `json:"host"`
+	PID       int    `json:"pid"`
+	Threads   int    `json:"threads"`
+	TableSize int64  `json:"table_size"`
 	// The worker's signature (signature.go): its session's rule and
 	// database depth (-1 for none), its build (BuildID), and the
 	// provenance that names it (module version, VCS revision).
@@ -87,14 +87,14 @@ type Result struct {
 }
 
 // ruleToken is the rule's token in a key.
-func ruleToken(c engine.Capture) string {
+func ruleToken(c engine.Rule) string {
 	if c == engine.EmptyCapture {
 		return "ec"
 	}
 	return "nec"
 }
 
-func parseRuleToken(s string) (engine.Capture, error) {
+func parseRuleToken(s string) (engine.Rule, error) {
 	switch s {
 	case "ec":
 		return engine.EmptyCapture, nil
@@ -105,19 +105,19 @@ func parseRuleToken(s string) (engine.Capture, error) {
 }
 
 // keyPrefix is the prefix of every key of one game's rules.
-func keyPrefix(r engine.Rules) string {
-	return ruleToken(r.Capture) + "." + strconv.Itoa(r.Pits) + "."
+func keyPrefix(r engine.Variant) string {
+	return ruleToken(r.Rule) + "." + strconv.Itoa(r.Pits) + "."
 }
 
 // UnitKey is the key of the test "value of b >= gamma" under r.
-func UnitKey(r engine.Rules, b engine.Board, gamma int) string {
+func UnitKey(r engine.Variant, b engine.Board, gamma int) string {
 	return fmt.Sprintf("%s%016x.%016x.g%d", keyPrefix(r), b.Own, b.Opp, gamma+256)
 }
 
 // ParseKey reads a key back into its rules, board (stores empty) and
 // gamma, and checks that the board is one of the rules' boards and the
 // window within its seeds.
-func ParseKey(key string) (r engine.Rules, b engine.Board, gamma int, err error) {
+func ParseKey(key string) (r engine.Variant, b engine.Board, gamma int, err error) {
 	f := strings.Split(key, ".")
 	if len(f) != 5 {
 		return r, b, 0, fmt.Errorf("key %q: want rule.pits.own.opp.gGAMMA", key)
@@ -130,7 +130,7 @@ func ParseKey(key string) (r engine.Rules, b engine.Board, gamma int, err error)
 	if err != nil {
 		return r, b, 0, fmt.Errorf("key %q: pits %q", key, f[1])
 	}
-	if r, err = engine.NewRules(m, c); err != nil {
+	if r, err = engine.NewVariant(m, c); err != nil {
 		return r, b, 0, fmt.Errorf("key %q: %w", key, err)
 	}
 	if len(f[2]) != 16 || len(f[3]) != 16 {
@@ -169,7 +169,7 @@ var ErrBadResult = errors.New("bad result")
 
 // parseResult decodes a result message and checks it against its key: the
 // value must lie within the seeds of the unit's board.
-func parseResult(data []byte, r engine.Rules) (Result, engine.Board, int, error) {
+func parseResult(data []byte, r engine.Variant) (Result, engine.Board, int, error) {
 	var res Result
 	dec := json.NewDecoder(strings.NewReader(string(data)))
 	dec.DisallowUnknownFields()

@@ -27,12 +27,12 @@ import (
 type WorkerConfig struct {
 	Name    string // shown in results and logs
 	Threads int    // search threads; 0 means all cores
-	// TableBytes is the table's size; 0 means the session's policy for
+	// TableSize is the table's size; 0 means the session's policy for
 	// the game the unit comes from.
-	TableBytes int64
-	EGDBDir    string
-	NoEGDB     bool
-	Log        *log.Logger // nil: no log
+	TableSize int64
+	EGDBDir   string
+	NoEGDB    bool
+	Log       *log.Logger // nil: no log
 	// NoShared leaves the shared table out (shared.go): the worker's
 	// solver then has its own table only.
 	NoShared bool
@@ -132,21 +132,21 @@ type pool struct {
 	cfg     WorkerConfig
 	threads int
 	mu      sync.Mutex
-	solvers map[engine.Rules]*ruleSolver
-	mirrors map[string]*mirror   // the shared table of each campaign served
-	depths  map[engine.Rules]int // the endgame database depth of each rule
-	dbs     []*egdb.DB           // the databases read for depths, open while the pool is (their sessions share the mappings)
-	users   int                  // workers on it; the last to stop closes it
+	solvers map[engine.Variant]*ruleSolver
+	mirrors map[string]*mirror     // the shared table of each campaign served
+	depths  map[engine.Variant]int // the endgame database depth of each rule
+	dbs     []*egdb.DB             // the databases read for depths, open while the pool is (their sessions share the mappings)
+	users   int                    // workers on it; the last to stop closes it
 }
 
 func newPool(cfg WorkerConfig, threads int) *pool {
-	return &pool{cfg: cfg, threads: threads, solvers: map[engine.Rules]*ruleSolver{},
-		mirrors: map[string]*mirror{}, depths: map[engine.Rules]int{}}
+	return &pool{cfg: cfg, threads: threads, solvers: map[engine.Variant]*ruleSolver{},
+		mirrors: map[string]*mirror{}, depths: map[engine.Variant]int{}}
 }
 
 // depth is the depth of the endgame database the pool solves units of r
 // with (-1: none), read once per rule.
-func (p *pool) depth(r engine.Rules) (int, error) {
+func (p *pool) depth(r engine.Variant) (int, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if d, ok := p.depths[r]; ok {
@@ -169,13 +169,13 @@ func (p *pool) depth(r engine.Rules) (int, error) {
 
 // mismatch says how this worker differs from a unit's campaign ("" when
 // it does not).
-func (w *Worker) mismatch(u Unit, r engine.Rules) (string, error) {
+func (w *Worker) mismatch(u Unit, r engine.Variant) (string, error) {
 	d, err := w.p.depth(r)
 	if err != nil {
 		return "", err
 	}
 	p := Params{Rule: u.Rule, Build: u.Build, EGDBSeeds: u.EGDBSeeds}
-	return p.mismatch(r.Capture.String(), w.cfg.build, d), nil
+	return p.mismatch(r.Rule.String(), w.cfg.build, d), nil
 }
 
 // refuse hands a unit back: this worker cannot serve its campaign. The
@@ -306,7 +306,7 @@ func (p *pool) release() {
 	for _, rs := range p.solvers {
 		rs.k.Close()
 	}
-	p.solvers = map[engine.Rules]*ruleSolver{}
+	p.solvers = map[engine.Variant]*ruleSolver{}
 	for _, db := range p.dbs {
 		db.Close()
 	}
@@ -323,22 +323,22 @@ func (p *pool) release() {
 type ruleSolver struct {
 	k      *kalah.Session
 	team   *solver.Team
-	shared *sharedCache // nil with NoShared
+	shared *sharedTable // nil with NoShared
 }
 
 // solver returns the search of r, opened on first use; with the shared
 // table, pointed at the campaign's mirror.
-func (p *pool) solver(ctx context.Context, c *Conn, r engine.Rules, gameSeeds int, campaign string) (*ruleSolver, error) {
+func (p *pool) solver(ctx context.Context, c *Conn, r engine.Variant, gameSeeds int, campaign string) (*ruleSolver, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	rs := p.solvers[r]
 	if rs == nil {
-		cfg := kalah.Config{Pits: r.Pits, Seeds: 1, Rule: r.Capture, Threads: p.threads,
-			TableBytes: p.cfg.TableBytes, TableSeeds: gameSeeds, EGDBDir: p.cfg.EGDBDir, NoEGDB: p.cfg.NoEGDB, NoCache: true, Log: p.cfg.Log}
+		cfg := kalah.Config{Pits: r.Pits, Seeds: 1, Rule: r.Rule, Threads: p.threads,
+			TableSize: p.cfg.TableSize, TableSeeds: gameSeeds, EGDBDir: p.cfg.EGDBDir, NoEGDB: p.cfg.NoEGDB, NoCache: true, Log: p.cfg.Log}
 		rs = &ruleSolver{}
 		if !p.cfg.NoShared {
 			// The shared table where 'kalah solve' has its cache.
-			rs.shared = &sharedCache{minSeeds: sharedMinSeeds, minWork: sharedMinWork}
+			rs.shared = &sharedTable{minSeeds: sharedMinSeeds, minWork: sharedMinWork}
 			if p.cfg.sharedMinWork > 0 {
 				rs.shared.minSeeds, rs.shared.minWork = p.cfg.sharedMinSeeds, p.cfg.sharedMinWork
 			}
@@ -379,7 +379,7 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) error {
 		return fmt.Errorf("unit on %s is not JSON, dropped: %v", msg.Subject(), err)
 	}
 	r, b, gamma, err := ParseKey(u.Key)
-	if err != nil || gamma != u.Gamma || r.Capture.String() != u.Rule || r.Pits != u.Pits {
+	if err != nil || gamma != u.Gamma || r.Rule.String() != u.Rule || r.Pits != u.Pits {
 		msg.Term()
 		return fmt.Errorf("unit %q of campaign %q does not hold up, dropped: %v", u.Key, u.Campaign, err)
 	}
@@ -481,7 +481,7 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) error {
 	}
 	res := Result{Campaign: u.Campaign, Key: u.Key, Value: v, Nodes: nodes, Check: u.Check,
 		Seconds: math.Round(time.Since(t0).Seconds()*1000) / 1000, Worker: w.cfg.Name, Host: w.id.Host, PID: w.id.PID,
-		Threads: threads, TTBytes: rs.k.TableBytes(), Rule: r.Capture.String(), EGDBSeeds: rs.k.EGDBSeeds(),
+		Threads: threads, TableSize: rs.k.TableSize(), Rule: r.Rule.String(), EGDBSeeds: rs.k.EGDBSeeds(),
 		Build: w.cfg.build, Version: results.Current().Version, Revision: results.Current().VCSRevision, Attempt: attempt,
 		SharedHits: st.CacheHits, Stats: &st}
 	if w.cfg.forge != nil {

@@ -23,7 +23,7 @@ var (
 // (packed).
 func benchDatabase(b *testing.B) *DB {
 	benchOnce.Do(func() {
-		db, err := Build(context.Background(), engine.Rules{Pits: 6}, 14, Options{})
+		db, err := Build(context.Background(), engine.Variant{Pits: 6}, 14, Options{})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -53,11 +53,11 @@ func BenchmarkProbe(b *testing.B) {
 	b.Run("mem14/packed", func(b *testing.B) { benchProbe(b, db) })
 	b.Run("mem14/byte", func(b *testing.B) { benchProbe(b, benchByte) })
 	if *probeDir != "" {
-		c, err := engine.ParseCapture(*probeRule)
+		c, err := engine.ParseRule(*probeRule)
 		if err != nil {
 			b.Fatal(err)
 		}
-		disk, err := Open(*probeDir, engine.Rules{Pits: 6, Capture: c})
+		disk, err := Open(*probeDir, engine.Variant{Pits: 6, Rule: c})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -134,13 +134,13 @@ var buildSeeds = flag.Int("build-seeds", 14, "BenchmarkBuild: build six pits up 
 // per second over the whole build. With -v it logs each slice's time of
 // the last run.
 func BenchmarkBuild(b *testing.B) {
-	for _, c := range []engine.Capture{engine.NoEmptyCapture, engine.EmptyCapture} {
+	for _, c := range []engine.Rule{engine.NoEmptyCapture, engine.EmptyCapture} {
 		b.Run("rule="+c.String(), func(b *testing.B) {
 			var reps []SliceReport
 			var total int64
 			for i := 0; i < b.N; i++ {
 				reps, total = reps[:0], 0
-				db, err := Build(context.Background(), engine.Rules{Pits: 6, Capture: c}, *buildSeeds, Options{SliceDone: func(r SliceReport) {
+				db, err := Build(context.Background(), engine.Variant{Pits: 6, Rule: c}, *buildSeeds, Options{SliceDone: func(r SliceReport) {
 					reps = append(reps, r)
 					total += r.Positions
 				}})

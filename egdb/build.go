@@ -55,7 +55,7 @@ var byteShift = func() (sh [4]uint) {
 
 // slicer computes one slice from the complete slices below it.
 type slicer struct {
-	rules engine.Rules
+	rules engine.Variant
 	x     *Index
 	lower []table  // slices 0..s-1, read-only
 	cur   []uint32 // slice s, 4 entries a word, accessed atomically
@@ -190,7 +190,7 @@ type span struct{ lo, hi int64 }
 // the given number of threads, in memory: the slice built whole. progress,
 // when set, is called (from any thread) with the number of ranks of each
 // finished chunk.
-func buildSlice(ctx context.Context, rules engine.Rules, x *Index, lower []table, s, threads int, progress func(int64)) ([]byte, error) {
+func buildSlice(ctx context.Context, rules engine.Variant, x *Index, lower []table, s, threads int, progress func(int64)) ([]byte, error) {
 	n := x.Size(s)
 	if n == 0 {
 		return []byte{}, ctx.Err()
@@ -212,7 +212,7 @@ func buildSlice(ctx context.Context, rules engine.Rules, x *Index, lower []table
 // must be closed under same-slice moves (the whole slice, or the
 // sub-slices of a part, parts.go). Threads take chunks of the spans in
 // order; progress is as for buildSlice.
-func runSpans(ctx context.Context, rules engine.Rules, x *Index, lower []table, s int, cur []uint32, spans []span, threads int, progress func(int64)) error {
+func runSpans(ctx context.Context, rules engine.Variant, x *Index, lower []table, s int, cur []uint32, spans []span, threads int, progress func(int64)) error {
 	// first[i] is the number of chunks before span i.
 	first := make([]int64, len(spans)+1)
 	for i, sp := range spans {

@@ -58,7 +58,7 @@ func stampOf(fi os.FileInfo, sum uint64) (checked, bool) {
 
 // readChecked reads the checked files of rules under dir; an absent,
 // unreadable or foreign record is an empty one (every file is checked).
-func readChecked(dir string, rules engine.Rules) map[string]checked {
+func readChecked(dir string, rules engine.Variant) map[string]checked {
 	data, err := os.ReadFile(filepath.Join(RuleDir(dir, rules), checkedName))
 	var cf checkedFile
 	if err != nil || json.Unmarshal(data, &cf) != nil || cf.Format != checkedFormat || cf.Files == nil {
@@ -70,7 +70,7 @@ func readChecked(dir string, rules engine.Rules) map[string]checked {
 // writeChecked replaces the record of rules under dir (atomically: a
 // temporary file renamed). It is a cache: a directory that cannot be
 // written only means that the next Open checks the files again.
-func writeChecked(dir string, rules engine.Rules, files map[string]checked) error {
+func writeChecked(dir string, rules engine.Variant, files map[string]checked) error {
 	data, err := json.MarshalIndent(checkedFile{Format: checkedFormat, Files: files}, "", " ")
 	if err != nil {
 		return err

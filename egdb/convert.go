@@ -30,7 +30,7 @@ type ConvertReport struct {
 // an interrupted conversion (ctx is checked between slices) resumes where
 // it stopped; a mix of encodings opens like any database. done, when set,
 // is called after each file.
-func Convert(ctx context.Context, dir string, rules engine.Rules, enc int, done func(ConvertReport)) error {
+func Convert(ctx context.Context, dir string, rules engine.Variant, enc int, done func(ConvertReport)) error {
 	if err := rules.Validate(); err != nil {
 		return err
 	}
@@ -64,7 +64,7 @@ func Convert(ctx context.Context, dir string, rules engine.Rules, enc int, done 
 }
 
 // convertSlice converts the file of slice s.
-func convertSlice(dir string, rules engine.Rules, x *Index, s, enc int) (ConvertReport, error) {
+func convertSlice(dir string, rules engine.Variant, x *Index, s, enc int) (ConvertReport, error) {
 	start := time.Now()
 	path := SlicePath(dir, rules, s)
 	rep := ConvertReport{Seeds: s, Positions: x.Size(s), To: EncodingName(enc)}

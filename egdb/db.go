@@ -19,7 +19,7 @@ import (
 // Probe and every other query are safe for any number of goroutines. Close
 // releases the file mappings; no query may run during or after it.
 type DB struct {
-	rules  engine.Rules
+	rules  engine.Variant
 	x      *Index
 	slices []table // slices[s].at(rank) = g
 	unmap  []func() error
@@ -27,7 +27,7 @@ type DB struct {
 }
 
 // Rules is the pit count and capture rule of the database.
-func (db *DB) Rules() engine.Rules { return db.rules }
+func (db *DB) Rules() engine.Variant { return db.rules }
 
 // MaxSeeds is the largest seed count (stores excluded) the database covers;
 // -1 when it holds no slice.
@@ -155,18 +155,18 @@ func (db *DB) Close() error {
 // local workers, or a command that checks the database's depth before
 // its session opens it, do not read and checksum gigabytes again. Files
 // changed since (another file, size or modification time) are loaded anew.
-func Open(dir string, rules engine.Rules) (*DB, error) {
+func Open(dir string, rules engine.Variant) (*DB, error) {
 	return OpenMax(dir, rules, engine.MaxSeeds)
 }
 
 // OpenMax is Open loading at most the slices 0..maxSeeds.
-func OpenMax(dir string, rules engine.Rules, maxSeeds int) (*DB, error) {
+func OpenMax(dir string, rules engine.Variant, maxSeeds int) (*DB, error) {
 	if err := rules.Validate(); err != nil {
 		return nil, err
 	}
 	n := covered(dir, rules, maxSeeds) + 1
 	if n == 0 {
-		return nil, fmt.Errorf("no endgame database for %v in %s (build one with: kalah egdb build --pits %d --rule %v)", rules, RuleDir(dir, rules), rules.Pits, rules.Capture)
+		return nil, fmt.Errorf("no endgame database for %v in %s (build one with: kalah egdb build --pits %d --rule %v)", rules, RuleDir(dir, rules), rules.Pits, rules.Rule)
 	}
 	key, stamps := mappedKey(dir, rules, n)
 	if db := reuse(key, stamps); db != nil {
@@ -212,7 +212,7 @@ func OpenMax(dir string, rules engine.Rules, maxSeeds int) (*DB, error) {
 // rememberChecked updates the record of checked files (checked.go) with
 // the files just loaded, when it changes; an error writing it is ignored
 // (the next Open checks the files again).
-func rememberChecked(dir string, rules engine.Rules, known map[string]checked, recs []*checked) {
+func rememberChecked(dir string, rules engine.Variant, known map[string]checked, recs []*checked) {
 	changed := false
 	for s, r := range recs {
 		name := sliceName(s)
@@ -236,7 +236,7 @@ func rememberChecked(dir string, rules engine.Rules, known map[string]checked, r
 type mapped struct {
 	key    mappedID
 	stamps []fileStamp
-	rules  engine.Rules
+	rules  engine.Variant
 	x      *Index
 	slices []table
 	unmap  []func() error
@@ -247,7 +247,7 @@ type mapped struct {
 // and the number of slices.
 type mappedID struct {
 	dir   string
-	rules engine.Rules
+	rules engine.Variant
 	n     int
 }
 
@@ -266,7 +266,7 @@ var (
 
 // mappedKey names the files of slices 0..n-1 and stamps them; nil stamps
 // when one cannot be read (then the database is not shared).
-func mappedKey(dir string, rules engine.Rules, n int) (mappedID, []fileStamp) {
+func mappedKey(dir string, rules engine.Variant, n int) (mappedID, []fileStamp) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return mappedID{}, nil

@@ -32,7 +32,7 @@ func TestPublishedValues(t *testing.T) {
 		if maxN == 0 {
 			continue
 		}
-		rules := engine.Rules{Pits: m, Capture: engine.EmptyCapture}
+		rules := engine.Variant{Pits: m, Rule: engine.EmptyCapture}
 		size := 2 * m * maxN
 		if m == 6 {
 			size = 12 // shared with the other six-pit tests
@@ -91,7 +91,7 @@ func TestVerifyFindsDamage(t *testing.T) {
 }
 
 func TestProbe(t *testing.T) {
-	db := shared(t, engine.Rules{Pits: 6}, 12)
+	db := shared(t, engine.Variant{Pits: 6}, 12)
 	b := engine.Board{Own: 0x010203, Opp: 0x0102, OwnStore: 20, OppStore: 11}
 	if _, ok := db.Probe(engine.Board{Own: 5}); ok {
 		t.Error("a finished game probed")

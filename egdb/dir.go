@@ -22,12 +22,12 @@ func DefaultDir() (string, error) { return datadir.Dir("egdb", "--egdb") }
 
 // RuleDir is the subdirectory of dir holding the slices of rules,
 // e.g. dir/kalah-m6-no-empty-capture.
-func RuleDir(dir string, rules engine.Rules) string {
-	return filepath.Join(dir, fmt.Sprintf("kalah-m%d-%v", rules.Pits, rules.Capture))
+func RuleDir(dir string, rules engine.Variant) string {
+	return filepath.Join(dir, fmt.Sprintf("kalah-m%d-%v", rules.Pits, rules.Rule))
 }
 
 // SlicePath is the file of slice s, e.g. dir/kalah-m6-no-empty-capture/s20.egdb.
-func SlicePath(dir string, rules engine.Rules, s int) string {
+func SlicePath(dir string, rules engine.Variant, s int) string {
 	return filepath.Join(RuleDir(dir, rules), sliceName(s))
 }
 
@@ -106,7 +106,7 @@ func memoryBudget(opts Options) (bytes int64, ok bool) {
 // memoryError is the ErrMemory of slice s (n positions), which needs
 // need bytes (in parts: the largest part of part positions) and has
 // budget (from opts).
-func memoryError(dir string, rules engine.Rules, s int, n, part, need, budget int64, opts Options) error {
+func memoryError(dir string, rules engine.Variant, s int, n, part, need, budget int64, opts Options) error {
 	kept := "nothing is kept (an in-memory build)"
 	if dir != "" {
 		kept = "nothing is lost"
@@ -147,7 +147,7 @@ type SliceReport struct {
 }
 
 // Build computes the slices 0..maxSeeds of rules in memory.
-func Build(ctx context.Context, rules engine.Rules, maxSeeds int, opts Options) (*DB, error) {
+func Build(ctx context.Context, rules engine.Variant, maxSeeds int, opts Options) (*DB, error) {
 	return build(ctx, "", rules, maxSeeds, opts)
 }
 
@@ -164,14 +164,14 @@ func Build(ctx context.Context, rules engine.Rules, maxSeeds int, opts Options) 
 // last finished part, and the build's memory is the largest part
 // (PartsMemory) instead of the slice (SliceMemory). The file is the same
 // either way, byte for byte.
-func BuildDir(ctx context.Context, dir string, rules engine.Rules, maxSeeds int, opts Options) (*DB, error) {
+func BuildDir(ctx context.Context, dir string, rules engine.Variant, maxSeeds int, opts Options) (*DB, error) {
 	if dir == "" {
 		return nil, errors.New("BuildDir: no directory")
 	}
 	return build(ctx, dir, rules, maxSeeds, opts)
 }
 
-func build(ctx context.Context, dir string, rules engine.Rules, maxSeeds int, opts Options) (*DB, error) {
+func build(ctx context.Context, dir string, rules engine.Variant, maxSeeds int, opts Options) (*DB, error) {
 	if err := rules.Validate(); err != nil {
 		return nil, err
 	}
@@ -272,7 +272,7 @@ var remapMin int64 = 1 << 20
 // page cache as far as memory allows. Reading the file back checks what
 // was written (loadSlice's checksum and packed checks). The caller must
 // hold no other reference to t's memory.
-func writeAndMap(dir string, rules engine.Rules, s int, t table, db *DB) (table, error) {
+func writeAndMap(dir string, rules engine.Variant, s int, t table, db *DB) (table, error) {
 	path := SlicePath(dir, rules, s)
 	if err := writeSlice(path, rules, s, t); err != nil {
 		return t, err
@@ -302,7 +302,7 @@ func (db *DB) Save(dir string) error {
 
 // Missing lists the slices among 0..maxSeeds of rules that have no file in
 // dir: what BuildDir would compute.
-func Missing(dir string, rules engine.Rules, maxSeeds int) []int {
+func Missing(dir string, rules engine.Variant, maxSeeds int) []int {
 	var out []int
 	for s := 0; s <= maxSeeds; s++ {
 		if !fileExists(SlicePath(dir, rules, s)) {

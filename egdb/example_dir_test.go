@@ -20,7 +20,7 @@ func ExampleBuildDir() {
 		log.Fatal(err)
 	}
 	defer os.RemoveAll(dir)
-	rules := engine.Rules{Pits: 4, Capture: engine.EmptyCapture}
+	rules := engine.Variant{Pits: 4, Rule: engine.EmptyCapture}
 	built, err := egdb.BuildDir(context.Background(), dir, rules, 8, egdb.Options{})
 	if err != nil {
 		log.Fatal(err)

@@ -13,7 +13,7 @@ import (
 // side and at most 8 seeds in the pits) and probe it. BuildDir builds the
 // same into a directory, resumably, and Open opens it.
 func ExampleBuild() {
-	rules := engine.Rules{Pits: 4, Capture: engine.NoEmptyCapture}
+	rules := engine.Variant{Pits: 4, Rule: engine.NoEmptyCapture}
 	db, err := egdb.Build(context.Background(), rules, 8, egdb.Options{})
 	if err != nil {
 		log.Fatal(err)

@@ -20,7 +20,7 @@ import (
 //	offset size field
 //	     0    8 magic "KALAHEDB"
 //	     8    2 format version: 1 (byte encoding) or 2 (packed encoding)
-//	    10    1 rule: 0 no-empty-capture, 1 empty-capture (engine.Capture)
+//	    10    1 rule: 0 no-empty-capture, 1 empty-capture (engine.Rule)
 //	    11    1 pits m
 //	    12    2 seed count s of the slice
 //	    14    2 encoding: EncodingGainByte (version 1), EncodingPacked (version 2)
@@ -94,7 +94,7 @@ var (
 // Header is the decoded header of a slice file.
 type Header struct {
 	Version    int
-	Rules      engine.Rules
+	Rules      engine.Variant
 	Seeds      int
 	Encoding   int
 	Entries    int64
@@ -117,7 +117,7 @@ func (h Header) encode() []byte {
 	b := make([]byte, HeaderSize)
 	copy(b, Magic)
 	binary.LittleEndian.PutUint16(b[8:], uint16(h.Version))
-	b[10] = byte(h.Rules.Capture)
+	b[10] = byte(h.Rules.Rule)
 	b[11] = byte(h.Rules.Pits)
 	binary.LittleEndian.PutUint16(b[12:], uint16(h.Seeds))
 	binary.LittleEndian.PutUint16(b[14:], uint16(h.Encoding))
@@ -145,7 +145,7 @@ func decodeHeader(b []byte) (Header, error) {
 	}
 	h := Header{
 		Version:  v,
-		Rules:    engine.Rules{Pits: int(b[11]), Capture: engine.Capture(b[10])},
+		Rules:    engine.Variant{Pits: int(b[11]), Rule: engine.Rule(b[10])},
 		Seeds:    int(binary.LittleEndian.Uint16(b[12:])),
 		Encoding: int(binary.LittleEndian.Uint16(b[14:])),
 		Entries:  int64(binary.LittleEndian.Uint64(b[16:])),
@@ -180,7 +180,7 @@ func ReadHeader(path string) (Header, error) {
 // what is wanted, the file's size and the payload's checksum, and maps the
 // payload. The returned function unmaps it. A missing file is an
 // fs.ErrNotExist error.
-func loadSlice(path string, rules engine.Rules, s int, entries int64) (table, func() error, error) {
+func loadSlice(path string, rules engine.Variant, s int, entries int64) (table, func() error, error) {
 	t, unmap, _, err := openSlice(path, rules, s, entries, nil)
 	return t, unmap, err
 }
@@ -191,7 +191,7 @@ func loadSlice(path string, rules engine.Rules, s int, entries int64) (table, fu
 // checks but skips the payload's. It returns the file's record to keep:
 // nil when the file is too new to be remembered (racyWindow) or cannot
 // be (no inode numbers), or has nothing to check.
-func openSlice(path string, rules engine.Rules, s int, entries int64, known *checked) (table, func() error, *checked, error) {
+func openSlice(path string, rules engine.Variant, s int, entries int64, known *checked) (table, func() error, *checked, error) {
 	fail := func(format string, a ...any) (table, func() error, *checked, error) {
 		return table{}, nil, nil, fmt.Errorf("%s: "+format, append([]any{path}, a...)...)
 	}
@@ -286,7 +286,7 @@ func openSlice(path string, rules engine.Rules, s int, entries int64, known *che
 // interrupted write leaves no file under the final name. The written file
 // then leaves the page cache (dropCache), so that its first reader maps it
 // in huge pages.
-func writeSlice(path string, rules engine.Rules, s int, t table) error {
+func writeSlice(path string, rules engine.Variant, s int, t table) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
@@ -329,7 +329,7 @@ const writeBatch = 1 << 18
 // lines at a time (at most writeBatch) and fills the header in last, so
 // that it holds a batch of entries, their lines and the exception list,
 // not the slice.
-func writeSliceFrom(path string, rules engine.Rules, s int, n int64, enc int, batch int64, read func(p []byte, r int64) error) error {
+func writeSliceFrom(path string, rules engine.Variant, s int, n int64, enc int, batch int64, read func(p []byte, r int64) error) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}

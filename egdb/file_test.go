@@ -14,19 +14,19 @@ import (
 )
 
 var (
-	rules4  = engine.Rules{Pits: 4, Capture: engine.NoEmptyCapture}
-	rules4e = engine.Rules{Pits: 4, Capture: engine.EmptyCapture}
+	rules4  = engine.Variant{Pits: 4, Rule: engine.NoEmptyCapture}
+	rules4e = engine.Variant{Pits: 4, Rule: engine.EmptyCapture}
 )
 
 // buildTo builds rules up to maxSeeds in dir (packed) and returns the
 // reports.
-func buildTo(t *testing.T, dir string, rules engine.Rules, maxSeeds int) []SliceReport {
+func buildTo(t *testing.T, dir string, rules engine.Variant, maxSeeds int) []SliceReport {
 	t.Helper()
 	return buildToEnc(t, dir, rules, maxSeeds, EncodingPacked)
 }
 
 // buildToEnc is buildTo in the encoding enc.
-func buildToEnc(t *testing.T, dir string, rules engine.Rules, maxSeeds, enc int) []SliceReport {
+func buildToEnc(t *testing.T, dir string, rules engine.Variant, maxSeeds, enc int) []SliceReport {
 	t.Helper()
 	var reps []SliceReport
 	db, err := BuildDir(context.Background(), dir, rules, maxSeeds, Options{Encoding: enc, SliceDone: func(r SliceReport) { reps = append(reps, r) }})
@@ -95,7 +95,7 @@ func TestInterruptedBuildLeavesNoFile(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var seen atomic.Int64
-	_, err := BuildDir(ctx, dir, engine.Rules{Pits: 6}, 10, Options{Threads: 2, Progress: func(n int64) {
+	_, err := BuildDir(ctx, dir, engine.Variant{Pits: 6}, 10, Options{Threads: 2, Progress: func(n int64) {
 		// Full chunks start at slice 8; stop inside slice 8 or 9.
 		if n == chunk && seen.Add(1) == 3 {
 			cancel()
@@ -104,17 +104,17 @@ func TestInterruptedBuildLeavesNoFile(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}
-	files, _ := filepath.Glob(filepath.Join(RuleDir(dir, engine.Rules{Pits: 6}), "*"))
+	files, _ := filepath.Glob(filepath.Join(RuleDir(dir, engine.Variant{Pits: 6}), "*"))
 	for _, f := range files {
 		if strings.HasSuffix(f, ".tmp") {
 			t.Errorf("temporary file left: %s", f)
 		}
 	}
-	if len(Missing(dir, engine.Rules{Pits: 6}, 10)) == 0 {
+	if len(Missing(dir, engine.Variant{Pits: 6}, 10)) == 0 {
 		t.Fatal("an interrupted build left every slice")
 	}
 	// The files written are complete: they open.
-	if db, err := Open(dir, engine.Rules{Pits: 6}); err != nil {
+	if db, err := Open(dir, engine.Variant{Pits: 6}); err != nil {
 		t.Fatal(err)
 	} else {
 		db.Close()

@@ -12,7 +12,7 @@ import (
 
 // Databases lists the pit counts and rules that have a subdirectory in dir
 // (see RuleDir), ordered by pits then rule. A missing dir holds none.
-func Databases(dir string) ([]engine.Rules, error) {
+func Databases(dir string) ([]engine.Variant, error) {
 	ents, err := os.ReadDir(dir)
 	if os.IsNotExist(err) {
 		return nil, nil
@@ -20,7 +20,7 @@ func Databases(dir string) ([]engine.Rules, error) {
 	if err != nil {
 		return nil, err
 	}
-	var out []engine.Rules
+	var out []engine.Variant
 	for _, e := range ents {
 		var m int
 		var rule string
@@ -30,21 +30,21 @@ func Databases(dir string) ([]engine.Rules, error) {
 		if _, err := fmt.Sscanf(e.Name(), "kalah-m%d-%s", &m, &rule); err != nil {
 			continue
 		}
-		c, err := engine.ParseCapture(rule)
+		c, err := engine.ParseRule(rule)
 		if err != nil {
 			continue
 		}
-		r, err := engine.NewRules(m, c)
+		r, err := engine.NewVariant(m, c)
 		if err != nil || RuleDir(dir, r) != filepath.Join(dir, e.Name()) {
 			continue
 		}
 		out = append(out, r)
 	}
-	slices.SortFunc(out, func(a, b engine.Rules) int {
+	slices.SortFunc(out, func(a, b engine.Variant) int {
 		if a.Pits != b.Pits {
 			return a.Pits - b.Pits
 		}
-		return int(a.Capture) - int(b.Capture)
+		return int(a.Rule) - int(b.Rule)
 	})
 	return out, nil
 }
@@ -52,7 +52,7 @@ func Databases(dir string) ([]engine.Rules, error) {
 // Slices lists, in increasing order, the seed counts s with a file
 // s<s>.egdb in the directory of rules under dir. Temporary files of
 // interrupted builds are not listed.
-func Slices(dir string, rules engine.Rules) ([]int, error) {
+func Slices(dir string, rules engine.Variant) ([]int, error) {
 	ents, err := os.ReadDir(RuleDir(dir, rules))
 	if os.IsNotExist(err) {
 		return nil, nil
@@ -79,7 +79,7 @@ func Slices(dir string, rules engine.Rules) ([]int, error) {
 // OpenSlice loads the file of slice s alone, with every check of Open,
 // and returns its entries, one byte each (a packed file is decoded into
 // memory). The returned function releases it.
-func OpenSlice(dir string, rules engine.Rules, s int) ([]byte, func() error, error) {
+func OpenSlice(dir string, rules engine.Variant, s int) ([]byte, func() error, error) {
 	if err := rules.Validate(); err != nil {
 		return nil, nil, err
 	}
@@ -100,7 +100,7 @@ func OpenSlice(dir string, rules engine.Rules, s int) ([]byte, func() error, err
 
 // CheckFile checks the file of slice s: its header against rules and s,
 // its size and its payload checksum.
-func CheckFile(dir string, rules engine.Rules, s int) error {
+func CheckFile(dir string, rules engine.Variant, s int) error {
 	x, err := NewIndex(rules.Pits, s)
 	if err != nil {
 		return err

@@ -17,8 +17,8 @@ func TestBuildDirMapsWrittenSlices(t *testing.T) {
 	defer func(old int64) { remapMin = old }(remapMin)
 	remapMin = 0 // map every slice back, however small
 	const maxSeeds = 12
-	for _, c := range engine.Captures {
-		rules := engine.Rules{Pits: 4, Capture: c}
+	for _, c := range engine.AllRules {
+		rules := engine.Variant{Pits: 4, Rule: c}
 		want, err := Build(context.Background(), rules, maxSeeds, Options{Encoding: EncodingGainByte})
 		if err != nil {
 			t.Fatal(err)

@@ -72,8 +72,8 @@ func TestEncodingsAgree(t *testing.T) {
 		limit = map[int]int{3: 12, 4: 10, 5: 9, 6: 9}
 	}
 	for m := 3; m <= 6; m++ {
-		for _, c := range engine.Captures {
-			rules := engine.Rules{Pits: m, Capture: c}
+		for _, c := range engine.AllRules {
+			rules := engine.Variant{Pits: m, Rule: c}
 			t.Run(rules.String(), func(t *testing.T) {
 				dbs := make([]*DB, 2)
 				for i, enc := range encodings {
@@ -114,7 +114,7 @@ func TestPackedFileChecks(t *testing.T) {
 	// A file of slice 20 of two pits whose values are random, so that it
 	// has many exceptions (the file checks do not look at the values).
 	dir := t.TempDir()
-	rules := engine.Rules{Pits: 2}
+	rules := engine.Variant{Pits: 2}
 	n := SliceSize(2, 20).Int64()
 	data := make([]byte, n)
 	rng := rand.New(rand.NewPCG(7, 8))

@@ -209,7 +209,7 @@ func pairSum(x *Index, s, a int, read func(p []byte, r int64) error) (uint64, er
 // progress file exists it must match the slice and the byte file must
 // hold the pairs it records; anything else is an error that names the
 // file, never a silent restart.
-func openParts(dir string, rules engine.Rules, x *Index, s int) (*partsBuild, error) {
+func openParts(dir string, rules engine.Variant, x *Index, s int) (*partsBuild, error) {
 	rd := RuleDir(dir, rules)
 	n := x.Size(s)
 	pb := &partsBuild{bytesPath: filepath.Join(rd, bytesName(s)), progressPath: filepath.Join(rd, progressName(s)), x: x, s: s}
@@ -229,7 +229,7 @@ func openParts(dir string, rules engine.Rules, x *Index, s int) (*partsBuild, er
 			return nil, err
 		}
 		pb.f = f
-		pb.prog = partsProgress{Format: partsFormat, Pits: rules.Pits, Rule: rules.Capture.String(), Seeds: s, Positions: n, Done: []donePair{}}
+		pb.prog = partsProgress{Format: partsFormat, Pits: rules.Pits, Rule: rules.Rule.String(), Seeds: s, Positions: n, Done: []donePair{}}
 		return pb, nil
 	}
 	if err != nil {
@@ -241,7 +241,7 @@ func openParts(dir string, rules engine.Rules, x *Index, s int) (*partsBuild, er
 	if err := dec.Decode(p); err != nil {
 		return nil, fmt.Errorf("%s: %w: %v; %s", pb.progressPath, ErrCorrupt, err, anew)
 	}
-	if p.Format != partsFormat || p.Pits != rules.Pits || p.Rule != rules.Capture.String() || p.Seeds != s || p.Positions != n {
+	if p.Format != partsFormat || p.Pits != rules.Pits || p.Rule != rules.Rule.String() || p.Seeds != s || p.Positions != n {
 		return nil, fmt.Errorf("%s: %w: records %q, slice %d of %d pits %s, %d positions; want %q, slice %d of %v, %d positions; %s",
 			pb.progressPath, ErrMismatch, p.Format, p.Seeds, p.Pits, p.Rule, p.Positions, partsFormat, s, rules, n, anew)
 	}
@@ -329,21 +329,21 @@ func (pb *partsBuild) save(ar *arena, as []int, spans []span) error {
 
 // removeParts removes the temporary files of slice s built in parts,
 // if any.
-func removeParts(dir string, rules engine.Rules, s int) {
+func removeParts(dir string, rules engine.Variant, s int) {
 	os.Remove(filepath.Join(RuleDir(dir, rules), progressName(s)))
 	os.Remove(filepath.Join(RuleDir(dir, rules), bytesName(s)))
 }
 
 // hasParts reports whether slice s has a progress file: an earlier build
 // of it in parts to resume.
-func hasParts(dir string, rules engine.Rules, s int) bool {
+func hasParts(dir string, rules engine.Variant, s int) bool {
 	return fileExists(filepath.Join(RuleDir(dir, rules), progressName(s)))
 }
 
 // buildParts builds slice s in dir in parts, resuming from the parts an
 // earlier build recorded, writes its file in encoding enc and returns
 // the file's mapping (see loadSlice) and the number of parts.
-func buildParts(ctx context.Context, dir string, rules engine.Rules, x *Index, lower []table, s, enc int, opts Options) (table, func() error, int, error) {
+func buildParts(ctx context.Context, dir string, rules engine.Variant, x *Index, lower []table, s, enc int, opts Options) (table, func() error, int, error) {
 	pb, err := openParts(dir, rules, x, s)
 	if err != nil {
 		return table{}, nil, 0, err

@@ -19,7 +19,7 @@ import (
 	"github.com/kalah-solver/kalah/engine"
 )
 
-var rules6e = engine.Rules{Pits: 6, Capture: engine.EmptyCapture}
+var rules6e = engine.Variant{Pits: 6, Rule: engine.EmptyCapture}
 
 // What building in parts rests on: from every position of sub-slice a of
 // slice s, a move that banks nothing passes the turn to a child in
@@ -35,8 +35,8 @@ func TestPairsClosed(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, c := range engine.Captures {
-			rules := engine.Rules{Pits: m, Capture: c}
+		for _, c := range engine.AllRules {
+			rules := engine.Variant{Pits: m, Rule: c}
 			same := 0
 			for s := 2; s <= maxSeeds; s++ {
 				cur := x.Cursor(s, 0, x.Size(s))
@@ -152,7 +152,7 @@ func TestWriteSliceFrom(t *testing.T) {
 
 // sliceFiles returns the bytes of the files s0..maxSeeds of rules in dir
 // and fails on any other file there.
-func sliceFiles(t *testing.T, dir string, rules engine.Rules, maxSeeds int) [][]byte {
+func sliceFiles(t *testing.T, dir string, rules engine.Variant, maxSeeds int) [][]byte {
 	t.Helper()
 	var out [][]byte
 	for s := 0; s <= maxSeeds; s++ {
@@ -175,7 +175,7 @@ func sliceFiles(t *testing.T, dir string, rules engine.Rules, maxSeeds int) [][]
 
 // partsBuildTo builds rules to maxSeeds in a new directory and returns it
 // and the reports.
-func partsBuildTo(t *testing.T, ctx context.Context, dir string, rules engine.Rules, maxSeeds int, opts Options) ([]SliceReport, []PartReport, error) {
+func partsBuildTo(t *testing.T, ctx context.Context, dir string, rules engine.Variant, maxSeeds int, opts Options) ([]SliceReport, []PartReport, error) {
 	t.Helper()
 	var reps []SliceReport
 	var parts []PartReport
@@ -208,14 +208,14 @@ func partsBuildTo(t *testing.T, ctx context.Context, dir string, rules engine.Ru
 // (one case) every slice in parts.
 func TestPartsMatchWhole(t *testing.T) {
 	cases := []struct {
-		rules    engine.Rules
+		rules    engine.Variant
 		maxSeeds int
 		enc      int
 	}{
 		{rules4, 14, EncodingPacked},
 		{rules4e, 13, EncodingPacked},
 		{rules4, 12, EncodingGainByte},
-		{engine.Rules{Pits: 6}, 11, EncodingPacked},
+		{engine.Variant{Pits: 6}, 11, EncodingPacked},
 		{rules6e, 11, EncodingPacked},
 	}
 	defer func(old int64) { partsMin = old }(partsMin)
@@ -315,7 +315,7 @@ func interruptParts(t *testing.T, dir string, top, stopAfter int) []int {
 }
 
 // recorded is the sub-slices the progress file of slice s records.
-func recorded(t *testing.T, dir string, rules engine.Rules, s int) []int {
+func recorded(t *testing.T, dir string, rules engine.Variant, s int) []int {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(RuleDir(dir, rules), progressName(s)))
 	if err != nil {
@@ -522,7 +522,7 @@ func TestPartsMemory(t *testing.T) {
 		t.Errorf("slice 12: %d bytes in parts, %d whole", part, whole)
 	}
 	dir := t.TempDir()
-	_, _, err := partsBuildTo(t, context.Background(), dir, engine.Rules{Pits: 6}, 12, Options{MaxMemory: part - 1})
+	_, _, err := partsBuildTo(t, context.Background(), dir, engine.Variant{Pits: 6}, 12, Options{MaxMemory: part - 1})
 	if !errors.Is(err, ErrMemory) {
 		t.Fatalf("err = %v, want ErrMemory", err)
 	}
@@ -531,7 +531,7 @@ func TestPartsMemory(t *testing.T) {
 			t.Errorf("error %q does not say %q", err, want)
 		}
 	}
-	reps, _, err := partsBuildTo(t, context.Background(), dir, engine.Rules{Pits: 6}, 12, Options{MaxMemory: part})
+	reps, _, err := partsBuildTo(t, context.Background(), dir, engine.Variant{Pits: 6}, 12, Options{MaxMemory: part})
 	if err != nil {
 		t.Fatal(err)
 	}

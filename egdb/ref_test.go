@@ -29,7 +29,7 @@ func refGain(rf *reference.Solver, own, opp uint64) int {
 	return (rf.Value(rf.Game(holes, false)) + s) / 2
 }
 
-func newRef(m int, c engine.Capture) *reference.Solver {
+func newRef(m int, c engine.Rule) *reference.Solver {
 	return reference.NewSolver(reference.Rules{Pits: m, EmptyCapture: c == engine.EmptyCapture}, 0)
 }
 
@@ -41,13 +41,13 @@ var (
 // shared returns the in-memory database of rules up to maxSeeds in the
 // default (packed) encoding, built once per test binary; tests must not
 // modify it.
-func shared(t *testing.T, rules engine.Rules, maxSeeds int) *DB {
+func shared(t *testing.T, rules engine.Variant, maxSeeds int) *DB {
 	t.Helper()
 	return sharedEnc(t, rules, maxSeeds, EncodingPacked)
 }
 
 // sharedEnc is shared in the encoding enc.
-func sharedEnc(t *testing.T, rules engine.Rules, maxSeeds, enc int) *DB {
+func sharedEnc(t *testing.T, rules engine.Variant, maxSeeds, enc int) *DB {
 	t.Helper()
 	key := fmt.Sprint(rules, maxSeeds, enc)
 	cacheMu.Lock()
@@ -83,9 +83,9 @@ func TestAgainstReferenceSmall(t *testing.T) {
 		limit = map[int]int{2: 12, 3: 10, 4: 8, 5: 6}
 	}
 	for m := 2; m <= 5; m++ {
-		for _, c := range engine.Captures {
+		for _, c := range engine.AllRules {
 			for _, enc := range encodings {
-				rules := engine.Rules{Pits: m, Capture: c}
+				rules := engine.Variant{Pits: m, Rule: c}
 				t.Run(rules.String()+"/"+EncodingName(enc), func(t *testing.T) {
 					db := sharedEnc(t, rules, limit[m], enc)
 					rf := newRef(m, c)
@@ -116,8 +116,8 @@ func TestAgainstReferenceRandom(t *testing.T) {
 	if testing.Short() {
 		maxS, samples = 12, 1000
 	}
-	for _, c := range engine.Captures {
-		rules := engine.Rules{Pits: 6, Capture: c}
+	for _, c := range engine.AllRules {
+		rules := engine.Variant{Pits: 6, Rule: c}
 		t.Run(rules.String(), func(t *testing.T) {
 			db := shared(t, rules, maxS)
 			rf := newRef(6, c)

@@ -88,7 +88,7 @@ func (w *slicer) setRow(rw *row, own uint64) {
 				rm.rank = x.rankSide(xp * ones)
 			default:
 				rm.kind, rm.xp, rm.last = moveEmpty, xp, uint(i+k)
-				if w.rules.Capture != engine.EmptyCapture {
+				if w.rules.Rule != engine.EmptyCapture {
 					rm.rank = x.rankSide(xp * ones) // no capture opposite an empty pit
 				}
 				rm.xc = xp &^ (0xff << (8 * rm.last))
@@ -142,7 +142,7 @@ func (w *slicer) capture(rw *row, rm *rowMove, opp, col uint64, kd *kid) {
 	x, m := w.x, uint(w.rules.Pits)
 	sh := 8 * (m - 1 - rm.last)
 	o := int(opp >> sh & 0xff)
-	if o == 0 && w.rules.Capture != engine.EmptyCapture {
+	if o == 0 && w.rules.Rule != engine.EmptyCapture {
 		w.shortKid(rw, rm, opp, col, kd) // nothing happens
 		return
 	}

@@ -14,9 +14,9 @@ import (
 // table, the column ranked) give the same children, ranks and results.
 func TestSowRow(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	for _, capture := range []engine.Capture{engine.NoEmptyCapture, engine.EmptyCapture} {
+	for _, capture := range []engine.Rule{engine.NoEmptyCapture, engine.EmptyCapture} {
 		for m := 1; m <= engine.MaxPits; m++ {
-			rules := engine.Rules{Pits: m, Capture: capture}
+			rules := engine.Variant{Pits: m, Rule: capture}
 			maxSeeds := min(16, 2*m+8)
 			x, err := NewIndex(m, maxSeeds)
 			if err != nil {

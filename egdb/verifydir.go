@@ -48,8 +48,8 @@ func (c DirCheck) OK() bool { return len(c.Files) > 0 && c.BadFiles == 0 && c.Mi
 //
 // The error is for what stops the check itself: a directory that cannot be
 // read, a cancelled ctx.
-func VerifyDir(ctx context.Context, dir string, rules engine.Rules, opts VerifyOptions) (DirCheck, error) {
-	c := DirCheck{Rule: rules.Capture.String(), Pits: rules.Pits, Dir: RuleDir(dir, rules), Files: []FileCheck{}, Slices: []VerifyResult{}}
+func VerifyDir(ctx context.Context, dir string, rules engine.Variant, opts VerifyOptions) (DirCheck, error) {
+	c := DirCheck{Rule: rules.Rule.String(), Pits: rules.Pits, Dir: RuleDir(dir, rules), Files: []FileCheck{}, Slices: []VerifyResult{}}
 	ss, err := Slices(dir, rules)
 	if err != nil {
 		return c, err
@@ -103,10 +103,10 @@ func VerifyDir(ctx context.Context, dir string, rules engine.Rules, opts VerifyO
 // Covered is the largest seed count s such that the slices 0..s of rules
 // all have a file in dir, -1 when slice 0 has none: the slices Open would
 // load, if their files are intact.
-func Covered(dir string, rules engine.Rules) int { return covered(dir, rules, engine.MaxSeeds) }
+func Covered(dir string, rules engine.Variant) int { return covered(dir, rules, engine.MaxSeeds) }
 
 // covered is Covered, at most maxSeeds.
-func covered(dir string, rules engine.Rules, maxSeeds int) int {
+func covered(dir string, rules engine.Variant, maxSeeds int) int {
 	s := -1
 	for s < maxSeeds && fileExists(SlicePath(dir, rules, s+1)) {
 		s++

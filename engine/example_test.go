@@ -14,8 +14,8 @@ import (
 // paper's digits, each a 0-based pit of the mover ("25-1"), read the same
 // line. The position is South's pits, South's store, North's pits,
 // North's store.
-func ExampleRules_PlayLine() {
-	rules, err := engine.NewRules(6, engine.NoEmptyCapture)
+func ExampleVariant_PlayLine() {
+	rules, err := engine.NewVariant(6, engine.NoEmptyCapture)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -47,8 +47,8 @@ func ExampleRules_PlayLine() {
 
 // Count the move sequences of Kalah(3,3) to depth 6, every sowing a ply
 // (an extra turn is a further ply of the same side).
-func ExampleRules_Perft() {
-	rules := engine.Rules{Pits: 3, Capture: engine.NoEmptyCapture}
+func ExampleVariant_Perft() {
+	rules := engine.Variant{Pits: 3, Rule: engine.NoEmptyCapture}
 	b, err := rules.Start(3)
 	if err != nil {
 		log.Fatal(err)

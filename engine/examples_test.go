@@ -10,7 +10,7 @@ import (
 func TestWorkedExamples(t *testing.T) {
 	cases := []struct {
 		name    string
-		rule    Capture
+		rule    Rule
 		pos     string
 		toMove  Side
 		move    string
@@ -57,7 +57,7 @@ func TestWorkedExamples(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := Rules{Pits: p.Pits, Capture: c.rule}
+			r := Variant{Pits: p.Pits, Rule: c.rule}
 			i, err := ParseMove(p, c.move)
 			if err != nil {
 				t.Fatal(err)

@@ -66,7 +66,7 @@ func FormatPaper(line []Ply) string {
 
 // PlayLine plays line from p, checking that each ply is by the side to
 // move and sows a non-empty pit. It returns the position reached.
-func (r Rules) PlayLine(p Position, line []Ply) (Position, error) {
+func (r Variant) PlayLine(p Position, line []Ply) (Position, error) {
 	for k, pl := range line {
 		if p.Board.Over() {
 			return p, fmt.Errorf("ply %d (%s): the game is already over", k+1, MoveLetter(pl.Side, pl.Pit))
@@ -84,7 +84,7 @@ func (r Rules) PlayLine(p Position, line []Ply) (Position, error) {
 
 // ParseLetters reads a line in the letter notation from p ("cf-B-a"); see
 // parseLine for what it checks.
-func (r Rules) ParseLetters(p Position, s string) ([]Ply, error) {
+func (r Variant) ParseLetters(p Position, s string) ([]Ply, error) {
 	return r.parseLine(p, s, func(c byte, side Side) (int, bool) {
 		lo := byte('a')
 		if side == North {
@@ -97,7 +97,7 @@ func (r Rules) ParseLetters(p Position, s string) ([]Ply, error) {
 // ParsePaper reads a line in the paper's notation from p ("25-1-0"): each
 // digit a 0-based hole of the mover's side; see parseLine for what it
 // checks.
-func (r Rules) ParsePaper(p Position, s string) ([]Ply, error) {
+func (r Variant) ParsePaper(p Position, s string) ([]Ply, error) {
 	return r.parseLine(p, s, func(c byte, _ Side) (int, bool) {
 		return int(c) - '0', c >= '0' && c < '0'+byte(r.Pits)
 	})
@@ -109,7 +109,7 @@ func (r Rules) ParsePaper(p Position, s string) ([]Ply, error) {
 // may stop anywhere, also in the middle of a chain of extra turns. Spaces
 // are ignored; an empty string is the empty line. On an error it returns
 // the legal plies read before it, so a caller can still show them.
-func (r Rules) parseLine(p Position, s string, pit func(c byte, side Side) (int, bool)) ([]Ply, error) {
+func (r Variant) parseLine(p Position, s string, pit func(c byte, side Side) (int, bool)) ([]Ply, error) {
 	s = strings.ReplaceAll(strings.TrimSpace(s), " ", "")
 	if s == "" {
 		return nil, nil

@@ -29,7 +29,7 @@ var published = []struct {
 
 func TestPublishedLines(t *testing.T) {
 	for _, c := range published {
-		r := Rules{Pits: c.m, Capture: EmptyCapture}
+		r := Variant{Pits: c.m, Rule: EmptyCapture}
 		start, _ := r.StartPosition(c.n)
 		line, err := r.ParsePaper(start, c.line)
 		if err != nil {
@@ -67,7 +67,7 @@ func TestFormatLetters(t *testing.T) {
 }
 
 func TestParseLineErrors(t *testing.T) {
-	r := Rules{Pits: 4, Capture: EmptyCapture}
+	r := Variant{Pits: 4, Rule: EmptyCapture}
 	start, _ := r.StartPosition(1)
 	cases := []struct {
 		line, want string

@@ -45,7 +45,7 @@ type Position struct {
 }
 
 // StartPosition is the start of Kalah(m,n), South to move.
-func (r Rules) StartPosition(seeds int) (Position, error) {
+func (r Variant) StartPosition(seeds int) (Position, error) {
 	b, err := r.Start(seeds)
 	return Position{Pits: r.Pits, Board: b, ToMove: South}, err
 }
@@ -218,7 +218,7 @@ func ParseMove(p Position, s string) (int, error) {
 }
 
 // Play plays the mover's pit i on p and returns the next position.
-func (r Rules) PlayPosition(p Position, i int) (Position, Result) {
+func (r Variant) PlayPosition(p Position, i int) (Position, Result) {
 	c, res := r.Play(p.Board, i)
 	next := p.ToMove
 	if res&(ResExtra|ResOver) == 0 {

@@ -4,7 +4,7 @@ package engine
 // from b, where every sowing is one ply (an extra turn is a further ply of
 // the same player) and a finished game contributes nothing to deeper
 // counts. counts[d-1] is the number of move sequences of length d.
-func (r Rules) Perft(b Board, depth int) []uint64 {
+func (r Variant) Perft(b Board, depth int) []uint64 {
 	counts := make([]uint64, depth)
 	if depth > 0 && !b.Over() {
 		r.perft(b, counts)
@@ -12,7 +12,7 @@ func (r Rules) Perft(b Board, depth int) []uint64 {
 	return counts
 }
 
-func (r Rules) perft(b Board, counts []uint64) {
+func (r Variant) perft(b Board, counts []uint64) {
 	counts[0] += uint64(b.NumMoves())
 	if len(counts) == 1 {
 		return

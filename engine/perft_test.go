@@ -9,7 +9,7 @@ import (
 // engine, which agree; both are checked against it here.
 var perftTable = []struct {
 	pits, seeds int
-	rule        Capture
+	rule        Rule
 	counts      []uint64
 }{
 	{6, 4, NoEmptyCapture, []uint64{6, 35, 185, 942, 4690, 23233, 114430, 563055, 2763490, 13519607}},
@@ -20,7 +20,7 @@ var perftTable = []struct {
 
 func TestPerft(t *testing.T) {
 	for _, c := range perftTable {
-		r := Rules{Pits: c.pits, Capture: c.rule}
+		r := Variant{Pits: c.pits, Rule: c.rule}
 		p, err := r.StartPosition(c.seeds)
 		if err != nil {
 			t.Fatal(err)
@@ -44,7 +44,7 @@ func TestPerft(t *testing.T) {
 }
 
 func BenchmarkPerft64(b *testing.B) {
-	r := Rules{Pits: 6, Capture: NoEmptyCapture}
+	r := Variant{Pits: 6, Rule: NoEmptyCapture}
 	s, _ := r.Start(4)
 	var n uint64
 	for b.Loop() {
@@ -56,7 +56,7 @@ func BenchmarkPerft64(b *testing.B) {
 // BenchmarkSow measures one sowing with its flip, over the moves of a
 // mid-game Kalah(6,4) position.
 func BenchmarkSow(b *testing.B) {
-	r := Rules{Pits: 6, Capture: NoEmptyCapture}
+	r := Variant{Pits: 6, Rule: NoEmptyCapture}
 	p, _ := ParsePosition("3,0,7,5,1,6,9,2,5,0,4,6,1,7", South)
 	moves := p.Board.MoveList()
 	var sink Board

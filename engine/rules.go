@@ -16,36 +16,36 @@ const MaxPits = 8
 // never carry.
 const MaxSeeds = 255
 
-// Capture names a capture convention.
-type Capture uint8
+// Rule names a capture convention: the rule a game is played under.
+type Rule uint8
 
 const (
 	// NoEmptyCapture is the rule sheets' convention and the default: the last
 	// seed in an own empty pit captures only when the opposite pit holds
 	// seeds; otherwise it stays.
-	NoEmptyCapture Capture = iota
+	NoEmptyCapture Rule = iota
 	// EmptyCapture is the convention of Irving, Donkers & Uiterwijk (2000):
 	// the last seed in an own empty pit is banked with the opposite pit's
 	// seeds, even when the opposite pit is empty.
 	EmptyCapture
 )
 
-// Captures lists both conventions, default first.
-var Captures = []Capture{NoEmptyCapture, EmptyCapture}
+// AllRules lists both conventions, default first.
+var AllRules = []Rule{NoEmptyCapture, EmptyCapture}
 
 // String returns the convention's name as the command line spells it.
-func (c Capture) String() string {
+func (c Rule) String() string {
 	switch c {
 	case NoEmptyCapture:
 		return "no-empty-capture"
 	case EmptyCapture:
 		return "empty-capture"
 	}
-	return fmt.Sprintf("Capture(%d)", uint8(c))
+	return fmt.Sprintf("Rule(%d)", uint8(c))
 }
 
-// ParseCapture reads a convention name ("empty-capture" or "no-empty-capture").
-func ParseCapture(s string) (Capture, error) {
+// ParseRule reads a convention name ("empty-capture" or "no-empty-capture").
+func ParseRule(s string) (Rule, error) {
 	switch s {
 	case "no-empty-capture":
 		return NoEmptyCapture, nil
@@ -55,36 +55,36 @@ func ParseCapture(s string) (Capture, error) {
 	return 0, fmt.Errorf("unknown rule %q: want empty-capture or no-empty-capture", s)
 }
 
-// Rules fixes the board size and the capture convention. The zero value is
-// not valid; use NewRules.
-type Rules struct {
-	Pits    int     // m, pits per side, 1..MaxPits
-	Capture Capture // capture convention
+// Variant is a game of two-player Kalah short of its seeds: the pit count
+// and the rule. The zero value is not valid; use NewVariant.
+type Variant struct {
+	Pits int  // m, pits per side, 1..MaxPits
+	Rule Rule // capture convention
 }
 
-// NewRules validates m and the convention.
-func NewRules(pits int, c Capture) (Rules, error) {
-	r := Rules{Pits: pits, Capture: c}
+// NewVariant validates m and the convention.
+func NewVariant(pits int, c Rule) (Variant, error) {
+	r := Variant{Pits: pits, Rule: c}
 	return r, r.Validate()
 }
 
 // Validate reports whether the pit count and convention are supported.
-func (r Rules) Validate() error {
+func (r Variant) Validate() error {
 	if r.Pits < 1 || r.Pits > MaxPits {
 		return fmt.Errorf("pits must be 1..%d, got %d", MaxPits, r.Pits)
 	}
-	if r.Capture != NoEmptyCapture && r.Capture != EmptyCapture {
-		return fmt.Errorf("unknown capture convention %d", r.Capture)
+	if r.Rule != NoEmptyCapture && r.Rule != EmptyCapture {
+		return fmt.Errorf("unknown capture convention %d", r.Rule)
 	}
 	return nil
 }
 
 // String is "Kalah(m) rule", for messages.
-func (r Rules) String() string { return fmt.Sprintf("Kalah(%d) %s", r.Pits, r.Capture) }
+func (r Variant) String() string { return fmt.Sprintf("Kalah(%d) %s", r.Pits, r.Rule) }
 
 // Start returns the start position of Kalah(m,n), South to move. It checks
 // that 2mn fits the packed board (at most MaxSeeds seeds in all).
-func (r Rules) Start(seeds int) (Board, error) {
+func (r Variant) Start(seeds int) (Board, error) {
 	if err := r.Validate(); err != nil {
 		return Board{}, err
 	}

@@ -79,7 +79,7 @@ func init() {
 // turn passes (neither ResExtra nor ResOver) the caller flips the board.
 // When the game ends the board is swept: both pit words are zero and each
 // side's seeds are in its own store.
-func (r Rules) Sow(b Board, i int) (Board, Result) {
+func (r Variant) Sow(b Board, i int) (Board, Result) {
 	m := r.Pits
 	sh := 8 * uint(i)
 	s := b.Own >> sh & 0xff
@@ -105,7 +105,7 @@ func (r Rules) Sow(b Board, i int) (Board, Result) {
 		// The last seed fell in an own pit that was empty before it.
 		osh := 8 * (uint(m) - 1 - last)
 		o := b.Opp >> osh & 0xff
-		if o != 0 || r.Capture == EmptyCapture {
+		if o != 0 || r.Rule == EmptyCapture {
 			b.Own &^= 0xff << (8 * last)
 			b.Opp &^= 0xff << osh
 			b.OwnStore += uint8(o) + 1
@@ -124,7 +124,7 @@ func (r Rules) Sow(b Board, i int) (Board, Result) {
 // Play sows pit i and returns the board seen from the side to move next
 // (flipped unless the mover keeps the turn or the game ended), with the
 // result. It is Sow plus the flip, for callers that track the side to move.
-func (r Rules) Play(b Board, i int) (Board, Result) {
+func (r Variant) Play(b Board, i int) (Board, Result) {
 	c, res := r.Sow(b, i)
 	if res&(ResExtra|ResOver) == 0 {
 		c = c.Flip()

@@ -10,7 +10,7 @@ import (
 
 // randomPosition plays a random game of Kalah(m,n) for a random number of
 // plies and returns a position where the game is still on.
-func randomPosition(rng *rand.Rand, r Rules, seeds int) Position {
+func randomPosition(rng *rand.Rand, r Variant, seeds int) Position {
 	for {
 		p, err := r.StartPosition(seeds)
 		if err != nil {
@@ -32,18 +32,18 @@ func randomPosition(rng *rand.Rand, r Rules, seeds int) Position {
 }
 
 // refRules is the seed-by-seed reference (internal/reference) for r.
-func refRules(r Rules) reference.Rules {
-	return reference.Rules{Pits: r.Pits, EmptyCapture: r.Capture == EmptyCapture}
+func refRules(r Variant) reference.Rules {
+	return reference.Rules{Pits: r.Pits, EmptyCapture: r.Rule == EmptyCapture}
 }
 
 // refGame is p for the reference.
 func refGame(p Position) reference.Game {
-	return refRules(Rules{Pits: p.Pits}).Game(p.Holes(), p.ToMove == North)
+	return refRules(Variant{Pits: p.Pits}).Game(p.Holes(), p.ToMove == North)
 }
 
 // checkAgainstReference plays pit i on p with the packed engine and the
 // reference and reports any disagreement.
-func checkAgainstReference(t *testing.T, r Rules, p Position, i int) Position {
+func checkAgainstReference(t *testing.T, r Variant, p Position, i int) Position {
 	t.Helper()
 	ref, extra, captured, over := refRules(r).Play(refGame(p), i)
 	refHoles, refNext := ref.Holes[:2*r.Pits+2], South
@@ -68,8 +68,8 @@ func checkAgainstReference(t *testing.T, r Rules, p Position, i int) Position {
 func TestSowMatchesReference(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for m := 1; m <= MaxPits; m++ {
-		for _, c := range Captures {
-			r := Rules{Pits: m, Capture: c}
+		for _, c := range AllRules {
+			r := Variant{Pits: m, Rule: c}
 			for k := 0; k < 400; k++ {
 				seeds := 1 + rng.IntN(MaxSeeds/(2*m))
 				p := randomPosition(rng, r, seeds)
@@ -101,9 +101,9 @@ func FuzzSow(f *testing.F) {
 		if p.Board.Pit(i) == 0 {
 			return
 		}
-		r := Rules{Pits: pits, Capture: NoEmptyCapture}
+		r := Variant{Pits: pits, Rule: NoEmptyCapture}
 		if empty {
-			r.Capture = EmptyCapture
+			r.Rule = EmptyCapture
 		}
 		checkAgainstReference(t, r, p, i)
 	})
@@ -131,7 +131,7 @@ func TestMovesBitSet(t *testing.T) {
 }
 
 func TestSowAllocs(t *testing.T) {
-	r := Rules{Pits: 6, Capture: NoEmptyCapture}
+	r := Variant{Pits: 6, Rule: NoEmptyCapture}
 	b, _ := r.Start(4)
 	allocs := testing.AllocsPerRun(1000, func() {
 		for mv := b.Moves(); mv != 0; mv &= mv - 1 {

@@ -46,8 +46,8 @@ func TestSignRule(t *testing.T) {
 // difference of a game played to its end by fixed moves is the same
 // whether counted directly or built up move by move with MoveValue.
 func TestSignRuleOnPlay(t *testing.T) {
-	for _, c := range Captures {
-		r := Rules{Pits: 4, Capture: c}
+	for _, c := range AllRules {
+		r := Variant{Pits: 4, Rule: c}
 		for first := 0; first < 4; first++ {
 			b, _ := r.Start(3)
 			start := b.StoreDiff()

@@ -86,7 +86,7 @@ const MaxPits = 6
 
 // Walk builds the game graph of the start of Kalah(m, seeds) under rules
 // (m = rules.Pits) and returns its figures. It stops with ctx.
-func Walk(ctx context.Context, rules engine.Rules, seeds int, opts Options) (*Stats, error) {
+func Walk(ctx context.Context, rules engine.Variant, seeds int, opts Options) (*Stats, error) {
 	if rules.Pits > MaxPits {
 		return nil, fmt.Errorf("game graphs are limited to %d pits, got %d", MaxPits, rules.Pits)
 	}
@@ -103,7 +103,7 @@ func Walk(ctx context.Context, rules engine.Rules, seeds int, opts Options) (*St
 	if w.err != nil {
 		return nil, w.err
 	}
-	g := &Stats{Rule: rules.Capture.String(), Pits: rules.Pits, Seeds: seeds, StartValue: int(v)}
+	g := &Stats{Rule: rules.Rule.String(), Pits: rules.Pits, Seeds: seeds, StartValue: int(v)}
 	var sum, sumSq float64
 	w.tab.each(func(k posKey, val int8) {
 		g.Positions++
@@ -144,7 +144,7 @@ func Walk(ctx context.Context, rules engine.Rules, seeds int, opts Options) (*St
 
 // walk is the state of one Walk.
 type walk struct {
-	rules engine.Rules
+	rules engine.Variant
 	opts  Options
 	ctx   context.Context
 	tab   *posTable
@@ -184,7 +184,7 @@ func (w *walk) value(p engine.Position) int8 {
 	n := int64(w.tab.n)
 	if w.opts.MaxPositions > 0 && n > w.opts.MaxPositions {
 		w.err = fmt.Errorf("%w: Kalah(%d,%d) %s has more than %d positions (the --max-positions bound); raise it (the table takes 32 to 64 bytes a position) or pick a smaller game",
-			ErrTooBig, w.rules.Pits, p.Board.Total()/(2*w.rules.Pits), w.rules.Capture, w.opts.MaxPositions)
+			ErrTooBig, w.rules.Pits, p.Board.Total()/(2*w.rules.Pits), w.rules.Rule, w.opts.MaxPositions)
 	}
 	if n >= w.next {
 		w.next = n + w.opts.ProgressEvery

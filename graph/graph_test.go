@@ -175,11 +175,11 @@ func TestWalkAgainstReference(t *testing.T) {
 	if !testing.Short() {
 		cases = append(cases, [2]int{3, 3}, [2]int{4, 2}, [2]int{5, 1})
 	}
-	for _, c := range []engine.Capture{engine.EmptyCapture, engine.NoEmptyCapture} {
+	for _, c := range []engine.Rule{engine.EmptyCapture, engine.NoEmptyCapture} {
 		v := refVariant{empty: c == engine.EmptyCapture}
 		for _, mn := range cases {
 			m, n := mn[0], mn[1]
-			g, err := graph.Walk(context.Background(), engine.Rules{Pits: m, Capture: c}, n, graph.Options{})
+			g, err := graph.Walk(context.Background(), engine.Variant{Pits: m, Rule: c}, n, graph.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -204,7 +204,7 @@ func TestWalkAgainstReference(t *testing.T) {
 }
 
 func TestWalkBranching(t *testing.T) {
-	g, err := graph.Walk(context.Background(), engine.Rules{Pits: 1, Capture: engine.EmptyCapture}, 1, graph.Options{})
+	g, err := graph.Walk(context.Background(), engine.Variant{Pits: 1, Rule: engine.EmptyCapture}, 1, graph.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,13 +216,13 @@ func TestWalkBranching(t *testing.T) {
 }
 
 func TestWalkMaxPositions(t *testing.T) {
-	_, err := graph.Walk(context.Background(), engine.Rules{Pits: 3, Capture: engine.EmptyCapture}, 3, graph.Options{MaxPositions: 1000})
+	_, err := graph.Walk(context.Background(), engine.Variant{Pits: 3, Rule: engine.EmptyCapture}, 3, graph.Options{MaxPositions: 1000})
 	if !errors.Is(err, graph.ErrTooBig) {
 		t.Errorf("err %v, want ErrTooBig", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err = graph.Walk(ctx, engine.Rules{Pits: 3, Capture: engine.EmptyCapture}, 3, graph.Options{ProgressEvery: 100})
+	_, err = graph.Walk(ctx, engine.Variant{Pits: 3, Rule: engine.EmptyCapture}, 3, graph.Options{ProgressEvery: 100})
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: err %v", err)
 	}

@@ -62,7 +62,7 @@ func TestPlaythrough(t *testing.T) {
 	if len(actions) != 61 || len(states) < 10 {
 		t.Fatalf("%d actions, %d states", len(actions), len(states))
 	}
-	r := engine.Rules{Pits: Pits, Capture: Rule}
+	r := engine.Variant{Pits: Pits, Rule: Rule}
 	p, _ := r.StartPosition(Seeds)
 	positions := []engine.Position{p}
 	for i, a := range actions {
@@ -195,7 +195,7 @@ func TestRoundTrip(t *testing.T) {
 		if g%3 == 1 {
 			m, n = 1+rng.IntN(engine.MaxPits), 1+rng.IntN(6)
 		}
-		r := engine.Rules{Pits: m, Capture: Rule}
+		r := engine.Variant{Pits: m, Rule: Rule}
 		p, _ := r.StartPosition(n)
 		s := &osState{board: FromPosition(p).Board, m: m}
 		for {

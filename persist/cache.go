@@ -48,7 +48,7 @@ import (
 type Cache struct {
 	db    *badger.DB
 	dir   string
-	rules engine.Rules
+	rules engine.Variant
 	opts  Options
 	log   *log.Logger
 
@@ -157,7 +157,7 @@ func MigrateDefault(dir string, lg *log.Logger) error {
 // the directory, ErrNotCache for a foreign or damaged directory, and the
 // operating system's error for a directory that cannot be created or
 // written.
-func Open(dir string, rules engine.Rules, opts Options) (*Cache, error) {
+func Open(dir string, rules engine.Variant, opts Options) (*Cache, error) {
 	if rules.Pits != 0 {
 		if err := rules.Validate(); err != nil {
 			return nil, err
@@ -237,7 +237,7 @@ func Open(dir string, rules engine.Rules, opts Options) (*Cache, error) {
 	return s, nil
 }
 
-func rulesName(r engine.Rules) string {
+func rulesName(r engine.Variant) string {
 	if r.Pits == 0 {
 		return "(maintenance)"
 	}

@@ -18,7 +18,7 @@ import (
 	"github.com/kalah-solver/kalah/tt"
 )
 
-func openCache(t *testing.T, dir string, r engine.Rules, opts persist.Options) *persist.Cache {
+func openCache(t *testing.T, dir string, r engine.Variant, opts persist.Options) *persist.Cache {
 	t.Helper()
 	s, err := persist.Open(dir, r, opts)
 	if err != nil {
@@ -34,8 +34,8 @@ func sameEntry(a, b tt.Entry) bool {
 
 func TestCacheRoundTrip(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "cache")
-	r6 := engine.Rules{Pits: 6, Capture: engine.NoEmptyCapture}
-	r6e := engine.Rules{Pits: 6, Capture: engine.EmptyCapture}
+	r6 := engine.Variant{Pits: 6, Rule: engine.NoEmptyCapture}
+	r6e := engine.Variant{Pits: 6, Rule: engine.EmptyCapture}
 	keys := []engine.Key{{Own: 0x040404040404, Opp: 0x040404040404}, {Own: 1, Opp: 0x0100000000}, {Own: 0x0a0000000000, Opp: 0x30}, {Own: 0x0202, Opp: 0x0101}}
 	ents := []tt.Entry{
 		tt.MakeEntry(10, 10, 5, tt.DepthSolved, 20),
@@ -89,7 +89,7 @@ func TestCacheRoundTrip(t *testing.T) {
 		t.Errorf("stats %+v", st)
 	}
 	n := 0
-	err = s.Range(nil, func(r engine.Rules, k engine.Key, e tt.Entry) error {
+	err = s.Range(nil, func(r engine.Variant, k engine.Key, e tt.Entry) error {
 		n++
 		if r != r6 {
 			t.Errorf("range: rules %v", r)
@@ -113,7 +113,7 @@ func TestCacheRoundTrip(t *testing.T) {
 }
 
 func TestCachePutNeverBlocks(t *testing.T) {
-	r := engine.Rules{Pits: 4, Capture: engine.EmptyCapture}
+	r := engine.Variant{Pits: 4, Rule: engine.EmptyCapture}
 	s := openCache(t, t.TempDir(), r, persist.Options{Queue: 4, FlushEvery: time.Hour})
 	defer s.Close()
 	t0 := time.Now()
@@ -133,7 +133,7 @@ func TestCachePutNeverBlocks(t *testing.T) {
 
 func TestCacheInUse(t *testing.T) {
 	dir := t.TempDir()
-	r := engine.Rules{Pits: 6, Capture: engine.NoEmptyCapture}
+	r := engine.Variant{Pits: 6, Rule: engine.NoEmptyCapture}
 	s := openCache(t, dir, r, persist.Options{})
 	defer s.Close()
 	t0 := time.Now()
@@ -147,7 +147,7 @@ func TestCacheInUse(t *testing.T) {
 }
 
 func TestCacheForeign(t *testing.T) {
-	r := engine.Rules{Pits: 6, Capture: engine.NoEmptyCapture}
+	r := engine.Variant{Pits: 6, Rule: engine.NoEmptyCapture}
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("my files"), 0o644)
 	if _, err := persist.Open(dir, r, persist.Options{}); !errors.Is(err, persist.ErrNotCache) {
@@ -167,7 +167,7 @@ func TestCacheForeign(t *testing.T) {
 // kind at a time: opening fails with an error (or, where BadgerDB can
 // recover, succeeds), never a panic.
 func TestCacheCorrupt(t *testing.T) {
-	r := engine.Rules{Pits: 6, Capture: engine.NoEmptyCapture}
+	r := engine.Variant{Pits: 6, Rule: engine.NoEmptyCapture}
 	for _, pattern := range []string{"MANIFEST", "*.sst", "*.vlog", "*.mem", "*"} {
 		dir := t.TempDir()
 		s := openCache(t, dir, r, persist.Options{})
@@ -200,7 +200,7 @@ func TestCacheCorrupt(t *testing.T) {
 }
 
 func TestCacheReadOnly(t *testing.T) {
-	r := engine.Rules{Pits: 6, Capture: engine.NoEmptyCapture}
+	r := engine.Variant{Pits: 6, Rule: engine.NoEmptyCapture}
 	dir := t.TempDir()
 	openCache(t, dir, r, persist.Options{}).Close()
 	os.Chmod(dir, 0o555)
@@ -222,10 +222,10 @@ func TestCacheReadOnly(t *testing.T) {
 // fresh table over the same cache: the value is the uninterrupted one and
 // the second solve needs fewer nodes.
 func TestCacheResume(t *testing.T) {
-	r := engine.Rules{Pits: 4, Capture: engine.EmptyCapture}
+	r := engine.Variant{Pits: 4, Rule: engine.EmptyCapture}
 	p, _ := r.StartPosition(4)
 	newSolver := func(st solver.Cache, progress func(solver.Progress)) *solver.Solver {
-		sv, err := solver.New(r, solver.Options{TTBytes: 1 << 24, Threads: 1, Cache: st, Progress: progress, ProgressEvery: time.Hour})
+		sv, err := solver.New(r, solver.Options{TableSize: 1 << 24, Threads: 1, Cache: st, Progress: progress, ProgressEvery: time.Hour})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -21,7 +21,7 @@ func ExampleOpen() {
 		log.Fatal(err)
 	}
 	defer os.RemoveAll(dir)
-	rules := engine.Rules{Pits: 4, Capture: engine.NoEmptyCapture}
+	rules := engine.Variant{Pits: 4, Rule: engine.NoEmptyCapture}
 	start, err := rules.StartPosition(4)
 	if err != nil {
 		log.Fatal(err)

@@ -70,7 +70,7 @@ func (f *filter) mayHave(k engine.Key) bool {
 // loadFilter builds a filter of the entries of r in db, sized from the
 // key count of BadgerDB's tables (every rule's, so an upper bound) plus
 // room for the entries a solve adds. It returns the entries found.
-func loadFilter(db *badger.DB, r engine.Rules) (*filter, int64, error) {
+func loadFilter(db *badger.DB, r engine.Variant) (*filter, int64, error) {
 	var keys int64 = 1 << 22
 	for _, t := range db.Tables() {
 		keys += int64(t.KeyCount)

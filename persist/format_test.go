@@ -16,7 +16,7 @@ import (
 // touched.
 func TestCacheOtherFormat(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "cache")
-	r := engine.Rules{Pits: 6, Capture: engine.EmptyCapture}
+	r := engine.Variant{Pits: 6, Rule: engine.EmptyCapture}
 	s, err := Open(dir, r, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -88,4 +88,49 @@ func TestEntryRecord(t *testing.T) {
 			t.Errorf("record %v accepted", b)
 		}
 	}
+}
+
+// TestOldHeaderKey: a cache whose header is under the older key
+// "kalah-store" opens, and its header moves to "kalah-cache".
+func TestOldHeaderKey(t *testing.T) {
+	r := engine.Variant{Pits: 4, Rule: engine.NoEmptyCapture}
+	dir := t.TempDir()
+	s, err := Open(dir, r, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	db, err := badger.Open(badger.DefaultOptions(dir).WithLogger(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = db.Update(func(txn *badger.Txn) error {
+		if err := txn.Delete(headerKey); err != nil {
+			return err
+		}
+		return txn.Set(oldHeaderKey, []byte{cacheFormat})
+	})
+	db.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err = Open(dir, r, Options{})
+	if err != nil {
+		t.Fatalf("a cache with the older header key: %v", err)
+	}
+	s.Close()
+	db, err = badger.Open(badger.DefaultOptions(dir).WithLogger(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	db.View(func(txn *badger.Txn) error {
+		if _, err := txn.Get(headerKey); err != nil {
+			t.Errorf("header under kalah-cache: %v", err)
+		}
+		if _, err := txn.Get(oldHeaderKey); !errors.Is(err, badger.ErrKeyNotFound) {
+			t.Errorf("header under kalah-store still there: %v", err)
+		}
+		return nil
+	})
 }

@@ -1,6 +1,7 @@
 package persist
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -15,7 +16,7 @@ import (
 // the rule and the pit count, so that one rule's records are one prefix to
 // scan or delete:
 //
-//	header  [0x00] "kalah-store"                          value [cacheFormat]
+//	header  [0x00] "kalah-cache"                          value [cacheFormat]
 //	entry   [0x01][rule][pits][Own, 8 bytes BE][Opp, 8 bytes BE]
 //	        value: [lower int16 BE][upper int16 BE][move][work] (entryLen bytes)
 //	root    [0x02][rule][pits][Own][Opp][OwnStore][OppStore][side to move]
@@ -23,8 +24,8 @@ import (
 //
 // Own and Opp are the board's pit words (engine.Board), the side to move
 // first; an entry's value is relative to the stores, which are not in its
-// key. The header's bytes "kalah-store" are the on-disk format's and stay
-// as they are, so that existing caches open.
+// key. A cache whose header key is the older "kalah-store" opens as well:
+// its header is rewritten under "kalah-cache" when it is first opened.
 const (
 	kindHeader = 0x00
 	kindEntry  = 0x01
@@ -37,26 +38,29 @@ const (
 	entryLen    = 6
 )
 
-var headerKey = append([]byte{kindHeader}, "kalah-store"...)
+var (
+	headerKey    = append([]byte{kindHeader}, "kalah-cache"...)
+	oldHeaderKey = append([]byte{kindHeader}, "kalah-store"...)
+)
 
-func rulePrefix(kind byte, r engine.Rules) []byte {
-	return []byte{kind, byte(r.Capture), byte(r.Pits)}
+func rulePrefix(kind byte, r engine.Variant) []byte {
+	return []byte{kind, byte(r.Rule), byte(r.Pits)}
 }
 
-func entryKey(r engine.Rules, k engine.Key) [entryKeyLen]byte {
+func entryKey(r engine.Variant, k engine.Key) [entryKeyLen]byte {
 	var b [entryKeyLen]byte
-	b[0], b[1], b[2] = kindEntry, byte(r.Capture), byte(r.Pits)
+	b[0], b[1], b[2] = kindEntry, byte(r.Rule), byte(r.Pits)
 	binary.BigEndian.PutUint64(b[3:], k.Own)
 	binary.BigEndian.PutUint64(b[11:], k.Opp)
 	return b
 }
 
 // parseEntryKey reads an entry key back; ok is false for another kind.
-func parseEntryKey(b []byte) (r engine.Rules, k engine.Key, ok bool) {
+func parseEntryKey(b []byte) (r engine.Variant, k engine.Key, ok bool) {
 	if len(b) != entryKeyLen || b[0] != kindEntry {
 		return r, k, false
 	}
-	r = engine.Rules{Pits: int(b[2]), Capture: engine.Capture(b[1])}
+	r = engine.Variant{Pits: int(b[2]), Rule: engine.Rule(b[1])}
 	k = engine.Key{Own: binary.BigEndian.Uint64(b[3:]), Opp: binary.BigEndian.Uint64(b[11:])}
 	return r, k, r.Validate() == nil
 }
@@ -85,9 +89,9 @@ func decodeEntry(v []byte, pits int) (tt.Entry, bool) {
 	return tt.MakeEntry(lo, hi, move, tt.DepthSolved, work), true
 }
 
-func rootKey(r engine.Rules, p engine.Position) [rootKeyLen]byte {
+func rootKey(r engine.Variant, p engine.Position) [rootKeyLen]byte {
 	var b [rootKeyLen]byte
-	b[0], b[1], b[2] = kindRoot, byte(r.Capture), byte(r.Pits)
+	b[0], b[1], b[2] = kindRoot, byte(r.Rule), byte(r.Pits)
 	binary.BigEndian.PutUint64(b[3:], p.Board.Own)
 	binary.BigEndian.PutUint64(b[11:], p.Board.Opp)
 	b[19], b[20], b[21] = p.Board.OwnStore, p.Board.OppStore, byte(p.ToMove)
@@ -95,18 +99,22 @@ func rootKey(r engine.Rules, p engine.Position) [rootKeyLen]byte {
 }
 
 // checkHeader accepts a cache written by this format, writes the header
-// into an empty database, and refuses anything else.
+// into an empty database (and under its current key into a cache that has
+// it under the older one), and refuses anything else.
 func checkHeader(db *badger.DB, dir string) error {
 	var version []byte
-	empty := true
+	empty, old := true, false
 	err := db.View(func(txn *badger.Txn) error {
-		item, err := txn.Get(headerKey)
-		if err == nil {
-			version, err = item.ValueCopy(nil)
-			return err
-		}
-		if !errors.Is(err, badger.ErrKeyNotFound) {
-			return err
+		for _, k := range [][]byte{headerKey, oldHeaderKey} {
+			item, err := txn.Get(k)
+			if err == nil {
+				old = bytes.Equal(k, oldHeaderKey)
+				version, err = item.ValueCopy(nil)
+				return err
+			}
+			if !errors.Is(err, badger.ErrKeyNotFound) {
+				return err
+			}
 		}
 		it := txn.NewIterator(badger.IteratorOptions{PrefetchValues: false})
 		defer it.Close()
@@ -120,6 +128,16 @@ func checkHeader(db *badger.DB, dir string) error {
 	case version != nil:
 		if len(version) != 1 || version[0] != cacheFormat {
 			return fmt.Errorf("cache %s has format %v; this kalah reads format %d: %w", dir, version, cacheFormat, ErrNotCache)
+		}
+		if old {
+			// A cache that cannot be written (read-only) keeps the older
+			// key, which reads as well, until it is next opened writable.
+			_ = db.Update(func(txn *badger.Txn) error {
+				if err := txn.Set(headerKey, []byte{cacheFormat}); err != nil {
+					return err
+				}
+				return txn.Delete(oldHeaderKey)
+			})
 		}
 		return nil
 	case !empty:
@@ -140,7 +158,7 @@ func (s *Cache) GetRoot(p engine.Position) ([]byte, bool) {
 // GetRootOf returns the root record saved for p under rules r, which need
 // not be the cache's: the root records of every rule and pit count share
 // the directory. It is safe for concurrent use, with Get and Put too.
-func (s *Cache) GetRootOf(r engine.Rules, p engine.Position) ([]byte, bool) {
+func (s *Cache) GetRootOf(r engine.Variant, p engine.Position) ([]byte, bool) {
 	if r.Pits < 1 || p.Pits != r.Pits || s.closed.Load() {
 		return nil, false
 	}

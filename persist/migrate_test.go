@@ -24,7 +24,7 @@ func TestDefaultDirMigrates(t *testing.T) {
 		t.Fatalf("DefaultDir: %q, %v", def, err)
 	}
 	old := filepath.Join(data, "kalah", "store")
-	r := engine.Rules{Pits: 6, Capture: engine.NoEmptyCapture}
+	r := engine.Variant{Pits: 6, Rule: engine.NoEmptyCapture}
 	k := engine.Key{Own: 0x0102, Opp: 0x0304}
 	s := openCache(t, old, r, persist.Options{})
 	s.Put(k, tt.MakeEntry(4, 4, 1, tt.DepthSolved, 20))

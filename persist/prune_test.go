@@ -19,8 +19,8 @@ import (
 func TestPruneCheckpoints(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "cache")
 	resume := filepath.Join(dir, "resume")
-	r6 := engine.Rules{Pits: 6, Capture: engine.NoEmptyCapture}
-	r4 := engine.Rules{Pits: 4, Capture: engine.EmptyCapture}
+	r6 := engine.Variant{Pits: 6, Rule: engine.NoEmptyCapture}
+	r4 := engine.Variant{Pits: 4, Rule: engine.EmptyCapture}
 	list := func() []string {
 		names, _ := filepath.Glob(filepath.Join(resume, "*"))
 		for i := range names {
@@ -29,7 +29,7 @@ func TestPruneCheckpoints(t *testing.T) {
 		return names
 	}
 	// save checkpoints root in s and returns its file's name.
-	save := func(s *persist.Cache, r engine.Rules, seeds int) (engine.Position, string) {
+	save := func(s *persist.Cache, r engine.Variant, seeds int) (engine.Position, string) {
 		t.Helper()
 		root, _ := r.StartPosition(seeds)
 		tab, _ := tt.New(r.Pits, 1<<20)
@@ -71,7 +71,7 @@ func TestPruneCheckpoints(t *testing.T) {
 	os.WriteFile(filepath.Join(resume, openName+".tmp"), []byte("cut short"), 0o644)
 	os.WriteFile(filepath.Join(resume, "notes.txt"), []byte("not a checkpoint"), 0o644)
 
-	s = openCache(t, dir, engine.Rules{}, persist.Options{})
+	s = openCache(t, dir, engine.Variant{}, persist.Options{})
 	pr, err := s.PruneCheckpoints()
 	if err != nil {
 		t.Fatal(err)
@@ -92,7 +92,7 @@ func TestPruneCheckpoints(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
-		r    engine.Rules
+		r    engine.Variant
 		root engine.Position
 	}{{r6, open}, {r4, other}} {
 		s := openCache(t, dir, c.r, persist.Options{})

@@ -70,7 +70,7 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // ResumeInfo describes a checkpoint.
 type ResumeInfo struct {
-	TableBytes  int64     // size of the table it holds
+	TableSize   int64     // size of the table it holds
 	Checkpoints int64     // checkpoints so far, over every run of the solve
 	Nodes       int64     // nodes searched up to it, over every run
 	Seconds     float64   // and their time
@@ -228,13 +228,13 @@ func (s *Cache) LoadCheckpoint(root engine.Position, tab *tt.Table) (ResumeInfo,
 		return info, fmt.Errorf("checkpoint %s: %w", f.Name(), err)
 	}
 	info = ResumeInfo{
-		TableBytes:  int64(binary.LittleEndian.Uint64(h[48:])),
+		TableSize:   int64(binary.LittleEndian.Uint64(h[48:])),
 		Checkpoints: int64(binary.LittleEndian.Uint64(h[56:])),
 		Nodes:       int64(binary.LittleEndian.Uint64(h[64:])),
 		Seconds:     math.Float64frombits(binary.LittleEndian.Uint64(h[72:])),
 		Time:        time.Unix(int64(binary.LittleEndian.Uint64(h[80:])), 0).UTC(),
 	}
-	if fi, err := f.Stat(); err != nil || fi.Size() != checkpointHeader+info.TableBytes+4 {
+	if fi, err := f.Stat(); err != nil || fi.Size() != checkpointHeader+info.TableSize+4 {
 		return info, fmt.Errorf("checkpoint %s: truncated", f.Name())
 	}
 	if err := tab.ReadImage(r); err != nil {
@@ -256,7 +256,7 @@ func (s *Cache) checkHeader(h []byte, root engine.Position, tab *tt.Table) error
 		return err
 	}
 	if int64(binary.LittleEndian.Uint64(h[48:])) != tab.Bytes() || tab.Pits() != s.rules.Pits {
-		return fmt.Errorf("made with a table of %d MiB, this solve's has %d MiB (give the same --tt-mem to resume)", binary.LittleEndian.Uint64(h[48:])>>20, tab.Bytes()>>20)
+		return fmt.Errorf("made with a table of %d MiB, this solve's has %d MiB (give the same --table-size to resume)", binary.LittleEndian.Uint64(h[48:])>>20, tab.Bytes()>>20)
 	}
 	return nil
 }
@@ -291,13 +291,13 @@ func (s *Cache) DropCheckpoint(root engine.Position) error {
 
 // checkpointKey reads a checkpoint file's name: the root key of its
 // position (kind kindRoot) and its rule and pit count.
-func checkpointKey(name string) (k [rootKeyLen]byte, r engine.Rules, ok bool) {
+func checkpointKey(name string) (k [rootKeyLen]byte, r engine.Variant, ok bool) {
 	b, err := hex.DecodeString(strings.TrimSuffix(name, checkpointExt))
 	if !strings.HasSuffix(name, checkpointExt) || err != nil || len(b) != rootKeyLen || b[0] != kindResume {
 		return k, r, false
 	}
 	copy(k[:], b)
 	k[0] = kindRoot
-	r = engine.Rules{Pits: int(b[2]), Capture: engine.Capture(b[1])}
+	r = engine.Variant{Pits: int(b[2]), Rule: engine.Rule(b[1])}
 	return k, r, r.Validate() == nil
 }

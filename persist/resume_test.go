@@ -20,7 +20,7 @@ import (
 // entries are untouched by all of it.
 func TestCheckpointRoundTrip(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "cache")
-	r := engine.Rules{Pits: 6, Capture: engine.NoEmptyCapture}
+	r := engine.Variant{Pits: 6, Rule: engine.NoEmptyCapture}
 	root, _ := r.StartPosition(4)
 	other, _ := r.StartPosition(3)
 	keys := []engine.Key{{Own: 0x040404040404, Opp: 0x040404040403}, {Own: 0x0102, Opp: 0x0a00000000}, {Own: 0x01, Opp: 0x01}}
@@ -61,7 +61,7 @@ func TestCheckpointRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if info.Checkpoints != 3 || info.Nodes != 12345 || info.Seconds != 6.5 || !info.Time.Equal(when) || info.TableBytes != 1<<20 {
+	if info.Checkpoints != 3 || info.Nodes != 12345 || info.Seconds != 6.5 || !info.Time.Equal(when) || info.TableSize != 1<<20 {
 		t.Errorf("checkpoint info: %+v", info)
 	}
 	for i, k := range keys {
@@ -74,7 +74,7 @@ func TestCheckpointRoundTrip(t *testing.T) {
 		t.Errorf("another root: %v", err)
 	}
 	small, _ := tt.New(6, 1<<19)
-	if _, err := s.LoadCheckpoint(root, small); err == nil || !strings.Contains(err.Error(), "--tt-mem") {
+	if _, err := s.LoadCheckpoint(root, small); err == nil || !strings.Contains(err.Error(), "--table-size") {
 		t.Errorf("another table size: %v", err)
 	}
 	// One flipped bit anywhere: refused, and the table left cleared.
@@ -112,7 +112,7 @@ func TestCheckpointRoundTrip(t *testing.T) {
 // previous checkpoint stays whole and loads, and no partial file is left.
 func TestCheckpointLeavesRoom(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "cache")
-	r := engine.Rules{Pits: 4, Capture: engine.EmptyCapture}
+	r := engine.Variant{Pits: 4, Rule: engine.EmptyCapture}
 	root, _ := r.StartPosition(3)
 	tab, err := tt.New(4, 1<<20)
 	if err != nil {

@@ -15,7 +15,7 @@ import (
 
 // CacheCount is what the cache holds for one rule and pit count.
 type CacheCount struct {
-	Rules   engine.Rules
+	Rules   engine.Variant
 	Entries int64 // proven entries
 	Roots   int64 // root records (solved positions)
 	Resume  int64 // checkpoints of unfinished solves (resume.go)
@@ -44,7 +44,7 @@ func (s *Cache) Stats() (Stats, error) {
 			}
 			c := counts[[2]byte{k[1], k[2]}]
 			if c == nil {
-				c = &CacheCount{Rules: engine.Rules{Pits: int(k[2]), Capture: engine.Capture(k[1])}}
+				c = &CacheCount{Rules: engine.Variant{Pits: int(k[2]), Rule: engine.Rule(k[1])}}
 				counts[[2]byte{k[1], k[2]}] = c
 			}
 			if k[0] == kindEntry {
@@ -64,10 +64,10 @@ func (s *Cache) Stats() (Stats, error) {
 		if !ok {
 			continue
 		}
-		c := counts[[2]byte{byte(r.Capture), byte(r.Pits)}]
+		c := counts[[2]byte{byte(r.Rule), byte(r.Pits)}]
 		if c == nil {
 			c = &CacheCount{Rules: r}
-			counts[[2]byte{byte(r.Capture), byte(r.Pits)}] = c
+			counts[[2]byte{byte(r.Rule), byte(r.Pits)}] = c
 		}
 		c.Resume++
 	}
@@ -78,7 +78,7 @@ func (s *Cache) Stats() (Stats, error) {
 		if a.Rules.Pits != b.Rules.Pits {
 			return a.Rules.Pits - b.Rules.Pits
 		}
-		return int(a.Rules.Capture) - int(b.Rules.Capture)
+		return int(a.Rules.Rule) - int(b.Rules.Rule)
 	})
 	st.LSMBytes, st.VlogBytes = s.db.Size()
 	err = filepath.WalkDir(s.dir, func(_ string, d fs.DirEntry, err error) error {
@@ -95,7 +95,7 @@ func (s *Cache) Stats() (Stats, error) {
 
 // Range calls f for every proven entry of rules (every rule and pit count
 // when rules is nil), in key order, until f returns an error.
-func (s *Cache) Range(rules *engine.Rules, f func(r engine.Rules, k engine.Key, e tt.Entry) error) error {
+func (s *Cache) Range(rules *engine.Variant, f func(r engine.Variant, k engine.Key, e tt.Entry) error) error {
 	prefix := []byte{kindEntry}
 	if rules != nil {
 		prefix = rulePrefix(kindEntry, *rules)

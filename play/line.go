@@ -26,7 +26,7 @@ type Step struct {
 
 // Line is a start position and the sowings played from it.
 type Line struct {
-	Rules engine.Rules
+	Rules engine.Variant
 	Start engine.Position
 	Steps []Step
 }
@@ -63,7 +63,7 @@ func (l *Line) Undo(n int) {
 
 // Replay plays moves from start: the line they make, or an error naming
 // the first bad one.
-func Replay(r engine.Rules, start engine.Position, moves []string) (*Line, error) {
+func Replay(r engine.Variant, start engine.Position, moves []string) (*Line, error) {
 	l := &Line{Rules: r, Start: start}
 	for _, m := range moves {
 		if err := l.Play(m); err != nil {
@@ -90,7 +90,7 @@ func (l *Line) Letters() string {
 }
 
 // sow plays the mover's pit i of p and says what happened.
-func sow(r engine.Rules, p engine.Position, i int) Step {
+func sow(r engine.Variant, p engine.Position, i int) Step {
 	after, res := r.PlayPosition(p, i)
 	st := Step{Ply: engine.Ply{Side: p.ToMove, Pit: i}, Move: engine.MoveLetter(p.ToMove, i), Result: res, After: after}
 	if res.Capture() {

@@ -15,9 +15,9 @@ import (
 func TestCaptureCounts(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	captures := 0
-	for _, c := range engine.Captures {
+	for _, c := range engine.AllRules {
 		for _, m := range []int{1, 3, 6} {
-			r, _ := engine.NewRules(m, c)
+			r, _ := engine.NewVariant(m, c)
 			for game := 0; game < 200; game++ {
 				start, _ := r.StartPosition(1 + rng.IntN(6))
 				l := &Line{Rules: r, Start: start}
@@ -70,7 +70,7 @@ func oppHole(m int, mover engine.Side, i int) int {
 }
 
 func TestReplayErrors(t *testing.T) {
-	r, _ := engine.NewRules(4, engine.NoEmptyCapture)
+	r, _ := engine.NewVariant(4, engine.NoEmptyCapture)
 	start, _ := r.StartPosition(3)
 	l, err := Replay(r, start, SplitMoves("b, d A,x"))
 	if err == nil || len(l.Steps) != 3 {

@@ -9,7 +9,7 @@ import (
 
 func rec(rule string, m, n, v int) Record {
 	return Record{Rule: rule, Pits: m, Seeds: n, Value: v, Result: Outcome(v), Openings: []Opening{{"1", v}},
-		Threads: 1, TTBytes: 1 << 20, EGDBSeeds: -1, Date: "2026-01-01"}
+		Threads: 1, TableSize: 1 << 20, EGDBSeeds: -1, Date: "2026-01-01"}
 }
 
 func TestArchiveRoundTripAndMerge(t *testing.T) {

@@ -23,7 +23,7 @@ type Cell struct {
 	Elapsed time.Duration
 	// The run's resources, for the record of an open cell (Open).
 	Threads   int
-	TTBytes   int64
+	TableSize int64
 	EGDBSeeds int
 	// Moves are the bounds proven on each first move, in pit order, when
 	// the solve stopped while proving every move's value.
@@ -43,7 +43,7 @@ type Cell struct {
 func (c *Cell) Open(reason string, cache bool) Open {
 	return Open{Rule: c.Rule, Pits: c.Pits, Seeds: c.Seeds, Lower: c.Lower, Upper: c.Upper, Stage: c.Stage,
 		Reason: reason, Runs: 1, Nodes: c.Nodes, Seconds: math.Round(c.Elapsed.Seconds()*1000) / 1000,
-		Threads: c.Threads, TTBytes: c.TTBytes, EGDBSeeds: c.EGDBSeeds, Cache: cache, Store: cache, Moves: c.Moves, Chains: c.Chains,
+		Threads: c.Threads, TableSize: c.TableSize, EGDBSeeds: c.EGDBSeeds, Cache: cache, Moves: c.Moves, Chains: c.Chains,
 		Date: time.Now().UTC().Format("2006-01-02"), Provenance: Current()}
 }
 

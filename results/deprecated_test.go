@@ -8,9 +8,8 @@ import (
 	"testing"
 )
 
-// TestDeprecatedKeysRead: the archive reads the old key store_hits into
-// the new field, as the committed files hold it (open.jsonl's store:
-// TestDeprecatedKeysWritten).
+// TestDeprecatedKeysRead: the archive reads the old keys store_hits and
+// tt_bytes into their successors, as the committed files hold them.
 func TestDeprecatedKeysRead(t *testing.T) {
 	s := Archive{Dir: filepath.Join("..", DefaultDir)}
 	recs, err := s.Load("empty-capture")
@@ -19,8 +18,11 @@ func TestDeprecatedKeysRead(t *testing.T) {
 	}
 	hits := map[[2]int]int64{}
 	for _, r := range recs {
-		if r.CacheHits != r.StoreHits {
-			t.Errorf("%s: cache_hits %d, store_hits %d", r.Name(), r.CacheHits, r.StoreHits)
+		if r.StoreHits != 0 || r.TTBytes != 0 {
+			t.Errorf("%s: deprecated fields left set: store_hits %d, tt_bytes %d", r.Name(), r.StoreHits, r.TTBytes)
+		}
+		if r.TableSize <= 0 {
+			t.Errorf("%s: table size %d", r.Name(), r.TableSize)
 		}
 		if r.CacheHits > 0 {
 			hits[[2]int{r.Pits, r.Seeds}] = r.CacheHits
@@ -31,49 +33,48 @@ func TestDeprecatedKeysRead(t *testing.T) {
 	}
 }
 
-// TestDeprecatedKeysWritten: a record written with only the new field set
-// carries both keys, and one with only an old key reads back into the new
-// field.
-func TestDeprecatedKeysWritten(t *testing.T) {
+// TestDeprecatedKeysNotWritten: a record is written with the glossary's
+// keys only, and one with only the old keys reads back into the new
+// fields.
+func TestDeprecatedKeysNotWritten(t *testing.T) {
 	dir := t.TempDir()
 	s := Archive{Dir: dir}
-	if err := WriteFile(s.Path("empty-capture"), []Record{{Rule: "empty-capture", Pits: 1, Seeds: 1, CacheHits: 7}}); err != nil {
+	if err := WriteFile(s.Path("empty-capture"), []Record{{Rule: "empty-capture", Pits: 1, Seeds: 1, CacheHits: 7, TableSize: 64}}); err != nil {
 		t.Fatal(err)
 	}
 	data, _ := os.ReadFile(s.Path("empty-capture"))
-	if !strings.Contains(string(data), `"cache_hits":7`) || !strings.Contains(string(data), `"store_hits":7`) {
+	if !strings.Contains(string(data), `"cache_hits":7`) || !strings.Contains(string(data), `"table_size":64`) ||
+		strings.Contains(string(data), "store_hits") || strings.Contains(string(data), "tt_bytes") {
 		t.Errorf("written: %s", data)
 	}
-	o := Open{Rule: "empty-capture", Pits: 1, Seeds: 1, Cache: true}
+	o := Open{Rule: "empty-capture", Pits: 1, Seeds: 1, Cache: true, TableSize: 64}
 	if err := s.writeOpen([]Open{o}); err != nil {
 		t.Fatal(err)
 	}
 	data, _ = os.ReadFile(s.OpenPath())
-	if !strings.Contains(string(data), `"cache":true`) || !strings.Contains(string(data), `"store":true`) {
+	if !strings.Contains(string(data), `"cache":true`) || strings.Contains(string(data), `"store"`) || strings.Contains(string(data), "tt_bytes") {
 		t.Errorf("written: %s", data)
 	}
-	// An open cell as the old files hold it: "store" alone.
-	oldOpen := strings.Replace(string(data), `"cache":true,`, "", 1)
-	if strings.Contains(oldOpen, `"cache"`) {
-		t.Fatalf("no old form made of %s", data)
-	}
+	// An open cell as the old files hold it: "store" and "tt_bytes".
+	oldOpen := strings.Replace(string(data), `"cache":true,`, `"store":true,`, 1)
+	oldOpen = strings.Replace(oldOpen, `"table_size":64`, `"tt_bytes":64`, 1)
 	os.WriteFile(s.OpenPath(), []byte(oldOpen), 0o644)
-	if open, err := s.LoadOpen(); err != nil || len(open) != 1 || !open[0].Cache {
-		t.Errorf(`open cell with "store": true read back as %+v, %v`, open, err)
+	if open, err := s.LoadOpen(); err != nil || len(open) != 1 || !open[0].Cache || open[0].TableSize != 64 {
+		t.Errorf("open cell with the old keys read back as %+v, %v", open, err)
 	}
 
 	old := `{"rule":"empty-capture","pits":1,"seeds":1,"value":0,"result":"D","pv":"","pv_letters":"","nodes":0,"seconds":0,"threads":1,"tt_bytes":1,"egdb_seeds":-1,"store_hits":5,"date":"2025-01-01"}` + "\n"
 	os.WriteFile(s.Path("empty-capture"), []byte(old), 0o644)
 	recs, err := s.Load("empty-capture")
-	if err != nil || len(recs) != 1 || recs[0].CacheHits != 5 {
-		t.Errorf("old key read back: %+v, %v", recs, err)
+	if err != nil || len(recs) != 1 || recs[0].CacheHits != 5 || recs[0].TableSize != 1 {
+		t.Errorf("old keys read back: %+v, %v", recs, err)
 	}
 	var r Record
 	if err := json.Unmarshal([]byte(`{"cache_hits":4,"store_hits":4}`), &r); err != nil {
 		t.Fatal(err)
 	}
 	r.SyncDeprecated()
-	if r.CacheHits != 4 || r.StoreHits != 4 {
+	if r.CacheHits != 4 || r.StoreHits != 0 {
 		t.Errorf("both keys: %+v", r)
 	}
 }

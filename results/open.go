@@ -33,16 +33,18 @@ type Open struct {
 	Nodes     int64   `json:"nodes"`   // over all runs
 	Seconds   float64 `json:"seconds"` // wall-clock, over all runs
 	Threads   int     `json:"threads"`
-	TTBytes   int64   `json:"tt_bytes"`
+	TableSize int64   `json:"table_size"`
 	EGDBSeeds int     `json:"egdb_seeds"` // -1 for none
 	// EGDBSeedsLeast is the shallowest database of the runs (-1 for none),
 	// when one ran with a shallower database than the last; absent otherwise.
 	EGDBSeedsLeast *int `json:"egdb_seeds_least,omitempty"`
 	Cache          bool `json:"cache"` // the runs kept their proofs in a cache
-	// Store is Cache under its old key, written and read beside it.
-	// Deprecated: use Cache; the key "store" is removed in v0.3.0.
-	Store bool   `json:"store"`
-	Date  string `json:"date"` // UTC day of the last run
+	// Store is Cache and TTBytes is TableSize under their old keys, read
+	// from older records and never written (see SyncDeprecated).
+	// Deprecated: use Cache and TableSize; read until v0.3.0.
+	Store   bool   `json:"store,omitempty"`
+	TTBytes int64  `json:"tt_bytes,omitempty"`
+	Date    string `json:"date"` // UTC day of the last run
 	// Campaign names the distributed campaign (kalah campaign) whose runs
 	// this is; its counts are the campaign's totals over all its runs, so
 	// that recording it again replaces them instead of adding.
@@ -74,11 +76,15 @@ type MoveBounds struct {
 	Upper int    `json:"upper"`
 }
 
-// SyncDeprecated reconciles the deprecated field Store with Cache, its
-// successor, as Record.SyncDeprecated does: either set means both.
+// SyncDeprecated moves what was read under the deprecated keys (store,
+// tt_bytes) to their successors (Cache, TableSize) and clears them, as
+// Record.SyncDeprecated does.
 func (o *Open) SyncDeprecated() {
 	o.Cache = o.Cache || o.Store
-	o.Store = o.Cache
+	if o.TableSize == 0 {
+		o.TableSize = o.TTBytes
+	}
+	o.Store, o.TTBytes = false, 0
 }
 
 // Name is "Kalah(m,n) rule", for messages.

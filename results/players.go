@@ -6,11 +6,11 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/kalah-solver/kalah/multi"
+	"github.com/kalah-solver/kalah/players"
 )
 
 // PlayersRecord is one solved start position of the k-player game
-// (package multi) under one capture target and one solution concept. One
+// (package players) under one capture target and one solution concept. One
 // record is one line of results/data/players.jsonl.
 type PlayersRecord struct {
 	Players       int    `json:"players"`        // k
@@ -37,8 +37,12 @@ type PlayersRecord struct {
 	Nodes     uint64  `json:"nodes"`
 	Positions int     `json:"positions"` // table entries at the end
 	Seconds   float64 `json:"seconds"`
-	TTBytes   int64   `json:"tt_bytes"` // the table's size: paranoid's bounds, or max^n's positions (0 when the record does not say: the first max^n records)
-	Date      string  `json:"date"`     // UTC day the record was made
+	TableSize int64   `json:"table_size"` // the table's size: paranoid's bounds, or max^n's positions (0 when the record does not say: the first max^n records)
+	// TTBytes is TableSize under its old key, read from older records and
+	// never written (see SyncDeprecated).
+	// Deprecated: use TableSize; read until v0.3.0.
+	TTBytes int64  `json:"tt_bytes,omitempty"`
+	Date    string `json:"date"` // UTC day the record was made
 	Provenance
 }
 
@@ -56,17 +60,17 @@ func (r *PlayersRecord) Name() string {
 
 // Check validates a record's fields against the rules.
 func (r *PlayersRecord) Check() error {
-	mr, err := multi.NewRules(r.Players, r.Pits, multi.TargetNext)
+	mr, err := players.NewVariant(r.Players, r.Pits, players.TargetNext)
 	if err != nil {
 		return fmt.Errorf("%s: %w", r.Name(), err)
 	}
-	if mr.Target, err = multi.ParseTarget(r.CaptureTarget); err != nil {
+	if mr.Target, err = players.ParseTarget(r.CaptureTarget); err != nil {
 		return fmt.Errorf("%s: %w", r.Name(), err)
 	}
 	if mr.Canonical() != mr {
 		return fmt.Errorf("%s: with %d players capture from %s is capture from %s", r.Name(), r.Players, mr.Target, mr.Canonical().Target)
 	}
-	if _, err := multi.ParseConcept(r.Concept); err != nil {
+	if _, err := players.ParseConcept(r.Concept); err != nil {
 		return fmt.Errorf("%s: %w", r.Name(), err)
 	}
 	total := r.Players * r.Pits * r.Seeds
@@ -77,7 +81,7 @@ func (r *PlayersRecord) Check() error {
 	if len(r.Stores) != r.Players || sum != total || r.Stores[0] != r.Value {
 		return fmt.Errorf("%s: stores %v do not add up to %d seeds with P1's %d", r.Name(), r.Stores, total, r.Value)
 	}
-	if r.Concept == multi.Paranoid.String() && (len(r.Guarantees) != r.Players || r.Guarantees[0] != r.Value) {
+	if r.Concept == players.Paranoid.String() && (len(r.Guarantees) != r.Players || r.Guarantees[0] != r.Value) {
 		return fmt.Errorf("%s: guarantees %v", r.Name(), r.Guarantees)
 	}
 	if r.Rule != "no-empty-capture" || len(r.Openings) == 0 || len(r.Best) == 0 || r.PV == "" {
@@ -133,7 +137,7 @@ func comparePlayers(a, b playersKey) int {
 }
 
 func targetOrder(t string) int {
-	tg, err := multi.ParseTarget(t)
+	tg, err := players.ParseTarget(t)
 	if err != nil {
 		return 99
 	}
@@ -143,7 +147,7 @@ func targetOrder(t string) int {
 // checkPV replays the principal variation from the start: every move
 // legal and the mover's, the game over at its end with the record's
 // stores, and its first move among the best.
-func (r *PlayersRecord) checkPV(mr multi.Rules) error {
+func (r *PlayersRecord) checkPV(mr players.Variant) error {
 	p, err := mr.StartPosition(r.Seeds)
 	if err != nil {
 		return err
@@ -153,7 +157,7 @@ func (r *PlayersRecord) checkPV(mr multi.Rules) error {
 		return fmt.Errorf("principal variation starts with %s, not a best move %v", moves[0], r.Best)
 	}
 	for k, mv := range moves {
-		i, err := multi.ParseMove(p, mv)
+		i, err := players.ParseMove(p, mv)
 		if err != nil {
 			return fmt.Errorf("principal variation, move %d: %w", k+1, err)
 		}
@@ -163,4 +167,13 @@ func (r *PlayersRecord) checkPV(mr multi.Rules) error {
 		return fmt.Errorf("principal variation ends at %s, not a finished game with stores %v", p, r.Stores)
 	}
 	return nil
+}
+
+// SyncDeprecated moves a table size read under the deprecated key tt_bytes
+// to TableSize and clears it, as Record.SyncDeprecated does.
+func (r *PlayersRecord) SyncDeprecated() {
+	if r.TableSize == 0 {
+		r.TableSize = r.TTBytes
+	}
+	r.TTBytes = 0
 }

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/kalah-solver/kalah/multi"
+	"github.com/kalah-solver/kalah/players"
 )
 
 // PlayersTargets are the k-player cells the records should cover: k = 3
@@ -15,12 +15,12 @@ func PlayersTargets() []PlayersRecord {
 	for k := 3; k <= 4; k++ {
 		for m := 2; m <= 4; m++ {
 			for n := 1; n <= 3; n++ {
-				for _, t := range multi.Targets {
-					r := multi.Rules{Players: k, Pits: m, Target: t}
+				for _, t := range players.Targets {
+					r := players.Variant{Players: k, Pits: m, Target: t}
 					if r.Canonical() != r {
 						continue
 					}
-					for _, c := range multi.Concepts {
+					for _, c := range players.Concepts {
 						out = append(out, PlayersRecord{Players: k, Pits: m, Seeds: n, CaptureTarget: t.String(), Concept: c.String()})
 					}
 				}
@@ -100,7 +100,7 @@ func (rp *report) playersSection() {
 			continue
 		}
 		maxnN++
-		ranks := multi.Ranks(r.Stores)
+		ranks := players.Ranks(r.Stores)
 		if ranks[0] == 1 {
 			p1Best++
 		}
@@ -125,7 +125,7 @@ func (rp *report) playersSection() {
 		rp.p("Open (no record): %s.\n\n", strings.Join(open, "; "))
 		rp.p("Max^n has no cut-offs: it keeps every position of the game graph with\n")
 		rp.p("its gains, 4 to 9 bytes a position in a table that doubles up to\n")
-		rp.p("`--tt-mem` (multi/maxntable.go); within 11.5 GiB the largest table holds\n")
+		rp.p("`--table-size` (players/maxntable.go); within 11.5 GiB the largest table holds\n")
 		rp.p("1.3 to 2.3 billion positions (4-player Kalah(4,3), 3-player Kalah(4,3)).\n")
 		rp.p("4-player Kalah(3,3) next, the largest solved,\n")
 		rp.p("took 312 million positions, a 2.2 GB table and 12 minutes on two shared\n")

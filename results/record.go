@@ -50,15 +50,16 @@ type Record struct {
 	Nodes     int64   `json:"nodes"`      // search nodes, over all threads, openings included
 	Seconds   float64 `json:"seconds"`    // wall-clock time, to the millisecond
 	Threads   int     `json:"threads"`    // search threads
-	TTBytes   int64   `json:"tt_bytes"`   // transposition-table size
+	TableSize int64   `json:"table_size"` // the table's size in bytes
 	EGDBSeeds int     `json:"egdb_seeds"` // largest seed count the endgame database answered; -1 for none
 	// CacheHits counts the entries the cache (persist.Cache, from earlier
 	// solves) answered; absent when none was used or none found.
 	CacheHits int64 `json:"cache_hits,omitempty"`
-	// StoreHits is CacheHits under its old key, written and read beside it
-	// (see SyncDeprecated).
-	// Deprecated: use CacheHits; the key "store_hits" is removed in v0.3.0.
+	// StoreHits is CacheHits and TTBytes is TableSize under their old keys,
+	// read from older records and never written (see SyncDeprecated).
+	// Deprecated: use CacheHits and TableSize; read until v0.3.0.
 	StoreHits int64 `json:"store_hits,omitempty"`
+	TTBytes   int64 `json:"tt_bytes,omitempty"`
 	// Earlier is what the cell's open runs spent before the run that
 	// completed it from their cache (Archive.Put) or from the bounds they
 	// proved (kalah.Session.SolveStartFrom); absent otherwise.
@@ -92,16 +93,19 @@ type MoveValue struct {
 	Upper *int `json:"upper,omitempty"`
 }
 
-// SyncDeprecated reconciles the deprecated field StoreHits with
-// CacheHits, its successor: a count read under the old key alone moves to
-// CacheHits, and StoreHits is set to CacheHits, so that the record is
-// written with both keys (until v0.3.0). The archive's readers and writers
-// call it; so must any other code that decodes or encodes a Record.
+// SyncDeprecated moves what was read under the deprecated keys
+// (store_hits, tt_bytes) to their successors (CacheHits, TableSize) and
+// clears them, so that the record is written with the glossary's keys
+// only. The archive's readers and writers call it; so must any other code
+// that decodes or encodes a Record.
 func (r *Record) SyncDeprecated() {
 	if r.CacheHits == 0 {
 		r.CacheHits = r.StoreHits
 	}
-	r.StoreHits = r.CacheHits
+	if r.TableSize == 0 {
+		r.TableSize = r.TTBytes
+	}
+	r.StoreHits, r.TTBytes = 0, 0
 }
 
 // Solved reports whether the record's value is exact.
@@ -126,12 +130,12 @@ type Opening struct {
 
 // Rules returns the record's rules; it fails on an unknown rule name or
 // pit count.
-func (r *Record) Rules() (engine.Rules, error) {
-	c, err := engine.ParseCapture(r.Rule)
+func (r *Record) Rules() (engine.Variant, error) {
+	c, err := engine.ParseRule(r.Rule)
 	if err != nil {
-		return engine.Rules{}, err
+		return engine.Variant{}, err
 	}
-	return engine.NewRules(r.Pits, c)
+	return engine.NewVariant(r.Pits, c)
 }
 
 // Name is "Kalah(m,n) rule", for messages.
@@ -227,9 +231,9 @@ func (r *Record) Check() error {
 			}
 		}
 	}
-	if r.Threads < 1 || r.TTBytes <= 0 || r.Seconds < 0 || r.Nodes < 0 || r.EGDBSeeds < -1 || r.Date == "" {
-		return fmt.Errorf("%s: bad run fields (threads %d, tt_bytes %d, seconds %g, nodes %d, egdb_seeds %d, date %q)",
-			r.Name(), r.Threads, r.TTBytes, r.Seconds, r.Nodes, r.EGDBSeeds, r.Date)
+	if r.Threads < 1 || r.TableSize <= 0 || r.Seconds < 0 || r.Nodes < 0 || r.EGDBSeeds < -1 || r.Date == "" {
+		return fmt.Errorf("%s: bad run fields (threads %d, table_size %d, seconds %g, nodes %d, egdb_seeds %d, date %q)",
+			r.Name(), r.Threads, r.TableSize, r.Seconds, r.Nodes, r.EGDBSeeds, r.Date)
 	}
 	if e := r.Earlier; e != nil && (e.Runs < 1 || e.Nodes < 0 || e.Seconds < 0 || e.EGDBSeeds < -1 ||
 		e.EGDBSeedsLeast != nil && (*e.EGDBSeedsLeast < -1 || *e.EGDBSeedsLeast >= e.EGDBSeeds)) {
@@ -242,7 +246,7 @@ func (r *Record) Check() error {
 // OpeningChains lists every first turn from p: chains of sowings by the
 // side to move in which every sowing but the last earns an extra turn, in
 // lexicographic pit order.
-func OpeningChains(rules engine.Rules, p engine.Position) [][]int {
+func OpeningChains(rules engine.Variant, p engine.Position) [][]int {
 	var out [][]int
 	var walk func(b engine.Board, prefix []int)
 	walk = func(b engine.Board, prefix []int) {
@@ -279,8 +283,8 @@ func firstTurn(line []engine.Ply) []int {
 // cache's root records are checked before they are trusted:
 // it is p's record, solved, its moves are p's legal moves, the best move's
 // value is the value, and its principal variation replays legally to it.
-func (r *Record) CheckPosition(rules engine.Rules, p engine.Position) error {
-	if r.Position != p.String() || r.ToMove != p.ToMove.String() || r.Rule != rules.Capture.String() || r.Pits != rules.Pits || !r.Solved() {
+func (r *Record) CheckPosition(rules engine.Variant, p engine.Position) error {
+	if r.Position != p.String() || r.ToMove != p.ToMove.String() || r.Rule != rules.Rule.String() || r.Pits != rules.Pits || !r.Solved() {
 		return fmt.Errorf("it is for another position")
 	}
 	legal := p.Board.MoveList()

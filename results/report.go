@@ -609,7 +609,7 @@ func (rp *report) sizes() {
 func (rp *report) runs() {
 	rp.p("## How each cell was computed\n\n")
 	rp.p("`kalah sweep` solves each cell on its own: a fresh transposition table\n")
-	rp.p("(tt_bytes), the given threads, the endgame database up to egdb_seeds seeds\n")
+	rp.p("(table_size), the given threads, the endgame database up to egdb_seeds seeds\n")
 	rp.p("when one was present (-1: none), MTD(f) on every root move, then one solve\n")
 	rp.p("per opening chain and a principal variation; nodes and seconds cover all of\n")
 	rp.p("it. The databases were built by `kalah egdb build`, to the depth in the\n")
@@ -644,7 +644,7 @@ func (rp *report) runs() {
 				hits = Group(r.CacheHits)
 			}
 			rp.p("| %s | %d,%d | %.3f | %s | %s | %d | %s | %d | %s | %s |\n", rule, c[0], c[1], r.Seconds, Group(r.Nodes), hits,
-				r.Threads, bytesText(r.TTBytes), r.EGDBSeeds, r.Date, rev)
+				r.Threads, bytesText(r.TableSize), r.EGDBSeeds, r.Date, rev)
 			if e := r.Earlier; e != nil {
 				earlier = append(earlier, fmt.Sprintf("Kalah(%d,%d) %s: earlier runs: %d, %.3f s and %s nodes (egdb seeds %s).",
 					c[0], c[1], rule, e.Runs, e.Seconds, Group(e.Nodes), egdbRange(e.EGDBSeeds, e.EGDBSeedsLeast)))

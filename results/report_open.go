@@ -64,7 +64,7 @@ func (rp *report) openCells() {
 			cache = "yes"
 		}
 		rp.p("| %s | %d,%d | %s | %s | %s | %d | %.0f | %s | %d | %s | %s | %s | %s | %s |\n", o.Rule, o.Pits, o.Seeds,
-			o.Bounds(), stage, o.Reason, o.Runs, o.Seconds, Group(o.Nodes), o.Threads, bytesText(o.TTBytes), o.EGDBText(),
+			o.Bounds(), stage, o.Reason, o.Runs, o.Seconds, Group(o.Nodes), o.Threads, bytesText(o.TableSize), o.EGDBText(),
 			cache, o.Date, shortRevision(o.VCSRevision))
 	}
 	rp.p("\n")

@@ -9,7 +9,7 @@ import (
 )
 
 // reference is an independent check of the solver's records: a plain
-// game-tree search over engine.Rules.Play that answers yes/no questions,
+// game-tree search over engine.Variant.Play that answers yes/no questions,
 // "does the mover gain at least t?", trying every move until one says yes,
 // with a memo of the exact answers; no window arithmetic, no bounds in a
 // table, no database, no move ordering. The value is found by bisection
@@ -20,7 +20,7 @@ import (
 // values by full minimax and so fits only up to about twenty seeds,
 // checks the start values of the smallest cells in TestVariantsShared.
 type reference struct {
-	rules engine.Rules
+	rules engine.Variant
 	memo  map[refKey]bool
 }
 
@@ -29,7 +29,7 @@ type refKey struct {
 	t    int16
 }
 
-func newReference(r engine.Rules) *reference {
+func newReference(r engine.Variant) *reference {
 	return &reference{rules: r, memo: map[refKey]bool{}}
 }
 

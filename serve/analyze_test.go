@@ -29,7 +29,7 @@ func postAnalyze(t *testing.T, hs *httptest.Server, q, body string, v any) int {
 }
 
 // southValue is p's value for South by the test's own solve.
-func southValue(t *testing.T, c engine.Capture, p engine.Position) int {
+func southValue(t *testing.T, c engine.Rule, p engine.Position) int {
 	if p.Board.Over() {
 		return p.SouthDiff()
 	}
@@ -47,9 +47,9 @@ func TestAnalyze(t *testing.T) {
 	_, hs := newTestServer(t, Options{NoPonder: true})
 	for i, c := range []struct {
 		pits, seeds int
-		rule        engine.Capture
+		rule        engine.Rule
 	}{{3, 2, engine.NoEmptyCapture}, {2, 3, engine.EmptyCapture}, {3, 3, engine.EmptyCapture}} {
-		r, _ := engine.NewRules(c.pits, c.rule)
+		r, _ := engine.NewVariant(c.pits, c.rule)
 		l := randomGame(r, c.seeds, uint64(10+i))
 		ps := positionsOf(l)
 		var acts []string

@@ -73,7 +73,7 @@ func (s *Server) route(method, path string, h http.HandlerFunc) {
 // game is what a request's query names.
 type game struct {
 	key   gameKey
-	rules engine.Rules
+	rules engine.Variant
 	pos   engine.Position
 	start bool   // pos is the start of Kalah(pits, seeds)
 	id    string // the request's id parameter
@@ -92,7 +92,7 @@ func badf(format string, a ...any) error { return badInput{fmt.Errorf(format, a.
 // command line's defaults and messages, and the id.
 func parseGame(q params) (game, error) {
 	var g game
-	c, err := engine.ParseCapture(get(q.Get("rule"), engine.NoEmptyCapture.String()))
+	c, err := engine.ParseRule(get(q.Get("rule"), engine.NoEmptyCapture.String()))
 	if err != nil {
 		return g, bad(err)
 	}
@@ -123,7 +123,7 @@ func parseGame(q params) (game, error) {
 			seeds = max(1, (g.pos.Board.Total()+2*pits-1)/(2*pits))
 		}
 	}
-	if g.rules, err = engine.NewRules(pits, c); err != nil {
+	if g.rules, err = engine.NewVariant(pits, c); err != nil {
 		return g, bad(err)
 	}
 	start, err := g.rules.StartPosition(seeds)
@@ -258,7 +258,7 @@ func (s *Server) handleLine(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusBadRequest, errorReply{Error: err.Error(), Legal: &n})
 		return
 	}
-	rep := lineReply{Rule: g.rules.Capture.String(), Pits: g.rules.Pits, Start: newNode(g.pos), Steps: []step{}, Line: l.Letters()}
+	rep := lineReply{Rule: g.rules.Rule.String(), Pits: g.rules.Pits, Start: newNode(g.pos), Steps: []step{}, Line: l.Letters()}
 	if g.start {
 		rep.Seeds = g.key.seeds
 	}
@@ -280,10 +280,6 @@ type solveReply struct {
 	NPS         float64      `json:"nps"`
 	Cache       string       `json:"cache,omitempty"`
 	Stats       solver.Stats `json:"stats"`
-	// FromStore and Store are FromCache and Cache under their old keys.
-	// Deprecated: use from_cache and cache; removed in v0.3.0.
-	FromStore bool   `json:"from_store"`
-	Store     string `json:"store,omitempty"`
 }
 
 func (s *Server) handleSolve(w http.ResponseWriter, r *http.Request) {
@@ -312,9 +308,9 @@ func (s *Server) solveReply(ctx context.Context, g game) (*solveReply, error) {
 		return nil, err
 	}
 	// Never an answer for another position than the one asked.
-	if res.Position != g.pos || res.Record.Position != g.pos.String() || res.Record.ToMove != g.pos.ToMove.String() || res.Record.Rule != g.rules.Capture.String() {
+	if res.Position != g.pos || res.Record.Position != g.pos.String() || res.Record.ToMove != g.pos.ToMove.String() || res.Record.Rule != g.rules.Rule.String() {
 		return nil, fmt.Errorf("internal error: the answer is for %s %s %s, not for the position asked, %s %s %s",
-			res.Record.Rule, res.Record.Position, res.Record.ToMove, g.rules.Capture, g.pos, g.pos.ToMove)
+			res.Record.Rule, res.Record.Position, res.Record.ToMove, g.rules.Rule, g.pos, g.pos.ToMove)
 	}
 	rep := &solveReply{Record: *res.Record, Solved: res.Solved, Interrupted: err != nil, FromCache: res.FromCache, FromBook: res.FromBook, Stats: res.Stats}
 	rep.Seeds = 0
@@ -332,7 +328,6 @@ func (s *Server) solveReply(ctx context.Context, g game) (*solveReply, error) {
 	}
 	rep.Cache = cache
 	rep.Record.SyncDeprecated()
-	rep.FromStore, rep.Store = rep.FromCache, rep.Cache
 	return rep, nil
 }
 

@@ -27,7 +27,7 @@ func newTestServer(t *testing.T, opts Options) (*Server, *httptest.Server) {
 		opts.CacheDir = t.TempDir()
 	}
 	opts.NoEGDB = true
-	opts.TableBytes = 16 << 20
+	opts.TableSize = 16 << 20
 	opts.Threads = 1
 	return startServer(t, opts)
 }
@@ -65,9 +65,9 @@ func fetchJSON(t testing.TB, hs *httptest.Server, path string, v any) int {
 }
 
 // reference solves p in a session of its own, without any cache.
-func reference(t *testing.T, c engine.Capture, p engine.Position) *kalah.Result {
+func reference(t *testing.T, c engine.Rule, p engine.Position) *kalah.Result {
 	t.Helper()
-	k, err := kalah.Open(kalah.Config{Pits: p.Pits, Seeds: 1, Rule: c, NoEGDB: true, NoCache: true, Threads: 1, TableBytes: 16 << 20})
+	k, err := kalah.Open(kalah.Config{Pits: p.Pits, Seeds: 1, Rule: c, NoEGDB: true, NoCache: true, Threads: 1, TableSize: 16 << 20})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +79,7 @@ func reference(t *testing.T, c engine.Capture, p engine.Position) *kalah.Result 
 	return res
 }
 
-func query(c engine.Capture, p engine.Position) string {
+func query(c engine.Rule, p engine.Position) string {
 	return url.Values{"rule": {c.String()}, "position": {p.String()}, "to_move": {p.ToMove.String()}}.Encode()
 }
 
@@ -97,7 +97,7 @@ func checkSolve(t *testing.T, rep *solveReply, want *kalah.Result) {
 
 func TestSolveAndCache(t *testing.T) {
 	_, hs := newTestServer(t, Options{})
-	r, _ := engine.NewRules(4, engine.EmptyCapture)
+	r, _ := engine.NewVariant(4, engine.EmptyCapture)
 	start, _ := r.StartPosition(3)
 	want := reference(t, engine.EmptyCapture, start)
 	for round := 0; round < 2; round++ {
@@ -112,10 +112,8 @@ func TestSolveAndCache(t *testing.T) {
 		if rep.FromCache != (round == 1) {
 			t.Errorf("round %d: from_cache %v", round, rep.FromCache)
 		}
-		// The deprecated keys say the same, until v0.3.0.
-		if rep.FromStore != rep.FromCache || rep.Store != rep.Cache || rep.Cache == "" || rep.StoreHits != rep.CacheHits {
-			t.Errorf("round %d: from_store %v, store %q, store_hits %d; from_cache %v, cache %q, cache_hits %d",
-				round, rep.FromStore, rep.Store, rep.StoreHits, rep.FromCache, rep.Cache, rep.CacheHits)
+		if rep.Cache == "" || rep.StoreHits != 0 || rep.TTBytes != 0 || rep.TableSize == 0 {
+			t.Errorf("round %d: cache %q; deprecated fields set: store_hits %d, tt_bytes %d", round, rep.Cache, rep.StoreHits, rep.TTBytes)
 		}
 	}
 }
@@ -129,12 +127,12 @@ func TestLineAndChoose(t *testing.T) {
 	if len(line.Steps) != 3 || line.Line != "bd-A" || !line.Steps[0].ExtraTurn || line.Steps[2].After.ToMove != "north" {
 		t.Fatalf("line %+v", line)
 	}
-	r, _ := engine.NewRules(4, engine.NoEmptyCapture)
+	r, _ := engine.NewVariant(4, engine.NoEmptyCapture)
 	p, _ := engine.ParsePosition(line.Steps[2].After.Position, engine.North)
 	want := reference(t, engine.NoEmptyCapture, p)
 	for _, lv := range play.Levels {
 		var ch chooseReply
-		if code := fetchJSON(t, hs, "/api/choose?"+query(r.Capture, p)+"&level="+lv.Name+"&seed=5", &ch); code != 200 {
+		if code := fetchJSON(t, hs, "/api/choose?"+query(r.Rule, p)+"&level="+lv.Name+"&seed=5", &ch); code != 200 {
 			t.Fatalf("status %d", code)
 		}
 		checkSolve(t, ch.Solve, want)
@@ -263,9 +261,9 @@ func TestStrictQuery(t *testing.T) {
 
 // positions lists n distinct positions of Kalah(m,n) under c that are
 // not over, in the order a breadth-first walk from the start meets them.
-func positions(t testing.TB, m, seeds int, c engine.Capture, n int) []engine.Position {
+func positions(t testing.TB, m, seeds int, c engine.Rule, n int) []engine.Position {
 	t.Helper()
-	r, err := engine.NewRules(m, c)
+	r, err := engine.NewVariant(m, c)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -375,13 +373,13 @@ func TestQueueCap(t *testing.T) {
 func TestConcurrent(t *testing.T) {
 	_, hs := newTestServer(t, Options{MaxQueue: 64})
 	type job struct {
-		c engine.Capture
+		c engine.Rule
 		p engine.Position
 	}
 	var jobs []job
-	for _, c := range engine.Captures {
+	for _, c := range engine.AllRules {
 		for _, m := range []int{2, 3} {
-			r, _ := engine.NewRules(m, c)
+			r, _ := engine.NewVariant(m, c)
 			start, _ := r.StartPosition(3)
 			l, _ := play.Replay(r, start, nil)
 			for k := 0; k < 3 && !l.Current().Board.Over(); k++ {
@@ -426,7 +424,7 @@ func TestProgressBounds(t *testing.T) {
 	if fetchJSON(t, hs, "/api/progress", &pr); pr.Busy || pr.Running != nil {
 		t.Fatalf("idle server: %+v", pr)
 	}
-	r, _ := engine.NewRules(3, engine.NoEmptyCapture)
+	r, _ := engine.NewVariant(3, engine.NoEmptyCapture)
 	p, err := engine.ParsePosition("1,2,0,3,0,0,4,0", engine.South)
 	if err != nil {
 		t.Fatal(err)
@@ -482,9 +480,9 @@ func TestLiveBounds(t *testing.T) {
 		paused <- p
 		<-resume
 	}})
-	r, _ := engine.NewRules(4, engine.NoEmptyCapture)
+	r, _ := engine.NewVariant(4, engine.NoEmptyCapture)
 	start, _ := r.StartPosition(3)
-	want := reference(t, r.Capture, start)
+	want := reference(t, r.Rule, start)
 	value := map[string]int{}
 	for _, m := range want.Moves {
 		value[m.Move] = m.Value
@@ -543,8 +541,8 @@ func TestLiveBounds(t *testing.T) {
 			// A request for another position waits in line, told its
 			// place, until it goes away.
 			ctx, cancel := context.WithCancel(context.Background())
-			other := positions(t, 4, 3, r.Capture, 2)[1]
-			req, _ := http.NewRequestWithContext(ctx, "GET", hs.URL+"/api/solve?"+query(r.Capture, other)+"&id=third", nil)
+			other := positions(t, 4, 3, r.Rule, 2)[1]
+			req, _ := http.NewRequestWithContext(ctx, "GET", hs.URL+"/api/solve?"+query(r.Rule, other)+"&id=third", nil)
 			gone := make(chan struct{})
 			go func() {
 				defer close(gone)

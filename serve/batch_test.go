@@ -70,11 +70,11 @@ func postBatch(t *testing.T, hs *httptest.Server, body string) (int, []batchAnsw
 // asked, each naming its line.
 func TestBatch(t *testing.T) {
 	_, hs := newTestServer(t, Options{NoPonder: true})
-	r3, _ := engine.NewRules(3, engine.NoEmptyCapture)
-	r2, _ := engine.NewRules(2, engine.EmptyCapture)
+	r3, _ := engine.NewVariant(3, engine.NoEmptyCapture)
+	r2, _ := engine.NewVariant(2, engine.EmptyCapture)
 	s32, _ := r3.StartPosition(2)
 	s23, _ := r2.StartPosition(3)
-	after := func(r engine.Rules, p engine.Position, ms ...string) engine.Position {
+	after := func(r engine.Variant, p engine.Position, ms ...string) engine.Position {
 		l, err := play.Replay(r, p, ms)
 		if err != nil {
 			t.Fatal(err)
@@ -84,7 +84,7 @@ func TestBatch(t *testing.T) {
 	ps := positions(t, 3, 2, engine.NoEmptyCapture, 6)
 	type want struct {
 		line int
-		rule engine.Capture
+		rule engine.Rule
 		pos  engine.Position
 	}
 	lines := []string{

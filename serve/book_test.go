@@ -17,14 +17,14 @@ import (
 // database, no table), never waiting in line: the start of Kalah(6,4)
 // and the positions after its first moves, under both rules.
 func TestBookWithoutSession(t *testing.T) {
-	s, hs := startServer(t, Options{CacheDir: t.TempDir(), NoEGDB: true, NoPonder: true, TableBytes: 16 << 20, Threads: 1, MaxQueue: 1})
+	s, hs := startServer(t, Options{CacheDir: t.TempDir(), NoEGDB: true, NoPonder: true, TableSize: 16 << 20, Threads: 1, MaxQueue: 1})
 	b, err := book.Embedded()
 	if err != nil {
 		t.Fatal(err)
 	}
 	c := loadClient(1)
-	for _, rule := range []engine.Capture{engine.NoEmptyCapture, engine.EmptyCapture} {
-		r := engine.Rules{Pits: 6, Capture: rule}
+	for _, rule := range []engine.Rule{engine.NoEmptyCapture, engine.EmptyCapture} {
+		r := engine.Variant{Pits: 6, Rule: rule}
 		start, err := r.StartPosition(4)
 		if err != nil {
 			t.Fatal(err)
@@ -85,13 +85,13 @@ func BenchmarkBookAnswers(b *testing.B) {
 		b.Fatal(err)
 	}
 	type entry struct {
-		rule engine.Capture
+		rule engine.Rule
 		p    engine.Position
 		want *results.Record
 	}
 	var ps []entry
-	for _, rule := range []engine.Capture{engine.NoEmptyCapture, engine.EmptyCapture} {
-		r := engine.Rules{Pits: 6, Capture: rule}
+	for _, rule := range []engine.Rule{engine.NoEmptyCapture, engine.EmptyCapture} {
+		r := engine.Variant{Pits: 6, Rule: rule}
 		f := bk.File(r, 4)
 		if f == nil {
 			b.Fatalf("%v: no built-in book of Kalah(6,4)", rule)

@@ -17,7 +17,7 @@ import (
 // the game's positions: every point of the value graph (South's value
 // after each move), every move's mark in the move list (its class by the
 // loss the solves give), and the marker at the position shown.
-func (p page) checkGraph(rule engine.Capture, ps []engine.Position, moves []string, at int) {
+func (p page) checkGraph(rule engine.Rule, ps []engine.Position, moves []string, at int) {
 	p.t.Helper()
 	n := len(moves)
 	p.waitFor("the value graph", fmt.Sprintf(`!document.getElementById('graph').hasAttribute('hidden') && document.querySelectorAll('#graph circle.pt').length === %d`, n+1))
@@ -57,7 +57,7 @@ func (p page) checkGraph(rule engine.Capture, ps []engine.Position, moves []stri
 func TestBrowserAnalysis(t *testing.T) {
 	_, hs := newTestServer(t, Options{NoPonder: true})
 	p := page{t: t, ctx: newBrowser(t)} // closed before the server
-	r, _ := engine.NewRules(4, engine.NoEmptyCapture)
+	r, _ := engine.NewVariant(4, engine.NoEmptyCapture)
 	game := randomGame(r, 3, 11)
 	ps := positionsOf(game)
 	n := len(game.Steps)
@@ -70,7 +70,7 @@ func TestBrowserAnalysis(t *testing.T) {
 		path := "/?pits=4&seeds=3&analyse=1&moves=" + strings.Join(moves, ",")
 		p.run("loading "+path, chromedp.Navigate(hs.URL+path))
 		p.waitPosition(ps[n])
-		p.checkGraph(r.Capture, ps, moves, n)
+		p.checkGraph(r.Rule, ps, moves, n)
 		if width == 380 {
 			if sw := eval[float64](p, "measuring", `document.scrollingElement.scrollWidth`); sw > 380 {
 				t.Errorf("at 380 px the page scrolls sideways: %v px wide", sw)
@@ -80,8 +80,8 @@ func TestBrowserAnalysis(t *testing.T) {
 		k := n / 2
 		p.run("clicking a point", chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`document.querySelector('#graph circle[data-ply="%d"]').dispatchEvent(new MouseEvent('click', {bubbles: true}))`, k)))
 		p.waitPosition(ps[k])
-		p.checkValues(r.Capture, ps[k])
-		p.checkGraph(r.Capture, ps, moves, k)
+		p.checkValues(r.Rule, ps[k])
+		p.checkGraph(r.Rule, ps, moves, k)
 		p.screenshot(filepath.Join(artifactsDir(t), fmt.Sprintf("analysis-%d.png", width)))
 		if dir := os.Getenv("KALAH_DOCS_IMG"); dir != "" {
 			p.screenshot(filepath.Join(dir, map[int64]string{1280: "analysis.png", 380: "analysis-narrow.png"}[width]))
@@ -100,10 +100,10 @@ func TestBrowserAnalysis(t *testing.T) {
 		// The address reopens it as it is.
 		p.run("reloading", chromedp.Reload())
 		p.waitPosition(ps[k])
-		p.checkGraph(r.Capture, ps, moves, k)
+		p.checkGraph(r.Rule, ps, moves, k)
 	}
 	// A game pasted as OpenSpiel actions, in another game than the one shown.
-	r3, _ := engine.NewRules(3, engine.EmptyCapture)
+	r3, _ := engine.NewVariant(3, engine.EmptyCapture)
 	g3 := randomGame(r3, 2, 5)
 	var acts, m3 []string
 	for _, st := range g3.Steps {
@@ -117,7 +117,7 @@ func TestBrowserAnalysis(t *testing.T) {
 	p.click("#analyse")
 	ps3 := positionsOf(g3)
 	p.waitPosition(ps3[0])
-	p.checkGraph(r3.Capture, ps3, m3, 0)
+	p.checkGraph(r3.Rule, ps3, m3, 0)
 	if q := eval[string](p, "reading the address", `location.search`); !strings.Contains(q, "moves="+strings.Join(m3, "%2C")) || !strings.Contains(q, "analyse=1") {
 		t.Errorf("after the paste the address is %q", q)
 	}

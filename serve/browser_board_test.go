@@ -32,7 +32,7 @@ func TestBrowserBoardText(t *testing.T) {
 		{6, 4, "a,A"},
 		{8, 1, "a"},
 	} {
-		r, _ := engine.NewRules(c.pits, engine.NoEmptyCapture)
+		r, _ := engine.NewVariant(c.pits, engine.NoEmptyCapture)
 		start, _ := r.StartPosition(c.seeds)
 		l, err := play.Replay(r, start, play.SplitMoves(c.moves))
 		if err != nil {
@@ -69,7 +69,7 @@ func TestBrowserBoardText(t *testing.T) {
 func TestBrowserSeedsError(t *testing.T) {
 	_, hs := newTestServer(t, Options{NoPonder: true})
 	p := page{t: t, ctx: newBrowser(t)} // closed before the server
-	r, _ := engine.NewRules(4, engine.NoEmptyCapture)
+	r, _ := engine.NewVariant(4, engine.NoEmptyCapture)
 	start, _ := r.StartPosition(3)
 	for _, typed := range []string{"-2", "0", "99", "2.5"} {
 		p.run("loading", chromedp.Navigate(hs.URL+"/?pits=4&seeds=3&moves=b"))
@@ -78,7 +78,7 @@ func TestBrowserSeedsError(t *testing.T) {
 		p.run("typing "+typed, chromedp.Evaluate[chromedp.Void](`document.getElementById('seeds').value = ''`), chromedp.SendKeys(chromedp.CSS("#seeds"), typed))
 		p.click("#new-game")
 		p.waitPosition(start)
-		p.checkValues(r.Capture, start)
+		p.checkValues(r.Rule, start)
 		if msg := errorText(p); !strings.Contains(msg, "Seeds: ") || !strings.Contains(msg, "not a whole number 1..31 for 4 pits; keeping 3") {
 			t.Errorf("seeds %s, then New game: message %q", typed, msg)
 		}
@@ -107,7 +107,7 @@ func TestBrowserBuildPercent(t *testing.T) {
 	}})
 	t.Cleanup(release) // before the server's Close, which waits for the slot
 	p := page{t: t, ctx: newBrowser(t)}
-	r, _ := engine.NewRules(3, engine.NoEmptyCapture)
+	r, _ := engine.NewVariant(3, engine.NoEmptyCapture)
 	ev := kalah.EGDBBuild{Dir: t.TempDir(), Rules: r, MaxSeeds: 9, Positions: 7919}
 	s.egdbBuild(ev)
 	p.run("loading the page", chromedp.Navigate(hs.URL+"/?pits=3&seeds=2"))
@@ -134,5 +134,5 @@ func TestBrowserBuildPercent(t *testing.T) {
 	s.egdbBuild(ev)
 	release()
 	start, _ := r.StartPosition(2)
-	p.checkValues(r.Capture, start)
+	p.checkValues(r.Rule, start)
 }

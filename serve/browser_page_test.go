@@ -58,7 +58,7 @@ func (p page) consistent(what string) {
 func TestBrowserAddress(t *testing.T) {
 	_, hs := newTestServer(t, Options{})
 	p := page{t: t, ctx: newBrowser(t)} // closed before the server
-	r, _ := engine.NewRules(4, engine.NoEmptyCapture)
+	r, _ := engine.NewVariant(4, engine.NoEmptyCapture)
 	start, _ := r.StartPosition(3)
 	l, err := play.Replay(r, start, []string{"b", "c", "A"})
 	if err != nil {
@@ -79,7 +79,7 @@ func TestBrowserAddress(t *testing.T) {
 	} {
 		p.run("loading at="+c.at, chromedp.Navigate(hs.URL+"/?pits=4&seeds=3&moves=b,c,A&at="+url.QueryEscape(c.at)))
 		p.waitPosition(c.pos)
-		p.checkValues(r.Capture, c.pos)
+		p.checkValues(r.Rule, c.pos)
 		msg := errorText(p)
 		if c.saying == "" && msg != "" || c.saying != "" && (!strings.Contains(msg, "at="+c.at) || !strings.Contains(msg, c.saying)) {
 			t.Errorf("at=%s: message %q, want one with %q", c.at, msg, c.saying)
@@ -91,7 +91,7 @@ func TestBrowserAddress(t *testing.T) {
 	}
 
 	// A bad game or position: said, and a valid game shown instead.
-	r6, _ := engine.NewRules(6, engine.NoEmptyCapture)
+	r6, _ := engine.NewVariant(6, engine.NoEmptyCapture)
 	start61, _ := r6.StartPosition(1)
 	start64, _ := r6.StartPosition(4)
 	for _, c := range []struct {
@@ -131,7 +131,7 @@ func TestBrowserAddress(t *testing.T) {
 	p.run("loading an illegal line", chromedp.Navigate(hs.URL+"/?pits=4&seeds=3&moves=b,b,z"))
 	lb, _ := play.Replay(r, start, []string{"b"})
 	p.waitPosition(lb.Current())
-	p.checkValues(r.Capture, lb.Current())
+	p.checkValues(r.Rule, lb.Current())
 	if msg := errorText(p); !strings.Contains(msg, "cut after move 1 (b)") || !strings.Contains(msg, `ply 2: move "b": pit b is empty`) {
 		t.Errorf("moves=b,b,z: message %q", msg)
 	}
@@ -152,16 +152,16 @@ func rowsShown(p page) [][]any {
 func TestBrowserOrder(t *testing.T) {
 	_, hs := newTestServer(t, Options{})
 	p := page{t: t, ctx: newBrowser(t)} // closed before the server
-	r, _ := engine.NewRules(4, engine.NoEmptyCapture)
+	r, _ := engine.NewVariant(4, engine.NoEmptyCapture)
 	start, _ := r.StartPosition(3)
 	l, _ := play.Replay(r, start, []string{"c"})
 	pos := l.Current() // North to move, moves of several values
-	want := reference(t, r.Capture, pos)
+	want := reference(t, r.Rule, pos)
 	best := append([]kalahMove(nil), movesOf(want)...)
 	sort.SliceStable(best, func(i, j int) bool { return best[i].value > best[j].value })
 
 	p.run("loading", chromedp.Navigate(hs.URL+"/?pits=4&seeds=3&moves=c"))
-	p.checkValues(r.Capture, pos) // pit order by default
+	p.checkValues(r.Rule, pos) // pit order by default
 	choose := func(order string) {
 		p.run("choosing "+order, chromedp.SetValue(chromedp.CSS("#order"), order),
 			chromedp.Evaluate[chromedp.Void](`document.getElementById('order').dispatchEvent(new Event('change'))`))
@@ -186,7 +186,7 @@ func TestBrowserOrder(t *testing.T) {
 		t.Errorf("order after a reload: %q", v)
 	}
 	choose("pit")
-	p.checkValues(r.Capture, pos)
+	p.checkValues(r.Rule, pos)
 }
 
 type kalahMove struct {
@@ -204,7 +204,7 @@ func movesOf(res *kalah.Result) []kalahMove {
 
 // randomGame plays random legal moves from the start of Kalah(m,n) to the
 // end of the game.
-func randomGame(r engine.Rules, seeds int, seed uint64) *play.Line {
+func randomGame(r engine.Variant, seeds int, seed uint64) *play.Line {
 	start, _ := r.StartPosition(seeds)
 	l := &play.Line{Rules: r, Start: start}
 	rng := rand.New(rand.NewPCG(seed, 1))
@@ -242,7 +242,7 @@ func letters(l *play.Line, n int) string {
 func TestBrowserNarrow(t *testing.T) {
 	_, hs := newTestServer(t, Options{})
 	p := page{t: t, ctx: newBrowser(t)} // closed before the server
-	r6, _ := engine.NewRules(6, engine.NoEmptyCapture)
+	r6, _ := engine.NewVariant(6, engine.NoEmptyCapture)
 	game := randomGame(r6, 2, 7)
 	n := len(game.Steps)
 	p.run("narrowing", chromedp.EmulateViewport(380, 760))
@@ -252,7 +252,7 @@ func TestBrowserNarrow(t *testing.T) {
 	}{
 		{"/?pits=6&seeds=2&moves=" + letters(game, n-3), positionsOf(game)[n-3]},
 		{"/?pits=8&seeds=1", func() engine.Position {
-			r8, _ := engine.NewRules(8, engine.NoEmptyCapture)
+			r8, _ := engine.NewVariant(8, engine.NoEmptyCapture)
 			s, _ := r8.StartPosition(1)
 			return s
 		}()},
@@ -292,7 +292,7 @@ func TestBrowserNarrow(t *testing.T) {
 func TestBrowserReview(t *testing.T) {
 	_, hs := newTestServer(t, Options{})
 	p := page{t: t, ctx: newBrowser(t)} // closed before the server
-	r, _ := engine.NewRules(3, engine.NoEmptyCapture)
+	r, _ := engine.NewVariant(3, engine.NoEmptyCapture)
 	p.run("loading play mode", chromedp.Navigate(hs.URL+"/?mode=play&pits=3&seeds=2&as=south&level=perfect&seed=1"),
 		chromedp.Evaluate[chromedp.Void](`localStorage.setItem('kalah.animate', 'off')`), chromedp.Reload())
 	const played = `(new URLSearchParams(location.search).get('moves') || '').split(',').filter(Boolean).length`
@@ -323,7 +323,7 @@ func TestBrowserReview(t *testing.T) {
 	rows := eval[[][]any](p, "reading the game's values", `Array.from(document.querySelectorAll('#moves tbody tr')).map((tr) => [tr.dataset.move, +tr.dataset.value, +tr.dataset.best])`)
 	positions := positionsOf(l)
 	for k, st := range l.Steps {
-		want := reference(t, r.Capture, positions[k])
+		want := reference(t, r.Rule, positions[k])
 		v := 0
 		for _, m := range want.Moves {
 			if m.Move == st.Move {
@@ -348,7 +348,7 @@ func TestBrowserReview(t *testing.T) {
 			p.click("#back")
 		}
 		p.waitPosition(positions[k])
-		p.checkValues(r.Capture, positions[k])
+		p.checkValues(r.Rule, positions[k])
 		played := eval[[]string](p, "reading the move played", `Array.from(document.querySelectorAll('#moves tbody tr.played')).map((tr) => tr.dataset.move)`)
 		if len(played) != 1 || played[0] != l.Steps[k].Move {
 			t.Errorf("position %d: moves marked played %v, want %s", k, played, l.Steps[k].Move)
@@ -377,7 +377,7 @@ func TestBrowserStatus(t *testing.T) {
 	building, touching := make(chan struct{}), make(chan struct{})
 	goOnBuild, goOnWarm := make(chan struct{}), make(chan struct{})
 	releaseBuild, releaseWarm := sync.OnceFunc(func() { close(goOnBuild) }), sync.OnceFunc(func() { close(goOnWarm) })
-	s, hs := startServer(t, Options{CacheDir: t.TempDir(), TableBytes: 16 << 20, Threads: 1, NoPonder: true,
+	s, hs := startServer(t, Options{CacheDir: t.TempDir(), TableSize: 16 << 20, Threads: 1, NoPonder: true,
 		AutoEGDB: true, autoEGDBSeeds: 4, OnEGDBBuild: func(ev kalah.EGDBBuild) {
 			if ev.Done == 0 && !ev.Finished {
 				close(building)
@@ -416,9 +416,9 @@ func TestBrowserStatus(t *testing.T) {
 	if err := <-warmed; err != nil {
 		t.Fatal(err)
 	}
-	r, _ := engine.NewRules(4, engine.NoEmptyCapture)
+	r, _ := engine.NewVariant(4, engine.NoEmptyCapture)
 	start, _ := r.StartPosition(3)
-	p.checkValues(r.Capture, start)
+	p.checkValues(r.Rule, start)
 	p.waitFor("the server ready", `document.getElementById('server').hidden`)
 	if meta := eval[string](p, "reading the answer's source", `document.getElementById('meta').textContent`); !strings.Contains(meta, "database to 4 seeds") {
 		t.Errorf("the answer %q does not say it used the database built", meta)
@@ -455,7 +455,7 @@ func TestBrowserSlow(t *testing.T) {
 	paused, resume := make(chan struct{}), make(chan struct{})
 	var once, goOn sync.Once
 	release := func() { goOn.Do(func() { close(resume) }) }
-	_, hs := startServer(t, Options{CacheDir: t.TempDir(), TableBytes: 16 << 20, Threads: 1, NoPonder: true,
+	_, hs := startServer(t, Options{CacheDir: t.TempDir(), TableSize: 16 << 20, Threads: 1, NoPonder: true,
 		ProgressEvery: 50 * time.Millisecond, afterProgress: func(solver.Progress) {
 			once.Do(func() {
 				close(paused)
@@ -470,9 +470,9 @@ func TestBrowserSlow(t *testing.T) {
 		document.querySelector('#slow code').textContent === %q && document.getElementById('slow').textContent.includes('there is no endgame database for Kalah(4) under no-empty-capture')`, want))
 	p.screenshot(filepath.Join(artifactsDir(t), "slow.png"))
 	release()
-	r, _ := engine.NewRules(4, engine.NoEmptyCapture)
+	r, _ := engine.NewVariant(4, engine.NoEmptyCapture)
 	start, _ := r.StartPosition(3)
-	p.checkValues(r.Capture, start)
+	p.checkValues(r.Rule, start)
 	if eval[bool](p, "reading the note", `document.getElementById('slow').hidden`) {
 		t.Error("the answer took seconds, and the note on why is gone")
 	}

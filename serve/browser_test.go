@@ -212,7 +212,7 @@ func (p page) checkBoard(pos engine.Position) {
 
 // checkValues waits for the values of pos and compares each shown value,
 // in the table and on the board, with a solve of the test's own.
-func (p page) checkValues(c engine.Capture, pos engine.Position) {
+func (p page) checkValues(c engine.Rule, pos engine.Position) {
 	p.t.Helper()
 	want := reference(p.t, c, pos)
 	p.waitFor("the values of "+pos.String(), fmt.Sprintf(`document.querySelectorAll('#moves tbody tr:not(.live)').length === %d`, len(want.Moves)))
@@ -277,14 +277,14 @@ func TestBrowser(t *testing.T) {
 	_, hs := newTestServer(t, Options{})
 	arts := artifactsDir(t)
 	p := page{t: t, ctx: ctx}
-	r, _ := engine.NewRules(4, engine.NoEmptyCapture)
+	r, _ := engine.NewVariant(4, engine.NoEmptyCapture)
 	start, _ := r.StartPosition(3)
 
 	// Explore: the start, then a line of clicks.
 	p.run("loading the page", chromedp.Navigate(hs.URL+"/?pits=4&seeds=3"))
 	p.waitPosition(start)
 	p.checkBoard(start)
-	p.checkValues(r.Capture, start)
+	p.checkValues(r.Rule, start)
 	l := &play.Line{Rules: r, Start: start}
 	for k, mv := range []string{"b", "d", "A", "C"} {
 		if k == 2 {
@@ -301,7 +301,7 @@ func TestBrowser(t *testing.T) {
 		p.waitPosition(l.Current())
 		p.checkBoard(l.Current())
 		checkLastMove(p, l.Steps[len(l.Steps)-1])
-		p.checkValues(r.Capture, l.Current())
+		p.checkValues(r.Rule, l.Current())
 	}
 	last := eval[string](p, "reading the last move", `document.querySelector('svg g.last').dataset.move`)
 	if last != "C" {
@@ -315,17 +315,17 @@ func TestBrowser(t *testing.T) {
 	p.click("#back")
 	l.Undo(1)
 	p.waitPosition(l.Current())
-	p.checkValues(r.Capture, l.Current())
+	p.checkValues(r.Rule, l.Current())
 	p.run("switching the rule", chromedp.SetValue(chromedp.CSS("#rule"), "empty-capture"),
 		chromedp.Evaluate[chromedp.Void](`document.getElementById('rule').dispatchEvent(new Event('change'))`))
-	re, _ := engine.NewRules(4, engine.EmptyCapture)
+	re, _ := engine.NewVariant(4, engine.EmptyCapture)
 	le, err := play.Replay(re, start, []string{"b", "d", "A"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	p.waitFor("the rule in the address", `location.search.includes('rule=empty-capture')`)
 	p.waitPosition(le.Current())
-	p.checkValues(re.Capture, le.Current())
+	p.checkValues(re.Rule, le.Current())
 
 	// Reload from the address: the same position, rule and line.
 	href, err := chromedp.Run(p.ctx, chromedp.Location())
@@ -337,7 +337,7 @@ func TestBrowser(t *testing.T) {
 	}
 	p.run("reloading", chromedp.Navigate("about:blank"), chromedp.Navigate(href))
 	p.waitPosition(le.Current())
-	p.checkValues(re.Capture, le.Current())
+	p.checkValues(re.Rule, le.Current())
 	rule := eval[string](p, "reading the rule", `document.getElementById('rule').value`)
 	if rule != "empty-capture" {
 		t.Errorf("rule after reload: %q", rule)
@@ -362,7 +362,7 @@ func TestBrowser(t *testing.T) {
 		t.Fatalf("b captures %d from %q, want 6 from B", st.Captured, st.CapturedFrom)
 	}
 	checkLastMove(p, lc.Steps[4])
-	p.checkValues(r.Capture, lc.Current())
+	p.checkValues(r.Rule, lc.Current())
 	p.screenshot(filepath.Join(arts, "capture.png"))
 
 	// Play as North against the perfect player: it opens.
@@ -373,12 +373,12 @@ func TestBrowser(t *testing.T) {
 	if err != nil || len(lp.Steps) == 0 || lp.Current().ToMove != engine.North {
 		t.Fatalf("the computer's opening %q: %v", moves, err)
 	}
-	first, _ := play.Levels[len(play.Levels)-1].Choose(reference(t, r.Capture, start).Record, 1)
+	first, _ := play.Levels[len(play.Levels)-1].Choose(reference(t, r.Rule, start).Record, 1)
 	if lp.Steps[0].Move != first.Move {
 		t.Errorf("the perfect player opened with %s, want %s", lp.Steps[0].Move, first.Move)
 	}
 	p.click("#hint")
-	p.checkValues(r.Capture, lp.Current())
+	p.checkValues(r.Rule, lp.Current())
 	p.waitFor("the hint", `document.getElementById('status').textContent.startsWith('Hint: play')`)
 	p.screenshot(filepath.Join(arts, "play.png"))
 	before := lp.Current()
@@ -397,7 +397,7 @@ func TestBrowser(t *testing.T) {
 // explore mode after a few moves, and in play mode.
 func docsScreenshots(p page, base, dir string) {
 	p.patience = 5 * time.Minute
-	r, _ := engine.NewRules(6, engine.NoEmptyCapture)
+	r, _ := engine.NewVariant(6, engine.NoEmptyCapture)
 	start, _ := r.StartPosition(3)
 	l, err := play.Replay(r, start, []string{"d", "b", "C", "a"})
 	if err != nil {
@@ -407,7 +407,7 @@ func docsScreenshots(p page, base, dir string) {
 	p.run("loading the docs position", chromedp.Navigate(base+"/?pits=6&seeds=3&moves=d,b,C,a"),
 		chromedp.Evaluate[chromedp.Void](`localStorage.setItem('kalah.animate', 'on')`), chromedp.Reload())
 	p.waitPosition(l.Current())
-	p.checkValues(r.Capture, l.Current())
+	p.checkValues(r.Rule, l.Current())
 	p.screenshot(filepath.Join(dir, "explore.png"))
 	p.run("loading play mode", chromedp.Navigate(base+"/?mode=play&pits=6&seeds=3&as=south&level=medium&seed=3&moves=d,b,C"))
 	p.waitFor("the user's turn", `document.getElementById('status').textContent.startsWith('Your move')`)
@@ -424,11 +424,11 @@ func docsScreenshots(p page, base, dir string) {
 func TestBrowserLive(t *testing.T) {
 	ctx := newBrowser(t)
 	p := page{t: t, ctx: ctx}
-	r, _ := engine.NewRules(4, engine.NoEmptyCapture)
+	r, _ := engine.NewVariant(4, engine.NoEmptyCapture)
 	start, _ := r.StartPosition(3)
 	liveBounds(p, r, start, "/?pits=4&seeds=3", 3, filepath.Join(artifactsDir(t), "solving.png"))
 	if dir := os.Getenv("KALAH_DOCS_IMG"); dir != "" {
-		r6, _ := engine.NewRules(6, engine.NoEmptyCapture)
+		r6, _ := engine.NewVariant(6, engine.NoEmptyCapture)
 		start6, _ := r6.StartPosition(3)
 		p.patience = 5 * time.Minute
 		liveBounds(p, r6, start6, "/?pits=6&seeds=3", 14, filepath.Join(dir, "solving.png"))
@@ -438,7 +438,7 @@ func TestBrowserLive(t *testing.T) {
 // liveBounds loads path on a server of its own that pauses the solve of
 // pos after its pass-th pass, checks the bounds the page shows, saves a
 // screenshot, lets the solve go on and checks the values.
-func liveBounds(p page, r engine.Rules, pos engine.Position, path string, pass int64, shot string) {
+func liveBounds(p page, r engine.Variant, pos engine.Position, path string, pass int64, shot string) {
 	t := p.t
 	t.Helper()
 	paused, resume := make(chan struct{}), make(chan struct{})
@@ -452,7 +452,7 @@ func liveBounds(p page, r engine.Rules, pos engine.Position, path string, pass i
 		}
 	}})
 	t.Cleanup(goOn) // runs before the server's Close, which waits for the solve
-	want := reference(t, r.Capture, pos)
+	want := reference(t, r.Rule, pos)
 	p.run("loading the page", chromedp.Navigate(hs.URL+path))
 	<-paused
 	p.waitFor("the live bounds", fmt.Sprintf(`document.querySelectorAll('#moves tbody tr.live').length === %d &&
@@ -478,5 +478,5 @@ func liveBounds(p page, r engine.Rules, pos engine.Position, path string, pass i
 	}
 	p.screenshot(shot)
 	goOn()
-	p.checkValues(r.Capture, pos)
+	p.checkValues(r.Rule, pos)
 }

@@ -21,7 +21,7 @@ func deepenServer(t *testing.T) (s *Server, hs *httptest.Server, started <-chan 
 	st, fin := make(chan struct{}), make(chan kalah.EGDBBuild, 1)
 	goOn := make(chan struct{})
 	release = sync.OnceFunc(func() { close(goOn) })
-	s, hs = startServer(t, Options{CacheDir: t.TempDir(), TableBytes: 16 << 20, Threads: 1, NoPonder: true,
+	s, hs = startServer(t, Options{CacheDir: t.TempDir(), TableSize: 16 << 20, Threads: 1, NoPonder: true,
 		AutoEGDB: true, autoEGDBSeeds: 4, DeepenSeeds: 9, egdbCheckEvery: time.Hour,
 		OnEGDBBuild: func(ev kalah.EGDBBuild) {
 			switch {
@@ -96,7 +96,7 @@ func TestDeepenOff(t *testing.T) {
 	t.Setenv("XDG_DATA_HOME", t.TempDir())
 	var mu sync.Mutex
 	var bg int
-	_, hs := startServer(t, Options{CacheDir: t.TempDir(), TableBytes: 16 << 20, Threads: 1, NoPonder: true,
+	_, hs := startServer(t, Options{CacheDir: t.TempDir(), TableSize: 16 << 20, Threads: 1, NoPonder: true,
 		AutoEGDB: true, autoEGDBSeeds: 4, OnEGDBBuild: func(ev kalah.EGDBBuild) {
 			if ev.Background {
 				mu.Lock()
@@ -123,10 +123,10 @@ func TestBrowserDeepen(t *testing.T) {
 	ctx := newBrowser(t)
 	p := page{t: t, ctx: ctx}
 	_, hs, started, release, finished := deepenServer(t)
-	r, _ := engine.NewRules(3, engine.NoEmptyCapture)
+	r, _ := engine.NewVariant(3, engine.NoEmptyCapture)
 	start, _ := r.StartPosition(3)
 	p.run("loading the page", chromedp.Navigate(hs.URL+"/?pits=3&seeds=3"))
-	p.checkValues(r.Capture, start)
+	p.checkValues(r.Rule, start)
 	<-started
 	p.click(`svg g.pit-g[data-move="a"]`)
 	p.waitFor("the banner", `!document.getElementById('server').hidden && document.getElementById('server').dataset.state === 'deepening' &&
@@ -134,7 +134,7 @@ func TestBrowserDeepen(t *testing.T) {
 		!document.getElementById('server-bar').hidden`)
 	after, _ := r.PlayPosition(start, 0)
 	p.waitPosition(after)
-	p.checkValues(r.Capture, after)
+	p.checkValues(r.Rule, after)
 	if s := eval[string](p, "reading the status", `document.getElementById('status').textContent`); strings.Contains(s, "waiting") {
 		t.Errorf("status %q while deepening: searches do not wait for it", s)
 	}

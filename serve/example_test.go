@@ -20,7 +20,7 @@ func ExampleServer() {
 		log.Fatal(err)
 	}
 	defer os.RemoveAll(dir)
-	s := serve.New(serve.Options{CacheDir: dir, NoEGDB: true, Threads: 1, TableBytes: 16 << 20, NoPonder: true})
+	s := serve.New(serve.Options{CacheDir: dir, NoEGDB: true, Threads: 1, TableSize: 16 << 20, NoPonder: true})
 	defer s.Close()
 	for range 2 {
 		req := httptest.NewRequest("GET", "/api/solve?pits=4&seeds=3&rule=empty-capture&position=0,3,0,2,5,1,1,0,4,0&to_move=north", nil)

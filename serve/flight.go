@@ -35,7 +35,7 @@ import (
 // move) and the rule. The seeds of the game do not matter: they only size
 // the table.
 type flightKey struct {
-	rule engine.Capture
+	rule engine.Rule
 	pos  engine.Position
 }
 
@@ -113,7 +113,7 @@ func (s *Server) cached(g game) (*kalah.Result, string, bool) {
 // returns no flight but a channel that is closed when that changes, after
 // which the caller reads the cache again.
 func (s *Server) join(g game) (*flight, <-chan struct{}, error) {
-	key := flightKey{rule: g.rules.Capture, pos: g.pos}
+	key := flightKey{rule: g.rules.Rule, pos: g.pos}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if f := s.flights[key]; f != nil {

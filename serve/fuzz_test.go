@@ -87,7 +87,7 @@ func FuzzParseQuery(f *testing.F) {
 // checkGame checks that the game g read from q is the one q names.
 func checkGame(t *testing.T, raw string, q params, g game) {
 	t.Helper()
-	if g.rules.Pits != g.pos.Pits || g.key.pits != g.pos.Pits || g.key.rule != g.rules.Capture {
+	if g.rules.Pits != g.pos.Pits || g.key.pits != g.pos.Pits || g.key.rule != g.rules.Rule {
 		t.Fatalf("%q: rules %v, key %+v for a position with %d pits", raw, g.rules, g.key, g.pos.Pits)
 	}
 	if g.key.seeds < 1 || 2*g.key.pits*g.key.seeds > engine.MaxSeeds {

@@ -56,7 +56,7 @@ func BenchmarkRandomGames(b *testing.B) {
 	think := envDuration(b, "KALAH_GAMES_THINK", "0s")
 	opts.SolveTimeout = envDuration(b, "KALAH_GAMES_CAP", "0s")
 	out := gamesOut(b, "game\tply\tseeds\twall_s\tcpu_s\tnodes\tfrom_cache\tsolved\tposition\tto_move")
-	r, err := engine.NewRules(envInt(b, "KALAH_GAMES_PITS", 6), rule)
+	r, err := engine.NewVariant(envInt(b, "KALAH_GAMES_PITS", 6), rule)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -71,7 +71,7 @@ func BenchmarkRandomGames(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		b.Logf("warmed in %v: %d-byte table, %d-seed database", w.Took, w.TableBytes, w.EGDBSeeds)
+		b.Logf("warmed in %v: %d-byte table, %d-seed database", w.Took, w.TableSize, w.EGDBSeeds)
 	}
 	var wall, cpu []float64
 	b.ResetTimer()
@@ -116,13 +116,13 @@ func BenchmarkRandomGames(b *testing.B) {
 // gamesOptions are the benchmarks' server options and rule from the
 // environment (BenchmarkRandomGames lists the variables): the cache,
 // database, threads, table and look-ahead; no request waits in line.
-func gamesOptions(b *testing.B, cache string) (Options, engine.Capture) {
-	rule, err := engine.ParseCapture(get(os.Getenv("KALAH_GAMES_RULE"), "no-empty-capture"))
+func gamesOptions(b *testing.B, cache string) (Options, engine.Rule) {
+	rule, err := engine.ParseRule(get(os.Getenv("KALAH_GAMES_RULE"), "no-empty-capture"))
 	if err != nil {
 		b.Fatal(err)
 	}
 	opts := Options{CacheDir: cache, EGDBDir: os.Getenv("KALAH_GAMES_EGDB"), Threads: envInt(b, "KALAH_GAMES_THREADS", 0),
-		TableBytes: int64(envInt(b, "KALAH_GAMES_TT_MIB", 0)) << 20, MaxQueue: -1,
+		TableSize: int64(envInt(b, "KALAH_GAMES_TT_MIB", 0)) << 20, MaxQueue: -1,
 		NoPonder: os.Getenv("KALAH_GAMES_NO_PONDER") != ""}
 	opts.NoEGDB = opts.EGDBDir == ""
 	return opts, rule

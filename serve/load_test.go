@@ -34,7 +34,7 @@ func loadClient(clients int) *http.Client {
 
 // ask asks hs for p's answer; it returns the status code and the answer
 // (nil unless 200).
-func ask(ctx context.Context, c *http.Client, hs *httptest.Server, rule engine.Capture, p engine.Position) (int, *solveReply, error) {
+func ask(ctx context.Context, c *http.Client, hs *httptest.Server, rule engine.Rule, p engine.Position) (int, *solveReply, error) {
 	req, err := http.NewRequestWithContext(ctx, "GET", hs.URL+"/api/solve?"+query(rule, p), nil)
 	if err != nil {
 		return 0, nil, err
@@ -57,9 +57,9 @@ func ask(ctx context.Context, c *http.Client, hs *httptest.Server, rule engine.C
 }
 
 // exactValues solves ps in a session of the test's own, without a cache.
-func exactValues(tb testing.TB, rule engine.Capture, ps []engine.Position) map[engine.Position]*kalah.Result {
+func exactValues(tb testing.TB, rule engine.Rule, ps []engine.Position) map[engine.Position]*kalah.Result {
 	tb.Helper()
-	k, err := kalah.Open(kalah.Config{Pits: ps[0].Pits, Seeds: 1, Rule: rule, NoEGDB: true, NoCache: true, Threads: 1, TableBytes: 16 << 20})
+	k, err := kalah.Open(kalah.Config{Pits: ps[0].Pits, Seeds: 1, Rule: rule, NoEGDB: true, NoCache: true, Threads: 1, TableSize: 16 << 20})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -201,7 +201,7 @@ func benchCached(b *testing.B, busy bool) {
 	const clients, inCache = 50, 8
 	rule := engine.NoEmptyCapture
 	cached := positions(b, 3, 3, rule, inCache)
-	_, hs := startServer(b, Options{CacheDir: b.TempDir(), NoEGDB: true, TableBytes: 16 << 20, Threads: 1, NoPonder: true})
+	_, hs := startServer(b, Options{CacheDir: b.TempDir(), NoEGDB: true, TableSize: 16 << 20, Threads: 1, NoPonder: true})
 	c := loadClient(clients)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -212,7 +212,7 @@ func benchCached(b *testing.B, busy bool) {
 	}
 	var searching sync.WaitGroup
 	if busy {
-		r, _ := engine.NewRules(6, rule)
+		r, _ := engine.NewVariant(6, rule)
 		deep, _ := r.StartPosition(5) // minutes without a database
 		searching.Go(func() { ask(ctx, c, hs, rule, deep) })
 		defer searching.Wait()
@@ -289,7 +289,7 @@ func (s *syncBuffer) String() string {
 func TestStoppedSolves(t *testing.T) {
 	var buf syncBuffer
 	_, hs := newTestServer(t, Options{NoPonder: true, SolveTimeout: 300 * time.Millisecond, Log: log.New(&buf, "", 0)})
-	r, _ := engine.NewRules(6, engine.NoEmptyCapture)
+	r, _ := engine.NewVariant(6, engine.NoEmptyCapture)
 	deep, _ := r.StartPosition(5) // minutes without a database
 	c := loadClient(2)
 	// Two requests for it: both get the bounds of the one search.
@@ -300,7 +300,7 @@ func TestStoppedSolves(t *testing.T) {
 	got := make(chan answer, 2)
 	for range 2 {
 		go func() {
-			code, rep, _ := ask(context.Background(), c, hs, r.Capture, deep)
+			code, rep, _ := ask(context.Background(), c, hs, r.Rule, deep)
 			got <- answer{code, rep}
 		}()
 	}
@@ -320,7 +320,7 @@ func TestStoppedSolves(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		ask(ctx, c, hs, r.Capture, deep)
+		ask(ctx, c, hs, r.Rule, deep)
 	}()
 	for {
 		var pr progressReply
@@ -352,7 +352,7 @@ func TestCachedNeverRefused(t *testing.T) {
 	c := loadClient(4)
 	ctx := context.Background()
 	{
-		s, hs := startServer(t, Options{CacheDir: dir, NoEGDB: true, TableBytes: 16 << 20, Threads: 1, NoPonder: true})
+		s, hs := startServer(t, Options{CacheDir: dir, NoEGDB: true, TableSize: 16 << 20, Threads: 1, NoPonder: true})
 		for _, p := range small {
 			if code, _, err := ask(ctx, c, hs, engine.NoEmptyCapture, p); code != 200 {
 				t.Fatalf("status %d: %v", code, err)
@@ -365,7 +365,7 @@ func TestCachedNeverRefused(t *testing.T) {
 	}
 	hold, entered := make(chan struct{}), make(chan struct{}, 4)
 	var holding atomic.Bool
-	s, hs := startServer(t, Options{CacheDir: dir, NoEGDB: true, TableBytes: 16 << 20, Threads: 1, NoPonder: true, MaxQueue: -1,
+	s, hs := startServer(t, Options{CacheDir: dir, NoEGDB: true, TableSize: 16 << 20, Threads: 1, NoPonder: true, MaxQueue: -1,
 		beforeSolve: func() {
 			if holding.Load() {
 				entered <- struct{}{}

@@ -33,7 +33,7 @@ const DefaultPonderLimit = 30 * time.Second
 // choice in play mode) first when it is not "", then the moves in the
 // order of rec's values, the best first. Any look-ahead still running
 // from an earlier answer stops.
-func (s *Server) lookAhead(key gameKey, rules engine.Rules, p engine.Position, rec *results.Record, first string) {
+func (s *Server) lookAhead(key gameKey, rules engine.Variant, p engine.Position, rec *results.Record, first string) {
 	if s.opts.NoPonder || p.Board.Over() {
 		return
 	}
@@ -49,7 +49,7 @@ func (s *Server) lookAhead(key gameKey, rules engine.Rules, p engine.Position, r
 
 // aheadOf lists the positions after p's moves in the order lookAhead
 // solves them, leaving out moves that end the game (nothing to solve).
-func aheadOf(rules engine.Rules, p engine.Position, rec *results.Record, first string) []engine.Position {
+func aheadOf(rules engine.Variant, p engine.Position, rec *results.Record, first string) []engine.Position {
 	moves := slices.Clone(rec.Moves)
 	slices.SortStableFunc(moves, func(a, b results.MoveValue) int {
 		switch {

@@ -16,13 +16,13 @@ import (
 // then answered from the cache, with the values of an independent solve.
 // With NoPonder nothing is looked ahead.
 func TestLookAhead(t *testing.T) {
-	r, _ := engine.NewRules(4, engine.NoEmptyCapture)
+	r, _ := engine.NewVariant(4, engine.NoEmptyCapture)
 	start, _ := r.StartPosition(3)
 	for _, off := range []bool{false, true} {
 		ended := make(chan int, 4)
 		_, hs := newTestServer(t, Options{NoPonder: off, ponderEnded: func(n int) { ended <- n }})
 		var rep solveReply
-		if code := fetchJSON(t, hs, "/api/solve?"+query(r.Capture, start), &rep); code != 200 {
+		if code := fetchJSON(t, hs, "/api/solve?"+query(r.Rule, start), &rep); code != 200 {
 			t.Fatalf("status %d", code)
 		}
 		next := aheadOf(r, start, &rep.Record, "")
@@ -41,10 +41,10 @@ func TestLookAhead(t *testing.T) {
 		}
 		for _, q := range next {
 			var rep solveReply
-			if code := fetchJSON(t, hs, "/api/solve?"+query(r.Capture, q), &rep); code != 200 {
+			if code := fetchJSON(t, hs, "/api/solve?"+query(r.Rule, q), &rep); code != 200 {
 				t.Fatalf("status %d", code)
 			}
-			checkSolve(t, &rep, reference(t, r.Capture, q))
+			checkSolve(t, &rep, reference(t, r.Rule, q))
 			if rep.FromCache == off {
 				t.Errorf("look-ahead off %v: %s %s from the cache %v", off, q, q.ToMove, rep.FromCache)
 			}
@@ -58,14 +58,14 @@ func TestLookAhead(t *testing.T) {
 // TestLookAheadOrder: the computer's choice first, then the best moves
 // first, ties by pit; moves that end the game are left out.
 func TestLookAheadOrder(t *testing.T) {
-	r, _ := engine.NewRules(3, engine.NoEmptyCapture)
+	r, _ := engine.NewVariant(3, engine.NoEmptyCapture)
 	// South to move: a (1 seed) and c (3 seeds) are legal; the position
 	// after each is what the page asks for next.
 	p, err := engine.ParsePosition("1,0,3,0,2,0,1,0", engine.South)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := reference(t, r.Capture, p)
+	want := reference(t, r.Rule, p)
 	best, other := want.Record.Moves[0], want.Record.Moves[1]
 	if other.Value > best.Value {
 		best, other = other, best
@@ -112,7 +112,7 @@ func lookAheadYields(t *testing.T, maxQueue int) {
 	// Kalah(6,4) at the last ply of the built-in opening book, no
 	// database, one thread, a 16 MiB table: each position after it that
 	// the book does not hold takes far longer than this test.
-	r, _ := engine.NewRules(6, engine.NoEmptyCapture)
+	r, _ := engine.NewVariant(6, engine.NoEmptyCapture)
 	p, _ := r.StartPosition(4)
 	bk, _ := book.Embedded()
 	if f := bk.File(r, 4); f != nil {
@@ -137,7 +137,7 @@ func lookAheadYields(t *testing.T, maxQueue int) {
 	s.pgen++
 	gen := s.pgen
 	s.mu.Unlock()
-	go s.ponder(gen, gameKey{pits: 6, seeds: 4, rule: r.Capture}, next)
+	go s.ponder(gen, gameKey{pits: 6, seeds: 4, rule: r.Rule}, next)
 	select {
 	case <-started:
 	case <-time.After(2 * time.Minute):
@@ -145,11 +145,11 @@ func lookAheadYields(t *testing.T, maxQueue int) {
 	}
 	// A small game's request: it waits for the slot, which the
 	// look-ahead must give up.
-	small, _ := engine.NewRules(3, engine.EmptyCapture)
+	small, _ := engine.NewVariant(3, engine.EmptyCapture)
 	q, _ := small.StartPosition(2)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	req, _ := http.NewRequestWithContext(ctx, "GET", hs.URL+"/api/solve?"+query(small.Capture, q), nil)
+	req, _ := http.NewRequestWithContext(ctx, "GET", hs.URL+"/api/solve?"+query(small.Rule, q), nil)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatalf("the request behind the look-ahead: %v", err)

@@ -26,13 +26,13 @@ import (
 // searches keep the database they have. A server looks at the directory at most every
 // EGDBCheckEvery.
 func TestEGDBDeepened(t *testing.T) {
-	r := engine.Rules{Pits: 3, Capture: engine.NoEmptyCapture}
+	r := engine.Variant{Pits: 3, Rule: engine.NoEmptyCapture}
 	dir := t.TempDir()
 	egdbtest.Build(t, dir, r, 2)
 	var logs syncBuffer
 	var hold atomic.Bool
 	paused, resume := make(chan struct{}), make(chan struct{})
-	s, hs := startServer(t, Options{CacheDir: t.TempDir(), EGDBDir: dir, TableBytes: 16 << 20, Threads: 1, NoPonder: true,
+	s, hs := startServer(t, Options{CacheDir: t.TempDir(), EGDBDir: dir, TableSize: 16 << 20, Threads: 1, NoPonder: true,
 		ProgressEvery: time.Hour, Log: log.New(&logs, "", 0), egdbCheckEvery: time.Nanosecond,
 		afterProgress: func(solver.Progress) {
 			if hold.CompareAndSwap(true, false) { // the first pass of the held solve
@@ -40,11 +40,11 @@ func TestEGDBDeepened(t *testing.T) {
 				<-resume
 			}
 		}})
-	ps := positions(t, 3, 3, r.Capture, 4)
+	ps := positions(t, 3, 3, r.Rule, 4)
 	a, b, c, d := ps[0], ps[1], ps[2], ps[3]
 	solve := func(p engine.Position) *solveReply {
 		var rep solveReply
-		if code := fetchJSON(t, hs, "/api/solve?"+query(r.Capture, p), &rep); code != 200 {
+		if code := fetchJSON(t, hs, "/api/solve?"+query(r.Rule, p), &rep); code != 200 {
 			t.Errorf("%s %s: status %d", p, p.ToMove, code)
 		}
 		return &rep
@@ -60,7 +60,7 @@ func TestEGDBDeepened(t *testing.T) {
 	}
 
 	rep := solve(a)
-	checkSolve(t, rep, reference(t, r.Capture, a))
+	checkSolve(t, rep, reference(t, r.Rule, a))
 	if rep.EGDBSeeds != 2 {
 		t.Errorf("solved with a database of %d seeds, want 2", rep.EGDBSeeds)
 	}
@@ -79,11 +79,11 @@ func TestEGDBDeepened(t *testing.T) {
 	}
 	close(resume)
 	repB, repC := <-gotB, <-gotC
-	checkSolve(t, repB, reference(t, r.Capture, b))
+	checkSolve(t, repB, reference(t, r.Rule, b))
 	if repB.EGDBSeeds != 2 || repB.FromCache {
 		t.Errorf("the solve running during the build: database %d seeds, from the cache %v; want a search with 2", repB.EGDBSeeds, repB.FromCache)
 	}
-	refC := reference(t, r.Capture, c)
+	refC := reference(t, r.Rule, c)
 	checkSolve(t, repC, refC)
 	if repC.EGDBSeeds != 18 || repC.FromCache {
 		t.Errorf("the next search: database %d seeds, from the cache %v; want a search with 18", repC.EGDBSeeds, repC.FromCache)
@@ -95,7 +95,7 @@ func TestEGDBDeepened(t *testing.T) {
 	if l := logs.String(); !strings.Contains(l, "now 18 seeds (was 2 seeds)") {
 		t.Errorf("log %q: no line for the switch", l)
 	}
-	if rep := solve(a); !rep.FromCache || rep.Value != reference(t, r.Capture, a).Value {
+	if rep := solve(a); !rep.FromCache || rep.Value != reference(t, r.Rule, a).Value {
 		t.Errorf("a cached answer after the switch: from the cache %v, value %d", rep.FromCache, rep.Value)
 	}
 	if n := egdbtest.Mappings(egdb.SlicePath(dir, r, 2)); n >= 0 && n != 1 {
@@ -106,7 +106,7 @@ func TestEGDBDeepened(t *testing.T) {
 		t.Fatal(err)
 	}
 	repD := solve(d)
-	checkSolve(t, repD, reference(t, r.Capture, d))
+	checkSolve(t, repD, reference(t, r.Rule, d))
 	if repD.EGDBSeeds != 18 {
 		t.Errorf("with a damaged slice 19: database %d seeds, want 18", repD.EGDBSeeds)
 	}
@@ -118,11 +118,11 @@ func TestEGDBDeepened(t *testing.T) {
 	// With the default interval the server does not look again at once.
 	dir2 := t.TempDir()
 	egdbtest.Build(t, dir2, r, 2)
-	_, hs2 := startServer(t, Options{CacheDir: t.TempDir(), EGDBDir: dir2, TableBytes: 16 << 20, Threads: 1, NoPonder: true,
+	_, hs2 := startServer(t, Options{CacheDir: t.TempDir(), EGDBDir: dir2, TableSize: 16 << 20, Threads: 1, NoPonder: true,
 		egdbCheckEvery: time.Hour})
 	for i, p := range []engine.Position{a, b} {
 		var rep solveReply
-		if code := fetchJSON(t, hs2, "/api/solve?"+query(r.Capture, p), &rep); code != 200 || rep.EGDBSeeds != 2 {
+		if code := fetchJSON(t, hs2, "/api/solve?"+query(r.Rule, p), &rep); code != 200 || rep.EGDBSeeds != 2 {
 			t.Errorf("solve %d within the interval: status %d, database %d seeds; want 2", i, code, rep.EGDBSeeds)
 		}
 		if i == 0 {

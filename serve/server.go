@@ -48,10 +48,10 @@ type Options struct {
 	// used when it holds a database); NoEGDB uses none.
 	EGDBDir string
 	NoEGDB  bool
-	// Threads and TableBytes are the sessions' search threads and table
+	// Threads and TableSize are the sessions' search threads and table
 	// size; 0 means the session's defaults.
-	Threads    int
-	TableBytes int64
+	Threads   int
+	TableSize int64
 	// MaxQueue is how many requests may wait behind the running solve;
 	// 0 means DefaultMaxQueue, a negative value none.
 	MaxQueue int
@@ -177,7 +177,7 @@ type waiter struct {
 // gameKey names a session's game.
 type gameKey struct {
 	pits, seeds int
-	rule        engine.Capture
+	rule        engine.Rule
 }
 
 // running is what /api/progress reports of the solve in progress. Every
@@ -214,10 +214,10 @@ type liveMove struct {
 // newRunning is the state of a solve of p that has proven nothing yet: a
 // move that ends the game has its exact value, any other the store
 // difference it leaves give or take the seeds left on the board.
-func newRunning(rules engine.Rules, p engine.Position) *running {
+func newRunning(rules engine.Variant, p engine.Position) *running {
 	b := p.Board
 	base := b.StoreDiff()
-	cur := &running{Rule: rules.Capture.String(), Pits: p.Pits, Position: p.String(), ToMove: p.ToMove.String(),
+	cur := &running{Rule: rules.Rule.String(), Pits: p.Pits, Position: p.String(), ToMove: p.ToMove.String(),
 		Stage: "start", Moves: []liveMove{}, started: time.Now(), lo: base - b.Seeds(), hi: base + b.Seeds()}
 	if b.Over() {
 		cur.lo, cur.hi = base, base
@@ -423,7 +423,7 @@ func (s *Server) session(key gameKey) (*kalah.Session, error) {
 		s.logf("closing the session of Kalah(%d,%d) %v: %v", s.kkey.pits, s.kkey.seeds, s.kkey.rule, err)
 	}
 	k, err := kalah.Open(kalah.Config{Pits: key.pits, Seeds: key.seeds, Rule: key.rule,
-		Threads: s.opts.Threads, TableBytes: s.opts.TableBytes,
+		Threads: s.opts.Threads, TableSize: s.opts.TableSize,
 		EGDBDir: s.opts.EGDBDir, NoEGDB: s.opts.NoEGDB,
 		CacheDir: s.opts.CacheDir, NoCache: s.opts.NoCache,
 		Progress: s.progress, ProgressEvery: s.opts.ProgressEvery, Log: s.opts.Log,
@@ -473,9 +473,9 @@ func (s *Server) refreshEGDB() {
 
 // Warmed says what Warm prepared.
 type Warmed struct {
-	TableBytes int64         // the table touched
-	EGDBSeeds  int           // the database opened (its largest slice), -1 for none
-	Took       time.Duration // from the slot's taking to the end
+	TableSize int64         // the table touched
+	EGDBSeeds int           // the database opened (its largest slice), -1 for none
+	Took      time.Duration // from the slot's taking to the end
 }
 
 // Warm opens the session of Kalah(pits, seeds) under rule, as the first
@@ -485,7 +485,7 @@ type Warmed struct {
 // checking the endgame database. It waits for the solve slot like a
 // request (without the queue's cap), so requests that come meanwhile
 // wait behind it; a request for another game then closes this session.
-func (s *Server) Warm(ctx context.Context, pits, seeds int, rule engine.Capture) (Warmed, error) {
+func (s *Server) Warm(ctx context.Context, pits, seeds int, rule engine.Rule) (Warmed, error) {
 	if err := s.acquire(ctx, "", false); err != nil {
 		return Warmed{}, err
 	}
@@ -513,8 +513,8 @@ func (s *Server) Warm(ctx context.Context, pits, seeds int, rule engine.Capture)
 			return Warmed{}, err
 		}
 	}
-	w := Warmed{TableBytes: k.TableBytes(), EGDBSeeds: k.EGDBSeeds(), Took: time.Since(t0)}
-	s.logf("warmed Kalah(%d,%d) %v: %d-byte table touched, endgame database %d seeds, %v", pits, seeds, rule, w.TableBytes, w.EGDBSeeds, w.Took.Round(time.Millisecond))
+	w := Warmed{TableSize: k.TableSize(), EGDBSeeds: k.EGDBSeeds(), Took: time.Since(t0)}
+	s.logf("warmed Kalah(%d,%d) %v: %d-byte table touched, endgame database %d seeds, %v", pits, seeds, rule, w.TableSize, w.EGDBSeeds, w.Took.Round(time.Millisecond))
 	return w, nil
 }
 
@@ -595,7 +595,7 @@ func (s *Server) solve(ctx context.Context, f *flight, w *waiter) (*kalah.Result
 
 // logSolve logs how a solve of p ended: solved, stopped with its bounds
 // (and why), or failed.
-func (s *Server) logSolve(ctx context.Context, rule engine.Capture, p engine.Position, res *kalah.Result, err error, took time.Duration) {
+func (s *Server) logSolve(ctx context.Context, rule engine.Rule, p engine.Position, res *kalah.Result, err error, took time.Duration) {
 	switch {
 	case res == nil && err != nil:
 		s.logf("solving %v %s %s failed after %.3f s: %v", rule, p, p.ToMove, took.Seconds(), err)

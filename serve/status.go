@@ -56,7 +56,7 @@ type loadState struct {
 // dbKey names a database: a board size and a rule.
 type dbKey struct {
 	pits int
-	rule engine.Capture
+	rule engine.Rule
 }
 
 // warmState is the warm-up under way.
@@ -199,7 +199,7 @@ func (s *Server) egdbBuild(ev kalah.EGDBBuild) {
 			s.deep.built.Store(true) // the next search switches to it
 		}
 	case *st == nil || ev.Done == 0:
-		*st = &buildState{Pits: ev.Rules.Pits, Rule: ev.Rules.Capture.String(), MaxSeeds: ev.MaxSeeds, Dir: ev.Dir,
+		*st = &buildState{Pits: ev.Rules.Pits, Rule: ev.Rules.Rule.String(), MaxSeeds: ev.MaxSeeds, Dir: ev.Dir,
 			Positions: ev.Positions, Bytes: ev.Bytes, Done: ev.Done, started: time.Now()}
 	default:
 		(*st).Done = ev.Done

@@ -21,7 +21,7 @@ func TestStatusBuild(t *testing.T) {
 	var events []kalah.EGDBBuild
 	var building, warming []statusReply
 	var hs2 func(string, any) int
-	s, hs := startServer(t, Options{CacheDir: t.TempDir(), TableBytes: 16 << 20, Threads: 1, NoPonder: true,
+	s, hs := startServer(t, Options{CacheDir: t.TempDir(), TableSize: 16 << 20, Threads: 1, NoPonder: true,
 		AutoEGDB: true, autoEGDBSeeds: 4, OnEGDBBuild: func(ev kalah.EGDBBuild) {
 			mu.Lock()
 			defer mu.Unlock()
@@ -74,7 +74,7 @@ func TestStatusBuild(t *testing.T) {
 		t.Errorf("status after the warm-up: %d %+v %v", code, st, st.Databases)
 	}
 
-	r, _ := engine.NewRules(4, engine.NoEmptyCapture)
+	r, _ := engine.NewVariant(4, engine.NoEmptyCapture)
 	start, _ := r.StartPosition(3)
 	var rep solveReply
 	if code := fetchJSON(t, hs, "/api/solve?pits=4&seeds=3", &rep); code != 200 {
@@ -95,7 +95,7 @@ func TestStatusBuild(t *testing.T) {
 func TestStatusShallow(t *testing.T) {
 	t.Setenv("XDG_DATA_HOME", t.TempDir())
 	for _, no := range []bool{false, true} {
-		_, hs := startServer(t, Options{CacheDir: t.TempDir(), TableBytes: 16 << 20, Threads: 1, NoPonder: true, NoEGDB: no})
+		_, hs := startServer(t, Options{CacheDir: t.TempDir(), TableSize: 16 << 20, Threads: 1, NoPonder: true, NoEGDB: no})
 		var rep solveReply
 		if code := fetchJSON(t, hs, "/api/solve?pits=3&seeds=2&rule=empty-capture", &rep); code != 200 {
 			t.Fatalf("status %d", code)

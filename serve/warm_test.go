@@ -26,11 +26,11 @@ func TestWarm(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if w.TableBytes != 16<<20 || w.EGDBSeeds != -1 {
+	if w.TableSize != 16<<20 || w.EGDBSeeds != -1 {
 		t.Errorf("warmed %+v, want a 16 MiB table and no database", w)
 	}
 	k := s.k
-	r, _ := engine.NewRules(4, engine.EmptyCapture)
+	r, _ := engine.NewVariant(4, engine.EmptyCapture)
 	start, _ := r.StartPosition(3)
 	var rep solveReply
 	if code := fetchJSON(t, hs, "/api/solve?pits=4&seeds=3&rule=empty-capture", &rep); code != 200 {

@@ -18,15 +18,15 @@ import (
 // engine boards. Its values are the mover's final store difference.
 type brute struct{ *reference.Solver }
 
-func newBrute(r engine.Rules) *brute {
-	return &brute{reference.NewSolver(reference.Rules{Pits: r.Pits, EmptyCapture: r.Capture == engine.EmptyCapture}, 0)}
+func newBrute(r engine.Variant) *brute {
+	return &brute{reference.NewSolver(reference.Rules{Pits: r.Pits, EmptyCapture: r.Rule == engine.EmptyCapture}, 0)}
 }
 
 // brutes shares one reference per rule set across a test's positions, so
 // that positions from the same game reuse the memo.
-type brutes map[engine.Rules]*brute
+type brutes map[engine.Variant]*brute
 
-func (bs brutes) get(r engine.Rules) *brute {
+func (bs brutes) get(r engine.Variant) *brute {
 	if bs[r] == nil {
 		bs[r] = newBrute(r)
 	}
@@ -52,8 +52,8 @@ func (br *brute) move(b engine.Board, i int) int {
 	return b.StoreDiff() + br.MoveValue(br.game(b), i)
 }
 
-func newTestSolver(t testing.TB, r engine.Rules, threads int) *Solver {
-	s, err := New(r, Options{TTBytes: 1 << 22, Threads: threads})
+func newTestSolver(t testing.TB, r engine.Variant, threads int) *Solver {
+	s, err := New(r, Options{TableSize: 1 << 22, Threads: threads})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +62,7 @@ func newTestSolver(t testing.TB, r engine.Rules, threads int) *Solver {
 
 // solvedStart is the start of Kalah(r.Pits, seeds) and its complete
 // solve on one thread, every move's value included.
-func solvedStart(t *testing.T, r engine.Rules, seeds int) (engine.Position, *Result) {
+func solvedStart(t *testing.T, r engine.Variant, seeds int) (engine.Position, *Result) {
 	t.Helper()
 	p, err := r.StartPosition(seeds)
 	if err != nil {
@@ -154,8 +154,8 @@ func checkPV(t *testing.T, s *Solver, p engine.Position, pv []engine.Ply, want i
 func TestStartPositionsMatchBruteForce(t *testing.T) {
 	for m := 1; m <= 4; m++ {
 		for n := 1; n <= 6-m; n++ {
-			for _, c := range engine.Captures {
-				r := engine.Rules{Pits: m, Capture: c}
+			for _, c := range engine.AllRules {
+				r := engine.Variant{Pits: m, Rule: c}
 				p, _ := r.StartPosition(n)
 				br := newBrute(r)
 				checkSolve(t, newTestSolver(t, r, 1), br, p)
@@ -166,7 +166,7 @@ func TestStartPositionsMatchBruteForce(t *testing.T) {
 }
 
 // randomPosition plays random moves from a start position.
-func randomPosition(rng *rand.Rand, r engine.Rules, seeds, plies int) engine.Position {
+func randomPosition(rng *rand.Rand, r engine.Variant, seeds, plies int) engine.Position {
 	for {
 		p, _ := r.StartPosition(seeds)
 		for k := 0; k < plies && !p.Board.Over(); k++ {
@@ -188,8 +188,8 @@ func TestRandomPositionsMatchBruteForce(t *testing.T) {
 	}
 	for k := 0; k < count; k++ {
 		m := 2 + k%5
-		c := engine.Captures[k%2]
-		r := engine.Rules{Pits: m, Capture: c}
+		c := engine.AllRules[k%2]
+		r := engine.Variant{Pits: m, Rule: c}
 		seeds := 1 + rng.IntN(3)
 		if m <= 3 {
 			seeds += 2
@@ -204,8 +204,8 @@ func TestRandomPositionsMatchBruteForce(t *testing.T) {
 	}
 }
 
-func TestDefaultTTBytesFor(t *testing.T) {
-	def := DefaultTTBytes()
+func TestDefaultTableSizeFor(t *testing.T) {
+	def := DefaultTableSize()
 	for _, c := range []struct {
 		m, seeds, db int
 		want         int64
@@ -234,11 +234,11 @@ func TestDefaultTTBytesFor(t *testing.T) {
 		{4, 88, 44, min(def, 512<<20), "Kalah(4,11), the 44-seed database: 117 half seeds less 22, halved once"},
 		{4, 96, 44, def, "Kalah(4,12), the 44-seed database: 128 half seeds less 22, the machine's default"},
 	} {
-		if got := DefaultTTBytesFor(c.m, c.seeds, c.db); got != c.want {
-			t.Errorf("DefaultTTBytesFor(%d, %d, %d) = %d MiB, want %d MiB (%s)", c.m, c.seeds, c.db, got>>20, c.want>>20, c.why)
+		if got := DefaultTableSizeFor(c.m, c.seeds, c.db); got != c.want {
+			t.Errorf("DefaultTableSizeFor(%d, %d, %d) = %d MiB, want %d MiB (%s)", c.m, c.seeds, c.db, got>>20, c.want>>20, c.why)
 		}
-		if got, want := DefaultTTBytesForValue(c.m, c.seeds, c.db), max(c.want/4, 16<<20); got != want {
-			t.Errorf("DefaultTTBytesForValue(%d, %d, %d) = %d, want %d", c.m, c.seeds, c.db, got, want)
+		if got, want := DefaultTableSizeForValue(c.m, c.seeds, c.db), max(c.want/4, 16<<20); got != want {
+			t.Errorf("DefaultTableSizeForValue(%d, %d, %d) = %d, want %d", c.m, c.seeds, c.db, got, want)
 		}
 	}
 }
@@ -248,7 +248,7 @@ func TestDefaultTTBytesFor(t *testing.T) {
 // move it reports, with one thread and with several searching moves at
 // once.
 func TestInterruptedSolveBounds(t *testing.T) {
-	r := engine.Rules{Pits: 6, Capture: engine.EmptyCapture}
+	r := engine.Variant{Pits: 6, Rule: engine.EmptyCapture}
 	p, want := solvedStart(t, r, 3)
 	exact := map[int]int{}
 	for _, m := range want.Moves {
@@ -306,9 +306,9 @@ func TestMoveToFront(t *testing.T) {
 // are ignored.
 func TestGivenMoves(t *testing.T) {
 	ctx := context.Background()
-	for _, c := range engine.Captures {
+	for _, c := range engine.AllRules {
 		for _, cell := range [][2]int{{3, 3}, {4, 2}, {2, 4}} {
-			r := engine.Rules{Pits: cell[0], Capture: c}
+			r := engine.Variant{Pits: cell[0], Rule: c}
 			p, _ := r.StartPosition(cell[1])
 			br := newBrute(r)
 			for _, threads := range []int{1, 2} {
@@ -354,7 +354,7 @@ func TestGivenMoves(t *testing.T) {
 
 	// Cheaper than every move: Kalah(4,4) with its losing moves given, one
 	// thread (deterministic node counts).
-	r := engine.Rules{Pits: 4, Capture: engine.NoEmptyCapture}
+	r := engine.Variant{Pits: 4, Rule: engine.NoEmptyCapture}
 	p, full := solvedStart(t, r, 4)
 	var best []MoveValue
 	for _, mv := range full.Moves {
@@ -387,7 +387,7 @@ func TestGivenMoves(t *testing.T) {
 	if res2.Stats.Nodes != full.Stats.Nodes || res2.Moves[0] != full.Moves[0] {
 		t.Fatalf("moves of another position: %d nodes, first move %+v; fresh %d, %+v", res2.Stats.Nodes, res2.Moves[0], full.Stats.Nodes, full.Moves[0])
 	}
-	t.Logf("Kalah(4,4) %s: every move %d nodes, the losing moves given %d", r.Capture, full.Stats.Nodes, res.Stats.Nodes)
+	t.Logf("Kalah(4,4) %s: every move %d nodes, the losing moves given %d", r.Rule, full.Stats.Nodes, res.Stats.Nodes)
 }
 
 // TestGivenBounds: the MTD(f) of a move given with proven bounds (not
@@ -396,7 +396,7 @@ func TestGivenMoves(t *testing.T) {
 // are narrow.
 func TestGivenBounds(t *testing.T) {
 	ctx := context.Background()
-	withBounds := func(r engine.Rules, p engine.Position, threads int, value func(i int) int, w [2]int) *Result {
+	withBounds := func(r engine.Variant, p engine.Position, threads int, value func(i int) int, w [2]int) *Result {
 		var given []MoveValue
 		for _, i := range p.Board.MoveList() {
 			v := value(i)
@@ -410,9 +410,9 @@ func TestGivenBounds(t *testing.T) {
 		}
 		return res
 	}
-	for _, c := range engine.Captures {
+	for _, c := range engine.AllRules {
 		for _, cell := range [][2]int{{3, 3}, {4, 2}, {2, 4}} {
-			r := engine.Rules{Pits: cell[0], Capture: c}
+			r := engine.Variant{Pits: cell[0], Rule: c}
 			p, _ := r.StartPosition(cell[1])
 			br := newBrute(r)
 			value := func(i int) int { return br.move(p.Board, i) }
@@ -430,7 +430,7 @@ func TestGivenBounds(t *testing.T) {
 	}
 	// Kalah(4,4), one thread: fewer nodes with every move's value within
 	// two seeds.
-	r := engine.Rules{Pits: 4, Capture: engine.NoEmptyCapture}
+	r := engine.Variant{Pits: 4, Rule: engine.NoEmptyCapture}
 	p, full := solvedStart(t, r, 4)
 	exact := map[int]int{}
 	for _, mv := range full.Moves {
@@ -445,7 +445,7 @@ func TestGivenBounds(t *testing.T) {
 	if res.Stats.Nodes >= full.Stats.Nodes {
 		t.Errorf("bounds [v, v+2] given: %d nodes; none: %d", res.Stats.Nodes, full.Stats.Nodes)
 	}
-	t.Logf("Kalah(4,4) %s: every move %d nodes, with bounds [v, v+2] %d", r.Capture, full.Stats.Nodes, res.Stats.Nodes)
+	t.Logf("Kalah(4,4) %s: every move %d nodes, with bounds [v, v+2] %d", r.Rule, full.Stats.Nodes, res.Stats.Nodes)
 }
 
 // TestBestMoveWithin: SolveBestMoveWithin starts its MTD(f) from the
@@ -454,9 +454,9 @@ func TestGivenBounds(t *testing.T) {
 // proven, the failing test its MTD(f) would run).
 func TestBestMoveWithin(t *testing.T) {
 	ctx := context.Background()
-	for _, c := range engine.Captures {
+	for _, c := range engine.AllRules {
 		for _, cell := range [][2]int{{3, 3}, {4, 2}, {2, 4}} {
-			r := engine.Rules{Pits: cell[0], Capture: c}
+			r := engine.Variant{Pits: cell[0], Rule: c}
 			p, _ := r.StartPosition(cell[1])
 			v := newBrute(r).value(p.Board)
 			for _, threads := range []int{1, 2} {
@@ -471,7 +471,7 @@ func TestBestMoveWithin(t *testing.T) {
 			}
 		}
 	}
-	r := engine.Rules{Pits: 4, Capture: engine.NoEmptyCapture}
+	r := engine.Variant{Pits: 4, Rule: engine.NoEmptyCapture}
 	p, full := solvedStart(t, r, 4)
 	var nodes [2]int64
 	for k, w := range [][2]int{{-100, 100}, {-100, 0}} {
@@ -484,7 +484,7 @@ func TestBestMoveWithin(t *testing.T) {
 		nodes[k] = res.Stats.Nodes
 	}
 	if nodes[1] >= nodes[0] {
-		t.Errorf("Kalah(4,4) %s: the value known at most v took %d nodes, within the seeds %d", r.Capture, nodes[1], nodes[0])
+		t.Errorf("Kalah(4,4) %s: the value known at most v took %d nodes, within the seeds %d", r.Rule, nodes[1], nodes[0])
 	}
-	t.Logf("Kalah(4,4) %s: the value %d nodes, known at most v %d", r.Capture, nodes[0], nodes[1])
+	t.Logf("Kalah(4,4) %s: the value %d nodes, known at most v %d", r.Rule, nodes[0], nodes[1])
 }

@@ -76,7 +76,7 @@ func (s *Solver) test(b engine.Board, gamma, depth int) (v int, ok bool) {
 func (s *Solver) account(ws []*thread) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.stats.Passes++
+	s.stats.Tests++
 	for _, w := range ws {
 		s.addThread(w)
 	}

@@ -17,9 +17,9 @@ import (
 // positions of both rules.
 func TestSameValuesWithDatabase(t *testing.T) {
 	rng := rand.New(rand.NewPCG(31, 32))
-	for _, c := range engine.Captures {
+	for _, c := range engine.AllRules {
 		for _, m := range []int{4, 6} {
-			r := engine.Rules{Pits: m, Capture: c}
+			r := engine.Variant{Pits: m, Rule: c}
 			db, err := egdb.Build(context.Background(), r, 10, egdb.Options{Threads: 2})
 			if err != nil {
 				t.Fatal(err)
@@ -35,7 +35,7 @@ func TestSameValuesWithDatabase(t *testing.T) {
 			hits := int64(0)
 			for _, p := range positions {
 				plain := newTestSolver(t, r, 1)
-				with, err := New(r, Options{TTBytes: 1 << 22, Threads: 1, DB: db})
+				with, err := New(r, Options{TableSize: 1 << 22, Threads: 1, DB: db})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -67,8 +67,8 @@ func TestTableJustAboveDatabase(t *testing.T) {
 	const k = 6
 	rng := rand.New(rand.NewPCG(41, 42))
 	refs := brutes{}
-	for _, c := range engine.Captures {
-		r := engine.Rules{Pits: 4, Capture: c}
+	for _, c := range engine.AllRules {
+		r := engine.Variant{Pits: 4, Rule: c}
 		db, err := egdb.Build(context.Background(), r, k, egdb.Options{Threads: 2})
 		if err != nil {
 			t.Fatal(err)
@@ -85,7 +85,7 @@ func TestTableJustAboveDatabase(t *testing.T) {
 			// must not ask it for them (cacheMinSeeds), and its values
 			// are the reference's.
 			cache := &mapCache{m: map[engine.Key]tt.Entry{}}
-			filler, err := New(r, Options{TTBytes: 1 << 20, Threads: 1, Cache: cache})
+			filler, err := New(r, Options{TableSize: 1 << 20, Threads: 1, Cache: cache})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -94,13 +94,13 @@ func TestTableJustAboveDatabase(t *testing.T) {
 			}
 			filler.Close()
 			for _, threads := range []int{1, 2} {
-				sv, err := New(r, Options{TTBytes: 1 << 20, Threads: threads, DB: db})
+				sv, err := New(r, Options{TableSize: 1 << 20, Threads: threads, DB: db})
 				if err != nil {
 					t.Fatal(err)
 				}
 				checkSolve(t, sv, refs.get(r), p)
 				sv.Close()
-				sv, err = New(r, Options{TTBytes: 1 << 20, Threads: threads, DB: db, Cache: cache})
+				sv, err = New(r, Options{TableSize: 1 << 20, Threads: threads, DB: db, Cache: cache})
 				if err != nil {
 					t.Fatal(err)
 				}

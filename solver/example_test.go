@@ -15,8 +15,8 @@ import (
 // kalah.Session instead, which sizes the table and finds the database and
 // the cache.
 func ExampleSolver_SolveEveryMove() {
-	rules := engine.Rules{Pits: 4, Capture: engine.NoEmptyCapture}
-	s, err := solver.New(rules, solver.Options{TTBytes: 16 << 20, Threads: 1})
+	rules := engine.Variant{Pits: 4, Rule: engine.NoEmptyCapture}
+	s, err := solver.New(rules, solver.Options{TableSize: 16 << 20, Threads: 1})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -45,8 +45,8 @@ func ExampleSolver_SolveEveryMove() {
 // gains on its opponent from here under perfect play. Here South has
 // played a (its last seed in its store) and moves again.
 func ExampleSolver_BoardValue() {
-	rules := engine.Rules{Pits: 4, Capture: engine.NoEmptyCapture}
-	s, err := solver.New(rules, solver.Options{TTBytes: 16 << 20, Threads: 1})
+	rules := engine.Variant{Pits: 4, Rule: engine.NoEmptyCapture}
+	s, err := solver.New(rules, solver.Options{TableSize: 16 << 20, Threads: 1})
 	if err != nil {
 		log.Fatal(err)
 	}

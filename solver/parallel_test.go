@@ -15,9 +15,9 @@ import (
 func TestThreadsAgree(t *testing.T) {
 	rng := rand.New(rand.NewPCG(21, 22))
 	var positions []engine.Position
-	var rules []engine.Rules
+	var rules []engine.Variant
 	for k := 0; k < 40; k++ {
-		r := engine.Rules{Pits: 3 + k%4, Capture: engine.Captures[k%2]}
+		r := engine.Variant{Pits: 3 + k%4, Rule: engine.AllRules[k%2]}
 		p := randomPosition(rng, r, 3, 2*r.Pits)
 		if p.Board.Seeds() > 12 {
 			continue
@@ -28,8 +28,8 @@ func TestThreadsAgree(t *testing.T) {
 	// Start positions too big for the reference: the threads are checked
 	// against each other.
 	for _, c := range []struct{ m, n int }{{4, 3}, {5, 3}, {6, 2}} {
-		for _, cp := range engine.Captures {
-			r := engine.Rules{Pits: c.m, Capture: cp}
+		for _, cp := range engine.AllRules {
+			r := engine.Variant{Pits: c.m, Rule: cp}
 			p, _ := r.StartPosition(c.n)
 			positions = append(positions, p)
 			rules = append(rules, r)
@@ -65,8 +65,8 @@ func TestThreadsAgree(t *testing.T) {
 // several threads hand out the later moves from the end of root order,
 // every move's value is the one thread's.
 func TestThreadsAgreeDeepened(t *testing.T) {
-	for _, cp := range engine.Captures {
-		r := engine.Rules{Pits: 4, Capture: cp}
+	for _, cp := range engine.AllRules {
+		r := engine.Variant{Pits: 4, Rule: cp}
 		p, _ := r.StartPosition(5)
 		var first []MoveValue
 		for _, threads := range []int{1, 2} {

@@ -15,7 +15,7 @@ import (
 // stage it names and lie within the seeds of the game, for a root solve
 // and for a board's value, from the first report on.
 func TestProgressBoundsHold(t *testing.T) {
-	r := engine.Rules{Pits: 5, Capture: engine.NoEmptyCapture}
+	r := engine.Variant{Pits: 5, Rule: engine.NoEmptyCapture}
 	p, want := solvedStart(t, r, 3)
 	exact := map[string]int{"start": want.Value, "value": want.Value, "deepening": want.Value, "position": want.Value}
 	for _, m := range want.Moves {
@@ -26,7 +26,7 @@ func TestProgressBoundsHold(t *testing.T) {
 		var mu sync.Mutex
 		var got []Progress
 		for _, board := range []bool{false, true} {
-			s, err := New(r, Options{TTBytes: 1 << 22, Threads: threads, ProgressEvery: 50 * time.Microsecond, Progress: func(q Progress) {
+			s, err := New(r, Options{TableSize: 1 << 22, Threads: threads, ProgressEvery: 50 * time.Microsecond, Progress: func(q Progress) {
 				mu.Lock()
 				got = append(got, q)
 				mu.Unlock()
@@ -65,11 +65,11 @@ func TestProgressBoundsHold(t *testing.T) {
 // the solver so far, Nodes only the current one's, so that a caller
 // running several solves of one task (a sweep's cell) shows the task's.
 func TestProgressTotal(t *testing.T) {
-	r := engine.Rules{Pits: 5, Capture: engine.NoEmptyCapture}
+	r := engine.Variant{Pits: 5, Rule: engine.NoEmptyCapture}
 	p, _ := solvedStart(t, r, 3)
 	var mu sync.Mutex
 	var got []Progress
-	s, err := New(r, Options{TTBytes: 1 << 22, Threads: 1, ProgressEvery: 50 * time.Microsecond, Progress: func(q Progress) {
+	s, err := New(r, Options{TableSize: 1 << 22, Threads: 1, ProgressEvery: 50 * time.Microsecond, Progress: func(q Progress) {
 		mu.Lock()
 		got = append(got, q)
 		mu.Unlock()

@@ -27,7 +27,7 @@ type MoveValue struct {
 // Result is the answer for one position.
 type Result struct {
 	Position engine.Position
-	Rules    engine.Rules
+	Rules    engine.Variant
 	Value    int // final store difference for the side to move, stores counted
 	Lower    int // proven bounds (equal to Value when Solved)
 	Upper    int
@@ -338,7 +338,7 @@ func handOutOrder(order []int, deepened bool) []int {
 // givenMoves is the moves of best that SolveEveryMoveFrom takes as they
 // are: those marked solved, of p's legal moves, once each, when best is a
 // result for p; and the bounds of its moves not solved, by pit (1-based).
-func givenMoves(r engine.Rules, p engine.Position, best *Result) ([]MoveValue, map[int][2]int) {
+func givenMoves(r engine.Variant, p engine.Position, best *Result) ([]MoveValue, map[int][2]int) {
 	if best == nil || best.Position != p {
 		return nil, nil
 	}
@@ -450,7 +450,7 @@ func (s *Solver) reporter(stage *atomic.Pointer[Progress], start time.Time, name
 	p.Lower, p.Upper = engine.MoveBounds(res, offset, -seeds, seeds)
 	stage.Store(p)
 	return func(lo, hi int) {
-		p := &Progress{Stage: name, Passes: s.statsNow().Passes}
+		p := &Progress{Stage: name, Tests: s.statsNow().Tests}
 		p.Lower, p.Upper = engine.MoveBounds(res, offset, lo, hi)
 		stage.Store(p)
 		if s.opts.Progress != nil {
@@ -508,7 +508,7 @@ func (s *Solver) tableMove(b engine.Board) (int, bool) {
 // takes and how many tests that costs. An error of test ends the line
 // there; so does a board where no move reaches v, which only inconsistent
 // answers can make.
-func FollowPV(rules engine.Rules, p engine.Position, v int, test func(c engine.Board, gamma int) (int, error), first func(b engine.Board) (int, bool)) ([]engine.Ply, error) {
+func FollowPV(rules engine.Variant, p engine.Position, v int, test func(c engine.Board, gamma int) (int, error), first func(b engine.Board) (int, bool)) ([]engine.Ply, error) {
 	var line []engine.Ply
 	for !p.Board.Over() {
 		b := p.Board
@@ -571,7 +571,7 @@ func moveToFront(order []int, m int) []int {
 
 // RootOrder lists the legal moves (the order the root and the principal variation try them): extra turns nearest the store first,
 // then captures, then the rest from the store backwards.
-func RootOrder(r engine.Rules, b engine.Board) []int {
+func RootOrder(r engine.Variant, b engine.Board) []int {
 	var extra, capt, rest []int
 	for i := r.Pits - 1; i >= 0; i-- {
 		if b.Pit(i) == 0 {
@@ -617,6 +617,6 @@ func (s *Stats) sub(o Stats) {
 	s.CutTT -= o.CutTT
 	s.CutPeek -= o.CutPeek
 	s.CutSearch -= o.CutSearch
-	s.Passes -= o.Passes
+	s.Tests -= o.Tests
 	s.CacheHits -= o.CacheHits
 }

@@ -59,7 +59,7 @@ const inf = 1000
 type thread struct {
 	_ cpu.CacheLinePad
 
-	rules engine.Rules
+	rules engine.Variant
 	tab   *tt.Table
 	db    Database
 	dbPre Prefetcher // db, when it prefetches; else nil
@@ -110,31 +110,27 @@ type Stats struct {
 	CutTT     int64 `json:"cut_tt"`     // nodes cut by their own table entry
 	CutPeek   int64 `json:"cut_peek"`   // nodes cut by a child's bound (ETC, game end, database)
 	CutSearch int64 `json:"cut_search"` // beta cut-offs after recursing
-	Passes    int64 `json:"passes"`     // null-window tests run by the drivers
+	Tests     int64 `json:"tests"`      // null-window tests run by the drivers
 	CacheHits int64 `json:"cache_hits"` // entries found in the cache
 }
 
-// statsJSON is Stats as JSON: its fields, and the deprecated key of
-// CacheHits beside it.
+// statsJSON is Stats as JSON: its fields, and the deprecated keys that
+// older records carry, read but never written.
 type statsJSON struct {
 	statsFields
-	// StoreHits is CacheHits under its old key, written and read.
-	// Deprecated: use cache_hits; the key "store_hits" is removed in v0.3.0.
+	// StoreHits is CacheHits under its old key.
+	// Deprecated: use cache_hits; read until v0.3.0.
 	StoreHits *int64 `json:"store_hits,omitempty"`
+	// Passes is Tests under its old key.
+	// Deprecated: use tests; read until v0.3.0.
+	Passes *int64 `json:"passes,omitempty"`
 }
 
 // statsFields is Stats without its methods.
 type statsFields Stats
 
-// MarshalJSON writes the counters, cache_hits also under its old key,
-// store_hits (until v0.3.0).
-func (s Stats) MarshalJSON() ([]byte, error) {
-	hits := s.CacheHits
-	return json.Marshal(statsJSON{statsFields(s), &hits})
-}
-
-// UnmarshalJSON reads the counters, cache_hits also under its old key,
-// store_hits (until v0.3.0).
+// UnmarshalJSON reads the counters, and cache_hits and tests under their
+// old keys, store_hits and passes, when only those are given.
 func (s *Stats) UnmarshalJSON(b []byte) error {
 	var j statsJSON
 	if err := json.Unmarshal(b, &j); err != nil {
@@ -143,6 +139,9 @@ func (s *Stats) UnmarshalJSON(b []byte) error {
 	*s = Stats(j.statsFields)
 	if j.StoreHits != nil && s.CacheHits == 0 {
 		s.CacheHits = *j.StoreHits
+	}
+	if j.Passes != nil && s.Tests == 0 {
+		s.Tests = *j.Passes
 	}
 	return nil
 }
@@ -158,7 +157,7 @@ func (s *Stats) Add(o Stats) {
 	s.CutTT += o.CutTT
 	s.CutPeek += o.CutPeek
 	s.CutSearch += o.CutSearch
-	s.Passes += o.Passes
+	s.Tests += o.Tests
 	s.CacheHits += o.CacheHits
 }
 

@@ -15,8 +15,8 @@ import (
 
 // Options configure a Solver.
 type Options struct {
-	// TTBytes is the transposition table's size; 0 means DefaultTTBytes().
-	TTBytes int64
+	// TableSize is the transposition table's size; 0 means DefaultTableSize().
+	TableSize int64
 	// Threads is the number of search threads; 0 means all cores.
 	Threads int
 	// DB, if not nil, answers positions with at most DB.MaxSeeds() seeds.
@@ -39,7 +39,7 @@ type Progress struct {
 	Stage   string        // what is being solved, e.g. "move c"
 	Lower   int           // proven bounds on the stage's value (absolute, for the root's mover)
 	Upper   int           //
-	Passes  int64         // null-window tests so far
+	Tests   int64         // null-window tests so far
 	Nodes   int64         // nodes so far, over all threads
 	Total   int64         // nodes of every solve of this solver so far (a cell's, in a sweep)
 	Elapsed time.Duration // since the solve began
@@ -50,11 +50,11 @@ type Progress struct {
 // Kalah(6,4) (record design-deepening, docs/benchmarks.md).
 const DefaultDeepen = 18
 
-// DefaultTTBytes is a quarter of the machine's memory, capped at 1 GiB and
+// DefaultTableSize is a quarter of the machine's memory, capped at 1 GiB and
 // at least 64 MiB. A table larger than the cap searches the same nodes
 // more slowly, the difference being the kernel's work on the larger
 // table's pages (record design-table-size, docs/benchmarks.md).
-func DefaultTTBytes() int64 {
+func DefaultTableSize() int64 {
 	mem := totalMemory()
 	b := mem / 4
 	if b > 1<<30 {
@@ -66,7 +66,7 @@ func DefaultTTBytes() int64 {
 	return b
 }
 
-// DefaultTTBytesFor is DefaultTTBytes capped by what a solve of a board
+// DefaultTableSizeFor is DefaultTableSize capped by what a solve of a board
 // with seeds seeds on m pits a side, with an endgame database of dbSeeds
 // seeds (0 for none), can use, whichever is smaller:
 //   - the positions it can reach: two words for each position with at
@@ -86,10 +86,10 @@ func DefaultTTBytes() int64 {
 // the kernel's work on the pages and the walks of its page tables grow
 // with the table. A table much smaller than the work costs nodes instead,
 // so the 18-seed database keeps 1 GiB (record design-table-size).
-func DefaultTTBytesFor(m, seeds, dbSeeds int) int64 {
+func DefaultTableSizeFor(m, seeds, dbSeeds int) int64 {
 	// smallBoardPits is the most pits on which a seed counts m/6.
 	const smallBoardPits = 4
-	b := DefaultTTBytes()
+	b := DefaultTableSize()
 	if seeds < 0 || seeds > engine.MaxSeeds || m < 1 || m > engine.MaxPits {
 		return b
 	}
@@ -127,20 +127,20 @@ func DefaultTTBytesFor(m, seeds, dbSeeds int) int64 {
 	return max(b, 16<<20)
 }
 
-// DefaultTTBytesForValue is the default table of a value-only solve
-// (SolveBestMove): a quarter of DefaultTTBytesFor, at least 16 MiB. Such a
+// DefaultTableSizeForValue is the default table of a value-only solve
+// (SolveBestMove): a quarter of DefaultTableSizeFor, at least 16 MiB. Such a
 // solve visits a fraction of the nodes of every move's value, and a table
 // it does not fill only costs the kernel's work on its pages (record
 // design-table-size, docs/benchmarks.md).
-func DefaultTTBytesForValue(m, seeds, dbSeeds int) int64 {
-	return max(DefaultTTBytesFor(m, seeds, dbSeeds)/4, 16<<20)
+func DefaultTableSizeForValue(m, seeds, dbSeeds int) int64 {
+	return max(DefaultTableSizeFor(m, seeds, dbSeeds)/4, 16<<20)
 }
 
 // Solver holds a table and threads for one rule set. A Solver is not safe
 // for concurrent use by several goroutines (it runs its own threads),
 // except through its Team, whose tests several goroutines may run at once.
 type Solver struct {
-	rules   engine.Rules
+	rules   engine.Variant
 	opts    Options
 	tab     *tt.Table
 	threads []*thread
@@ -152,12 +152,12 @@ type Solver struct {
 }
 
 // New builds a solver for rules.
-func New(rules engine.Rules, opts Options) (*Solver, error) {
+func New(rules engine.Variant, opts Options) (*Solver, error) {
 	if err := rules.Validate(); err != nil {
 		return nil, err
 	}
-	if opts.TTBytes == 0 {
-		opts.TTBytes = DefaultTTBytes()
+	if opts.TableSize == 0 {
+		opts.TableSize = DefaultTableSize()
 	}
 	if opts.Threads <= 0 {
 		opts.Threads = runtime.GOMAXPROCS(0)
@@ -168,7 +168,7 @@ func New(rules engine.Rules, opts Options) (*Solver, error) {
 	if opts.ProgressEvery == 0 {
 		opts.ProgressEvery = 2 * time.Second
 	}
-	tab, err := tt.New(rules.Pits, opts.TTBytes)
+	tab, err := tt.New(rules.Pits, opts.TableSize)
 	if err != nil {
 		return nil, err
 	}
@@ -227,7 +227,7 @@ func cacheMinSeeds(level, table int) int { return max(level, table) }
 func (s *Solver) Close() { s.tab.Free() }
 
 // Rules returns the solver's rules.
-func (s *Solver) Rules() engine.Rules { return s.rules }
+func (s *Solver) Rules() engine.Variant { return s.rules }
 
 // Table returns the solver's transposition table.
 func (s *Solver) Table() *tt.Table { return s.tab }

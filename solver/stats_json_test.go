@@ -6,19 +6,29 @@ import (
 	"testing"
 )
 
-// TestStatsJSONKeys: cache_hits is written under its old key store_hits
-// too, and either key reads back.
+// TestStatsJSONKeys: the counters are written under their glossary keys
+// only (cache_hits, tests), and the deprecated keys store_hits and passes
+// still read back.
 func TestStatsJSONKeys(t *testing.T) {
-	b, err := json.Marshal(Stats{Nodes: 3, CacheHits: 7})
+	b, err := json.Marshal(Stats{Nodes: 3, CacheHits: 7, Tests: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s := string(b); !strings.Contains(s, `"nodes":3`) || !strings.Contains(s, `"cache_hits":7`) || !strings.Contains(s, `"store_hits":7`) {
+	s := string(b)
+	if !strings.Contains(s, `"nodes":3`) || !strings.Contains(s, `"cache_hits":7`) || !strings.Contains(s, `"tests":5`) {
 		t.Errorf("Stats as JSON: %s", s)
 	}
-	for _, in := range []string{`{"nodes":3,"cache_hits":7}`, `{"nodes":3,"store_hits":7}`, `{"nodes":3,"cache_hits":7,"store_hits":7}`} {
+	if strings.Contains(s, "store_hits") || strings.Contains(s, "passes") {
+		t.Errorf("Stats as JSON writes a deprecated key: %s", s)
+	}
+	want := Stats{Nodes: 3, CacheHits: 7, Tests: 5}
+	for _, in := range []string{
+		`{"nodes":3,"cache_hits":7,"tests":5}`,
+		`{"nodes":3,"store_hits":7,"passes":5}`,
+		`{"nodes":3,"cache_hits":7,"store_hits":7,"tests":5,"passes":5}`,
+	} {
 		var st Stats
-		if err := json.Unmarshal([]byte(in), &st); err != nil || st != (Stats{Nodes: 3, CacheHits: 7}) {
+		if err := json.Unmarshal([]byte(in), &st); err != nil || st != want {
 			t.Errorf("%s: %+v, %v", in, st, err)
 		}
 	}

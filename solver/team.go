@@ -254,7 +254,7 @@ func (s *Solver) accountTeam(w *thread, owner bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if owner {
-		s.stats.Passes++
+		s.stats.Tests++
 	}
 	s.addThread(w)
 }

@@ -51,9 +51,9 @@ func teamMTDF(t *testing.T, tm *Team, b engine.Board, want int) (nodes int64) {
 // and get helpers), and every bound agrees with the reference.
 func TestTeamMatchesBruteForce(t *testing.T) {
 	rng := rand.New(rand.NewPCG(31, 32))
-	for _, cp := range engine.Captures {
+	for _, cp := range engine.AllRules {
 		for _, m := range []int{5, 6} {
-			r := engine.Rules{Pits: m, Capture: cp}
+			r := engine.Variant{Pits: m, Rule: cp}
 			br := newBrute(r)
 			var boards []engine.Board
 			var wants []int
@@ -102,7 +102,7 @@ func TestTeamMatchesBruteForce(t *testing.T) {
 // one-thread solver's. A cancelled test returns ErrInterrupted and leaves
 // the team whole.
 func TestTeamHelpersAnswer(t *testing.T) {
-	r := engine.Rules{Pits: 5, Capture: engine.NoEmptyCapture}
+	r := engine.Variant{Pits: 5, Rule: engine.NoEmptyCapture}
 	p, _ := r.StartPosition(3)
 	one := newTestSolver(t, r, 1)
 	defer one.Close()
@@ -116,7 +116,7 @@ func TestTeamHelpersAnswer(t *testing.T) {
 	if nodes := teamMTDF(t, tm, p.Board, want); nodes == 0 {
 		t.Error("no nodes counted")
 	}
-	if s.Stats().Passes == 0 {
+	if s.Stats().Tests == 0 {
 		t.Error("no passes counted")
 	}
 	if c := tm.Counts(); c.Joins < 2*c.Tests {
@@ -128,7 +128,7 @@ func TestTeamHelpersAnswer(t *testing.T) {
 	if _, _, err := tm.NullWindow(ctx, p.Board, 1); err != nil && !errors.Is(err, ErrInterrupted) {
 		t.Fatalf("cancelled test: %v", err)
 	}
-	r6 := engine.Rules{Pits: 6, Capture: engine.NoEmptyCapture}
+	r6 := engine.Variant{Pits: 6, Rule: engine.NoEmptyCapture}
 	big, _ := r6.StartPosition(4)
 	ctx, cancel = context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()

@@ -46,14 +46,14 @@ type Row struct {
 // Slice writes slice s of the database of rules in dir to w in format (one
 // of Formats). The slice's file alone is loaded, with every check of
 // egdb.OpenSlice; a slice not built is an error that says how to build it.
-func Slice(w io.Writer, format, dir string, rules engine.Rules, s int) error {
+func Slice(w io.Writer, format, dir string, rules engine.Variant, s int) error {
 	if err := checkFormat(format); err != nil {
 		return err
 	}
 	data, release, err := egdb.OpenSlice(dir, rules, s)
 	if errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("slice %d of the %v database is not built in %s (build it with: kalah egdb build --pits %d --rule %v --max-seeds %d)",
-			s, rules, egdb.RuleDir(dir, rules), rules.Pits, rules.Capture, s)
+			s, rules, egdb.RuleDir(dir, rules), rules.Pits, rules.Rule, s)
 	}
 	if err != nil {
 		return err

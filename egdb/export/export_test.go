@@ -17,7 +17,7 @@ import (
 // position as engine.Position.String writes it and the stored gain.
 func TestFormats(t *testing.T) {
 	const m, s = 3, 6
-	db, err := egdb.Build(context.Background(), engine.Rules{Pits: m}, s, egdb.Options{})
+	db, err := egdb.Build(context.Background(), engine.Variant{Pits: m}, s, egdb.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +82,7 @@ func TestBadInput(t *testing.T) {
 	if err := Write(&bytes.Buffer{}, "csv", 3, 2, make([]byte, 5)); err == nil {
 		t.Error("5 entries for a slice of 9 positions: no error")
 	}
-	if err := Slice(&bytes.Buffer{}, "csv", t.TempDir(), engine.Rules{Pits: 3}, 4); err == nil || !strings.Contains(err.Error(), "not built") {
+	if err := Slice(&bytes.Buffer{}, "csv", t.TempDir(), engine.Variant{Pits: 3}, 4); err == nil || !strings.Contains(err.Error(), "not built") {
 		t.Errorf("missing slice: %v", err)
 	}
 }

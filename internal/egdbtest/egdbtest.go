@@ -15,7 +15,7 @@ import (
 // Build builds the slices 0..maxSeeds of r in dir, keeping those already
 // there, each written under a temporary name and renamed when complete,
 // as 'kalah egdb build' does; it closes the database.
-func Build(t testing.TB, dir string, r engine.Rules, maxSeeds int) {
+func Build(t testing.TB, dir string, r engine.Variant, maxSeeds int) {
 	t.Helper()
 	db, err := egdb.BuildDir(context.Background(), dir, r, maxSeeds, egdb.Options{Threads: 1})
 	if err != nil {

@@ -47,18 +47,18 @@ type Row struct {
 	Move     string `parquet:"move,dict"`
 }
 
-// Filter picks the entries to export: Pits 0 and a nil Capture take all.
+// Filter picks the entries to export: Pits 0 and a nil Rule take all.
 type Filter struct {
-	Pits    int
-	Capture *engine.Capture
+	Pits int
+	Rule *engine.Rule
 }
 
-func (f Filter) keep(r engine.Rules) bool {
-	return (f.Pits == 0 || r.Pits == f.Pits) && (f.Capture == nil || r.Capture == *f.Capture)
+func (f Filter) keep(r engine.Variant) bool {
+	return (f.Pits == 0 || r.Pits == f.Pits) && (f.Rule == nil || r.Rule == *f.Rule)
 }
 
 // RowOf is the row of one entry.
-func RowOf(r engine.Rules, k engine.Key, e tt.Entry) Row {
+func RowOf(r engine.Variant, k engine.Key, e tt.Entry) Row {
 	p := engine.Position{Pits: r.Pits, Board: engine.Board{Own: k.Own, Opp: k.Opp}, ToMove: engine.South}
 	s := p.Board.Seeds()
 	lo, hi := e.Lower(), e.Upper()
@@ -68,16 +68,16 @@ func RowOf(r engine.Rules, k engine.Key, e tt.Entry) Row {
 	if hi == tt.NoUpper {
 		hi = s
 	}
-	return Row{Rule: r.Capture.String(), Pits: int32(r.Pits), Position: p.String(), ToMove: "south",
+	return Row{Rule: r.Rule.String(), Pits: int32(r.Pits), Position: p.String(), ToMove: "south",
 		Lower: int32(lo), Upper: int32(hi), Move: engine.MoveLetter(engine.South, e.Move())}
 }
 
 // Entries writes the entries of c that f keeps to w in format, streaming:
 // memory does not grow with the cache.
 func Entries(w io.Writer, format string, c *persist.Cache, f Filter) error {
-	var rules *engine.Rules
-	if f.Pits != 0 && f.Capture != nil {
-		rules = &engine.Rules{Pits: f.Pits, Capture: *f.Capture}
+	var rules *engine.Variant
+	if f.Pits != 0 && f.Rule != nil {
+		rules = &engine.Variant{Pits: f.Pits, Rule: *f.Rule}
 	}
 	switch format {
 	case "parquet":
@@ -90,7 +90,7 @@ func Entries(w io.Writer, format string, c *persist.Cache, f Filter) error {
 			batch = batch[:0]
 			return err
 		}
-		err := c.Range(rules, func(r engine.Rules, k engine.Key, e tt.Entry) error {
+		err := c.Range(rules, func(r engine.Variant, k engine.Key, e tt.Entry) error {
 			if !f.keep(r) {
 				return nil
 			}
@@ -110,7 +110,7 @@ func Entries(w io.Writer, format string, c *persist.Cache, f Filter) error {
 	case "jsonl":
 		bw := bufio.NewWriterSize(w, 1<<16)
 		var line []byte
-		err := c.Range(rules, func(r engine.Rules, k engine.Key, e tt.Entry) error {
+		err := c.Range(rules, func(r engine.Variant, k engine.Key, e tt.Entry) error {
 			if !f.keep(r) {
 				return nil
 			}

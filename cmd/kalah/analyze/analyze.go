@@ -147,7 +147,7 @@ func readGames(opts *Options) ([]input, error) {
 	if err != nil {
 		return nil, cmdutil.BadInput(err)
 	}
-	rule, err := opts.Game.Capture()
+	rule, err := opts.Game.ParseRule()
 	if err != nil {
 		return nil, err
 	}
@@ -208,7 +208,7 @@ func parseLines(text string, f kalah.Format, def kalah.Game) ([]kalah.Game, []in
 // sessionKey is what a session is opened for.
 type sessionKey struct {
 	pits int
-	rule engine.Capture
+	rule engine.Rule
 }
 
 func run(opts *Options) error {
@@ -294,7 +294,7 @@ func openSession(opts *Options, g kalah.Game) (*kalah.Session, error) {
 			seeds--
 		}
 	}
-	cfg := kalah.Config{Pits: g.Pits, Seeds: seeds, Rule: g.Rule, Threads: opts.Threads, TableBytes: opts.TableSize,
+	cfg := kalah.Config{Pits: g.Pits, Seeds: seeds, Rule: g.Rule, Threads: opts.Threads, TableSize: opts.TableSize,
 		TableSeeds: tableSeeds, TableValueOnly: true, EGDBDir: opts.EGDB, NoEGDB: opts.NoEGDB,
 		CacheDir: opts.Cache, NoCache: opts.NoCache, AutoEGDB: true, OnEGDBBuild: func(ev kalah.EGDBBuild) { egdbBuild(opts, ev) }}
 	k, err := kalah.Open(cfg)

@@ -102,7 +102,7 @@ func TestText(t *testing.T) {
 	// South's first moves lose; the text must say so.
 	rr := reference.Rules{Pits: 3}
 	ref := reference.NewSolver(rr, 0)
-	r := engine.Rules{Pits: 3}
+	r := engine.Variant{Pits: 3}
 	start, _ := r.StartPosition(3)
 	best := refSouth(ref, rr, start)
 	var losing string

@@ -26,7 +26,7 @@ type Options struct {
 	IO          *cmdutil.IOStreams
 	Suite       string
 	Threads     []int
-	TTMem       string
+	TableSize   string
 	EGDB        string
 	JSON        bool
 	Plot        string
@@ -51,7 +51,7 @@ func newCmdBench(io *cmdutil.IOStreams, runF func(*Options) error) *cobra.Comman
 		Use:   "bench",
 		Short: "Measure the search on a fixed suite; print its node signature",
 		Long: `Solve a fixed suite of positions, each with a fresh solver and a table of
---tt-mem (by default 64 MiB, and 1 GiB for start positions, which thrash a
+--table-size (by default 64 MiB, and 1 GiB for start positions, which thrash a
 smaller one), and report per position and in total the
 nodes, seconds, nodes per second and table hit rate. Positions are solved
 as "kalah solve" does: the value of every legal move, not only the root.
@@ -84,7 +84,8 @@ longer than --plot-max-time is skipped, and so are the larger ones.`,
 	f := cmd.Flags()
 	f.StringVar(&opts.Suite, "suite", bench.Suites[0], "positions to solve: "+strings.Join(bench.Suites, " or "))
 	f.IntSliceVar(&opts.Threads, "threads", []int{1}, "search threads; a list such as 1,2 solves each position once per count, interleaved")
-	f.StringVar(&opts.TTMem, "tt-mem", "", "transposition table size of every solve, e.g. 64MiB or 1GiB (default 64 MiB, 1 GiB for start positions)")
+	f.StringVar(&opts.TableSize, "table-size", "", "table size of every solve, e.g. 64MiB or 1GiB (default 64 MiB, 1 GiB for start positions)")
+	cmdutil.DeprecatedAlias(cmd, "tt-mem", "table-size")
 	f.StringVar(&opts.EGDB, "egdb", "", "use the endgame databases in this directory (see 'kalah egdb build'); node counts then depend on them")
 	f.BoolVar(&opts.JSON, "json", false, "print one JSON object instead of text")
 	f.StringVar(&opts.Plot, "plot", "", "write PNG plots to this directory (it runs the growth series too)")
@@ -98,8 +99,8 @@ longer than --plot-max-time is skipped, and so are the larger ones.`,
 type record struct {
 	Suite         string       `json:"suite"`
 	Positions     int          `json:"positions"`
-	Method        string       `json:"method"`   // what is solved per position
-	TTBytes       int64        `json:"tt_bytes"` // --tt-mem; 0: 64 MiB, 1 GiB for start positions
+	Method        string       `json:"method"`     // what is solved per position
+	TableSize     int64        `json:"table_size"` // --table-size; 0: 64 MiB, 1 GiB for start positions
 	EGDB          string       `json:"egdb,omitempty"`
 	Runs          []runRecord  `json:"runs"`
 	Signature     int64        `json:"signature"` // total nodes of the first run
@@ -121,7 +122,7 @@ type runRecord struct {
 const method = "Solve: the exact value of every legal move and a principal variation"
 
 func run(opts *Options) error {
-	cases, ttBytes, err := opts.validate()
+	cases, tableSize, err := opts.validate()
 	if err != nil {
 		return err
 	}
@@ -133,12 +134,12 @@ func run(opts *Options) error {
 	}
 	dbs := &databases{dir: opts.EGDB}
 	defer dbs.close()
-	cfg := bench.Config{TTBytes: ttBytes}
+	cfg := bench.Config{TableSize: tableSize}
 	if opts.EGDB != "" {
 		cfg.DB = dbs.open
 	}
 
-	out := newPrinter(opts, cases, ttBytes)
+	out := newPrinter(opts, cases, tableSize)
 	cfg.Progress, cfg.ProgressEvery = out.progress, time.Second
 	out.header()
 	// Several thread counts run interleaved, case by case (bench.RunThreads).
@@ -160,7 +161,7 @@ func run(opts *Options) error {
 	}
 	out.runsDone(reps)
 	rec := record{
-		Suite: opts.Suite, Positions: len(cases), Method: method, TTBytes: ttBytes, EGDB: opts.EGDB,
+		Suite: opts.Suite, Positions: len(cases), Method: method, TableSize: tableSize, EGDB: opts.EGDB,
 		Signature: reps[0].Nodes, Bench: reps[0].Signature(), Deterministic: reps[0].Deterministic,
 		Interrupted: stopped, Provenance: results.Current(),
 	}
@@ -226,11 +227,11 @@ func (opts *Options) validate() ([]bench.Case, int64, error) {
 			return nil, 0, cmdutil.BadInputf("--threads: each count must be 1..%d, got %d", MaxThreads, th)
 		}
 	}
-	var ttBytes int64 // 0: each case's own
-	if opts.TTMem != "" {
+	var tableSize int64 // 0: each case's own
+	if opts.TableSize != "" {
 		var err error
-		if ttBytes, err = cmdutil.ParseBytes(opts.TTMem); err != nil {
-			return nil, 0, cmdutil.BadInputf("--tt-mem: %v", err)
+		if tableSize, err = cmdutil.ParseBytes(opts.TableSize); err != nil {
+			return nil, 0, cmdutil.BadInputf("--table-size: %v", err)
 		}
 	}
 	if opts.PlotMaxTime <= 0 {
@@ -249,5 +250,5 @@ func (opts *Options) validate() ([]bench.Case, int64, error) {
 			return nil, 0, cmdutil.BadInputf("--egdb %q is not a directory", opts.EGDB)
 		}
 	}
-	return cases, ttBytes, nil
+	return cases, tableSize, nil
 }

@@ -60,21 +60,21 @@ func execute2(t *testing.T, cases []bench.Case, args ...string) (string, string,
 func TestBenchProgress(t *testing.T) {
 	defer func(d time.Duration) { progressEvery = d }(progressEvery)
 	progressEvery = 0
-	_, errOut, err := execute2(t, small(t), "--tt-mem", "16MiB")
+	_, errOut, err := execute2(t, small(t), "--table-size", "16MiB")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(errOut, "  6x5-n-08: move ") || !strings.Contains(errOut, "nodes, value in [") {
 		t.Errorf("standard error lacks progress lines:\n%s", errOut)
 	}
-	_, errOut, err = execute2(t, small(t), "--tt-mem", "16MiB", "-q")
+	_, errOut, err = execute2(t, small(t), "--table-size", "16MiB", "-q")
 	if err != nil || errOut != "" {
 		t.Errorf("-q: %v, standard error %q", err, errOut)
 	}
 }
 
 func TestBenchText(t *testing.T) {
-	out, err := execute(t, small(t), "--tt-mem", "16MiB")
+	out, err := execute(t, small(t), "--table-size", "16MiB")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +94,7 @@ func TestBenchText(t *testing.T) {
 // count, both solves of a position are adjacent (interleaved), and the
 // totals and speed-ups follow.
 func TestBenchThreadsText(t *testing.T) {
-	out, err := execute(t, small(t), "--threads", "1,2", "--tt-mem", "16MiB", "-q")
+	out, err := execute(t, small(t), "--threads", "1,2", "--table-size", "16MiB", "-q")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,13 +114,13 @@ func TestBenchThreadsText(t *testing.T) {
 }
 
 func TestBenchThreadsJSON(t *testing.T) {
-	out, err := execute(t, small(t), "--threads", "1,2", "--tt-mem", "16MiB", "--json")
+	out, err := execute(t, small(t), "--threads", "1,2", "--table-size", "16MiB", "--json")
 	if err != nil {
 		t.Fatal(err)
 	}
 	var rec struct {
 		Positions     int    `json:"positions"`
-		TTBytes       int64  `json:"tt_bytes"`
+		TableSize     int64  `json:"table_size"`
 		Signature     int64  `json:"signature"`
 		Bench         string `json:"bench"`
 		Deterministic bool   `json:"deterministic"`
@@ -147,7 +147,7 @@ func TestBenchThreadsJSON(t *testing.T) {
 	if dec.More() {
 		t.Errorf("more than one JSON value: %q", out)
 	}
-	if rec.Positions != 2 || rec.TTBytes != 16<<20 || len(rec.Runs) != 2 || !rec.Deterministic || rec.CPU == "" {
+	if rec.Positions != 2 || rec.TableSize != 16<<20 || len(rec.Runs) != 2 || !rec.Deterministic || rec.CPU == "" {
 		t.Fatalf("record %+v", rec)
 	}
 	one, two := rec.Runs[0], rec.Runs[1]
@@ -167,7 +167,7 @@ func TestBenchThreadsJSON(t *testing.T) {
 
 func TestBenchPlot(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "img")
-	out, err := execute(t, small(t), "--threads", "1,2", "--tt-mem", "16MiB", "--plot", dir, "--plot-seeds", "2")
+	out, err := execute(t, small(t), "--threads", "1,2", "--table-size", "16MiB", "--plot", dir, "--plot-seeds", "2")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,7 +195,7 @@ func TestBenchPlot(t *testing.T) {
 }
 
 func TestBenchGrowthSkips(t *testing.T) {
-	out, err := execute(t, small(t)[:1], "--tt-mem", "16MiB", "--plot", t.TempDir(), "--plot-seeds", "4", "--plot-max-time", "1ms", "--json")
+	out, err := execute(t, small(t)[:1], "--table-size", "16MiB", "--plot", t.TempDir(), "--plot-seeds", "4", "--plot-max-time", "1ms", "--json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,8 +220,8 @@ func TestBenchBadInput(t *testing.T) {
 		{"--suite", "slow"},
 		{"--threads", "0"},
 		{"--threads", "1,x"},
-		{"--tt-mem", "lots"},
-		{"--tt-mem", "12KiB"},
+		{"--table-size", "lots"},
+		{"--table-size", "12KiB"},
 		{"--plot-max-time", "0s"},
 		{"--plot-seeds", "11"},
 		{"--egdb", "/nonexistent/dir"},
@@ -235,18 +235,18 @@ func TestBenchBadInput(t *testing.T) {
 
 func TestBenchEGDB(t *testing.T) {
 	dir := t.TempDir()
-	for _, c := range engine.Captures {
-		db, err := egdb.BuildDir(context.Background(), dir, engine.Rules{Pits: 6, Capture: c}, 8, egdb.Options{Threads: 1})
+	for _, c := range engine.AllRules {
+		db, err := egdb.BuildDir(context.Background(), dir, engine.Variant{Pits: 6, Rule: c}, 8, egdb.Options{Threads: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
 		db.Close()
 	}
-	plain, err := execute(t, small(t), "--tt-mem", "16MiB", "--json")
+	plain, err := execute(t, small(t), "--table-size", "16MiB", "--json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := execute(t, small(t), "--tt-mem", "16MiB", "--egdb", dir, "--json")
+	out, err := execute(t, small(t), "--table-size", "16MiB", "--egdb", dir, "--json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -302,7 +302,7 @@ func TestBenchInterrupted(t *testing.T) {
 	// figures are still printed.
 	ctx, cancel = context.WithTimeout(context.Background(), 1500*time.Millisecond)
 	defer cancel()
-	out, err := run(ctx, "-q", "--json", "--tt-mem", "16MiB", "--plot", t.TempDir(), "--plot-max-time", "10m")
+	out, err := run(ctx, "-q", "--json", "--table-size", "16MiB", "--plot", t.TempDir(), "--plot-max-time", "10m")
 	if cmdutil.ExitCode(err) != 130 {
 		t.Fatalf("%v, want exit code 130", err)
 	}

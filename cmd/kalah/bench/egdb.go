@@ -11,10 +11,10 @@ import (
 // databases opens each rule set's endgame database once.
 type databases struct {
 	dir     string
-	byRules map[engine.Rules]*egdb.DB
+	byRules map[engine.Variant]*egdb.DB
 }
 
-func (d *databases) open(r engine.Rules) (solver.Database, error) {
+func (d *databases) open(r engine.Variant) (solver.Database, error) {
 	if db, ok := d.byRules[r]; ok {
 		return db, nil
 	}
@@ -23,7 +23,7 @@ func (d *databases) open(r engine.Rules) (solver.Database, error) {
 		return nil, fmt.Errorf("--egdb: %w", err)
 	}
 	if d.byRules == nil {
-		d.byRules = map[engine.Rules]*egdb.DB{}
+		d.byRules = map[engine.Variant]*egdb.DB{}
 	}
 	d.byRules[r] = db
 	return db, nil

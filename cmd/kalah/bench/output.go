@@ -18,11 +18,11 @@ import (
 // printer writes the text output as the run goes; with --json it writes
 // nothing (the record is printed at the end).
 type printer struct {
-	w       io.Writer
-	opts    *Options
-	n       int
-	ttBytes int64
-	starts  bool // the suite has start positions
+	w         io.Writer
+	opts      *Options
+	n         int
+	tableSize int64
+	starts    bool // the suite has start positions
 
 	mu       sync.Mutex // progress comes from the solver's goroutines
 	lastCase string
@@ -55,12 +55,12 @@ func (p *printer) progress(name string, pr solver.Progress) {
 		results.Signed(pr.Lower), results.Signed(pr.Upper))
 }
 
-func newPrinter(opts *Options, cases []bench.Case, ttBytes int64) *printer {
+func newPrinter(opts *Options, cases []bench.Case, tableSize int64) *printer {
 	w := opts.IO.Out
 	if opts.JSON {
 		w = io.Discard
 	}
-	p := &printer{w: w, opts: opts, n: len(cases), ttBytes: ttBytes}
+	p := &printer{w: w, opts: opts, n: len(cases), tableSize: tableSize}
 	for _, c := range cases {
 		p.starts = p.starts || c.Start()
 	}
@@ -72,11 +72,11 @@ func (p *printer) header() {
 	if p.opts.EGDB != "" {
 		db = "endgame databases in " + p.opts.EGDB
 	}
-	table := cmdutil.FormatBytes(p.ttBytes)
-	if p.ttBytes == 0 {
-		table = cmdutil.FormatBytes(bench.DefaultTTBytes)
+	table := cmdutil.FormatBytes(p.tableSize)
+	if p.tableSize == 0 {
+		table = cmdutil.FormatBytes(bench.DefaultTableSize)
 		if p.starts || p.opts.Plot != "" {
-			table += " (" + cmdutil.FormatBytes(bench.StartTTBytes) + " for start positions)"
+			table += " (" + cmdutil.FormatBytes(bench.StartTableSize) + " for start positions)"
 		}
 	}
 	fmt.Fprintf(p.w, "kalah bench: suite %s, %d positions, table %s, %s\n", p.opts.Suite, p.n, table, db)

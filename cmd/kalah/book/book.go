@@ -23,18 +23,18 @@ import (
 
 // Options are the inputs of one "kalah book build".
 type Options struct {
-	IO      *cmdutil.IOStreams
-	Game    cmdutil.GameFlags
-	Plies   int
-	Threads int
-	TTMem   string
-	EGDB    string
-	NoEGDB  bool
-	Cache   string
-	DryRun  bool
-	JSON    bool
-	Quiet   bool
-	ctx     context.Context // tests may set it
+	IO        *cmdutil.IOStreams
+	Game      cmdutil.GameFlags
+	Plies     int
+	Threads   int
+	TableSize string
+	EGDB      string
+	NoEGDB    bool
+	Cache     string
+	DryRun    bool
+	JSON      bool
+	Quiet     bool
+	ctx       context.Context // tests may set it
 }
 
 // NewCmdBook returns the book command and its build subcommand.
@@ -88,7 +88,8 @@ off). --dry-run only counts them.`,
 	f := cmd.Flags()
 	f.IntVar(&opts.Plies, "plies", 3, "depth of the book in sowings from the start")
 	f.IntVar(&opts.Threads, "threads", 0, "search threads (default: all cores)")
-	f.StringVar(&opts.TTMem, "tt-mem", "", "transposition table size, e.g. 1GiB (default: "+cmdutil.TTMemDefault+")")
+	f.StringVar(&opts.TableSize, "table-size", "", "table size, e.g. 1GiB (default: "+cmdutil.TableSizeDefault+")")
+	cmdutil.DeprecatedAlias(cmd, "tt-mem", "table-size")
 	f.StringVar(&opts.EGDB, "egdb", "", "endgame-database directory (default: the installed one, if any)")
 	f.BoolVar(&opts.NoEGDB, "no-egdb", false, "use no endgame database")
 	f.StringVar(&opts.Cache, "cache", "", "cache directory, which holds the book (default: $XDG_DATA_HOME/kalah/cache or ~/.local/share/kalah/cache)")
@@ -101,18 +102,14 @@ off). --dry-run only counts them.`,
 
 // summary is the JSON output.
 type summary struct {
-	Rule      string `json:"rule"`
-	Pits      int    `json:"pits"`
-	Seeds     int    `json:"seeds"`
-	Plies     int    `json:"plies"`
-	Positions int    `json:"positions"`
-	Solved    int    `json:"solved"`     // positions answered in this run, from the cache or by a search
-	FromCache int    `json:"from_cache"` // of those, answered by a root record already in the cache
-	Cache     string `json:"cache"`      // the cache's directory
-	// FromStore and Store are FromCache and Cache under their old keys.
-	// Deprecated: use from_cache and cache; removed in v0.3.0.
-	FromStore int     `json:"from_store"`
-	Store     string  `json:"store"`
+	Rule      string  `json:"rule"`
+	Pits      int     `json:"pits"`
+	Seeds     int     `json:"seeds"`
+	Plies     int     `json:"plies"`
+	Positions int     `json:"positions"`
+	Solved    int     `json:"solved"`     // positions answered in this run, from the cache or by a search
+	FromCache int     `json:"from_cache"` // of those, answered by a root record already in the cache
+	Cache     string  `json:"cache"`      // the cache's directory
 	Seconds   float64 `json:"seconds"`
 	DryRun    bool    `json:"dry_run,omitempty"`
 	results.Provenance
@@ -127,19 +124,19 @@ func run(opts *Options) error {
 		return err
 	}
 	var tb int64
-	if opts.TTMem != "" {
-		if tb, err = cmdutil.ParseBytes(opts.TTMem); err != nil {
-			return cmdutil.BadInputf("--tt-mem: %v", err)
+	if opts.TableSize != "" {
+		if tb, err = cmdutil.ParseBytes(opts.TableSize); err != nil {
+			return cmdutil.BadInputf("--table-size: %v", err)
 		}
 	}
-	k, err := kalah.Open(kalah.Config{Pits: r.Pits, Seeds: opts.Game.Seeds, Rule: r.Capture, Threads: opts.Threads,
-		TableBytes: tb, EGDBDir: opts.EGDB, NoEGDB: opts.NoEGDB, CacheDir: opts.Cache})
+	k, err := kalah.Open(kalah.Config{Pits: r.Pits, Seeds: opts.Game.Seeds, Rule: r.Rule, Threads: opts.Threads,
+		TableSize: tb, EGDBDir: opts.EGDB, NoEGDB: opts.NoEGDB, CacheDir: opts.Cache})
 	if err != nil {
 		return err
 	}
 	defer k.Close()
-	sum := summary{Rule: r.Capture.String(), Pits: r.Pits, Seeds: opts.Game.Seeds, Plies: opts.Plies,
-		Cache: k.CacheDir(), Store: k.CacheDir(), DryRun: opts.DryRun, Provenance: results.Current()}
+	sum := summary{Rule: r.Rule.String(), Pits: r.Pits, Seeds: opts.Game.Seeds, Plies: opts.Plies,
+		Cache: k.CacheDir(), DryRun: opts.DryRun, Provenance: results.Current()}
 	if opts.DryRun {
 		sum.Positions = len(k.BookPositions(opts.Plies))
 		return printSummary(opts, sum)
@@ -154,7 +151,7 @@ func run(opts *Options) error {
 	var bar *progressbar.ProgressBar
 	if !opts.Quiet {
 		fmt.Fprintf(opts.IO.ErrOut, "kalah book: %d positions of Kalah(%d,%d) %s within %d plies, into %s\n",
-			sum.Positions, r.Pits, opts.Game.Seeds, r.Capture, opts.Plies, k.CacheDir())
+			sum.Positions, r.Pits, opts.Game.Seeds, r.Rule, opts.Plies, k.CacheDir())
 		bar = progressbar.NewOptions(sum.Positions, progressbar.OptionSetWriter(opts.IO.ErrOut),
 			progressbar.OptionShowCount(), progressbar.OptionSetItsString("positions"),
 			progressbar.OptionSetElapsedTime(true), progressbar.OptionSetPredictTime(true),
@@ -174,7 +171,7 @@ func run(opts *Options) error {
 		}
 		io.WriteString(opts.IO.ErrOut, "\n")
 	}
-	sum.Solved, sum.FromCache, sum.FromStore, sum.Seconds = st.Done, st.FromCache, st.FromCache, time.Since(t0).Seconds()
+	sum.Solved, sum.FromCache, sum.Seconds = st.Done, st.FromCache, time.Since(t0).Seconds()
 	if err != nil {
 		if ctx.Err() != nil {
 			if cerr := k.Close(); cerr != nil {

@@ -77,7 +77,7 @@ func runExport(opts *ExportOptions) error {
 	if err != nil {
 		return err
 	}
-	k, err := kalah.Open(kalah.Config{Pits: r.Pits, Seeds: opts.Game.Seeds, Rule: r.Capture, NoEGDB: true, NoBook: true, CacheDir: opts.Cache})
+	k, err := kalah.Open(kalah.Config{Pits: r.Pits, Seeds: opts.Game.Seeds, Rule: r.Rule, NoEGDB: true, NoBook: true, CacheDir: opts.Cache})
 	if err != nil {
 		return err
 	}
@@ -96,7 +96,7 @@ func runExport(opts *ExportOptions) error {
 			names = append(names, fmt.Sprintf("%v %v", p, p.ToMove))
 		}
 		return fmt.Errorf("the cache %s answers %d of the %d positions within %d plies; missing %s: run 'kalah book build --pits %d --seeds %d --rule %s --plies %d --cache %s' first",
-			k.CacheDir(), len(recs), len(recs)+len(missing), opts.Plies, strings.Join(names, ", "), r.Pits, opts.Game.Seeds, r.Capture, opts.Plies, k.CacheDir())
+			k.CacheDir(), len(recs), len(recs)+len(missing), opts.Plies, strings.Join(names, ", "), r.Pits, opts.Game.Seeds, r.Rule, opts.Plies, k.CacheDir())
 	}
 	f, err := book.NewFile(r, opts.Game.Seeds, opts.Plies, recs)
 	if err != nil {
@@ -125,6 +125,6 @@ func runExport(opts *ExportOptions) error {
 		return cmdutil.PrintJSON(opts.IO.Out, sum)
 	}
 	_, err = fmt.Fprintf(opts.IO.Out, "Kalah(%d,%d) %s: %d positions within %d plies from the cache %s to %s (%d bytes)\n",
-		r.Pits, opts.Game.Seeds, r.Capture, sum.Positions, opts.Plies, sum.Cache, out, sum.Bytes)
+		r.Pits, opts.Game.Seeds, r.Rule, sum.Positions, opts.Plies, sum.Cache, out, sum.Bytes)
 	return err
 }

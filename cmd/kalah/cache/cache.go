@@ -76,7 +76,7 @@ func (f *Flags) open(ios *cmdutil.IOStreams) (*persist.Cache, error) {
 	if _, err := os.Stat(dir); os.IsNotExist(err) {
 		return nil, fmt.Errorf("no cache at %s yet ('kalah solve' creates it)", dir)
 	}
-	return persist.Open(dir, engine.Rules{}, persist.Options{Log: lg})
+	return persist.Open(dir, engine.Variant{}, persist.Options{Log: lg})
 }
 
 // StatsOptions are the inputs of one "kalah cache stats".
@@ -138,7 +138,7 @@ func runStats(opts *StatsOptions) error {
 	}
 	rec := statsRecord{Dir: st.Dir(), Counts: []countRecord{}, DiskBytes: s.DiskBytes, LSMBytes: s.LSMBytes, VlogBytes: s.VlogBytes, Provenance: results.Current()}
 	for _, c := range s.Counts {
-		rec.Counts = append(rec.Counts, countRecord{Rule: c.Rules.Capture.String(), Pits: c.Rules.Pits, Entries: c.Entries, Roots: c.Roots, Resume: c.Resume})
+		rec.Counts = append(rec.Counts, countRecord{Rule: c.Rules.Rule.String(), Pits: c.Rules.Pits, Entries: c.Entries, Roots: c.Roots, Resume: c.Resume})
 		rec.Entries += c.Entries
 		rec.Roots += c.Roots
 		rec.Resume += c.Resume

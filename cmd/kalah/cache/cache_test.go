@@ -38,12 +38,12 @@ func execute(t *testing.T, newCmd func(*cmdutil.IOStreams) *cobra.Command, args 
 // every entry, and returns the number written.
 func fill(t *testing.T, dir string) int64 {
 	t.Helper()
-	r := engine.Rules{Pits: 4, Capture: engine.EmptyCapture}
+	r := engine.Variant{Pits: 4, Rule: engine.EmptyCapture}
 	st, err := persist.Open(dir, r, persist.Options{MinSeeds: 1, MinWork: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	sv, err := solver.New(r, solver.Options{TTBytes: 1 << 22, Threads: 1, Cache: st})
+	sv, err := solver.New(r, solver.Options{TableSize: 1 << 22, Threads: 1, Cache: st})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +89,7 @@ func TestExport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := engine.Rules{Pits: 4, Capture: engine.EmptyCapture}
+	r := engine.Variant{Pits: 4, Rule: engine.EmptyCapture}
 	n := 0
 	sc := bufio.NewScanner(strings.NewReader(out))
 	for sc.Scan() {
@@ -143,13 +143,13 @@ func TestExport(t *testing.T) {
 // entries reads every entry of the cache in dir.
 func entries(t *testing.T, dir string) map[engine.Key]tt.Entry {
 	t.Helper()
-	st, err := persist.Open(dir, engine.Rules{}, persist.Options{})
+	st, err := persist.Open(dir, engine.Variant{}, persist.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer st.Close()
 	out := map[engine.Key]tt.Entry{}
-	if err := st.Range(nil, func(_ engine.Rules, k engine.Key, e tt.Entry) error {
+	if err := st.Range(nil, func(_ engine.Variant, k engine.Key, e tt.Entry) error {
 		out[k] = e
 		return nil
 	}); err != nil {
@@ -168,7 +168,7 @@ func TestGCAndPath(t *testing.T) {
 	if len(before) == 0 || int64(len(before)) > written { // a key written twice is one entry
 		t.Fatalf("%d entries read back, %d written", len(before), written)
 	}
-	r := engine.Rules{Pits: 4, Capture: engine.EmptyCapture}
+	r := engine.Variant{Pits: 4, Rule: engine.EmptyCapture}
 	st, err := persist.Open(dir, r, persist.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -219,7 +219,7 @@ func TestGCAndPath(t *testing.T) {
 
 func TestInUse(t *testing.T) {
 	dir := t.TempDir()
-	st, err := persist.Open(dir, engine.Rules{Pits: 6}, persist.Options{})
+	st, err := persist.Open(dir, engine.Variant{Pits: 6}, persist.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,7 +245,7 @@ func TestSIGKILL(t *testing.T) {
 	}
 	dir := filepath.Join(tmp, "cache")
 	// --force: a search, not the built-in book's answer for the start.
-	args := []string{"solve", "--pits", "6", "--seeds", "4", "--rule", "empty-capture", "--value-only", "--force", "--no-egdb", "--cache", dir, "--tt-mem", "256MiB", "--threads", "2"}
+	args := []string{"solve", "--pits", "6", "--seeds", "4", "--rule", "empty-capture", "--value-only", "--force", "--no-egdb", "--cache", dir, "--table-size", "256MiB", "--threads", "2"}
 	cmd := exec.Command(bin, args...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
@@ -268,7 +268,7 @@ func TestSIGKILL(t *testing.T) {
 	if !progressed || err == nil {
 		t.Fatalf("the solve ended (%v) before its second progress line of the full-depth search", err)
 	}
-	st, err := persist.Open(dir, engine.Rules{}, persist.Options{})
+	st, err := persist.Open(dir, engine.Variant{}, persist.Options{})
 	if err != nil {
 		t.Fatalf("cache after SIGKILL: %v", err)
 	}

@@ -70,11 +70,11 @@ func runExport(opts *ExportOptions) error {
 	var f export.Filter
 	f.Pits = opts.Pits
 	if opts.Rule != "" {
-		c, err := engine.ParseCapture(opts.Rule)
+		c, err := engine.ParseRule(opts.Rule)
 		if err != nil {
 			return cmdutil.BadInput(err)
 		}
-		f.Capture = &c
+		f.Rule = &c
 	}
 	st, err := opts.Cache.open(opts.IO)
 	if err != nil {

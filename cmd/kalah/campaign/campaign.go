@@ -46,7 +46,7 @@ secured server, as for 'kalah worker'.`,
 // estimate' into a campaign's parameters (the start of Kalah(--pits,
 // --seeds) or --position, with --split and --local-seeds); it also returns
 // the rules, the root and n for a start position (0 for --position).
-func gameParams(name string, g *cmdutil.GameFlags, split, localSeeds int) (campaign.Params, engine.Rules, engine.Position, int, error) {
+func gameParams(name string, g *cmdutil.GameFlags, split, localSeeds int) (campaign.Params, engine.Variant, engine.Position, int, error) {
 	r, pos, start, err := g.Resolve()
 	if err != nil {
 		return campaign.Params{}, r, pos, 0, err

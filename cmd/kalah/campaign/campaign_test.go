@@ -32,7 +32,7 @@ func run(t *testing.T, args ...string) (string, error) {
 func TestStartLocalStatusResult(t *testing.T) {
 	t.Setenv("XDG_DATA_HOME", t.TempDir())
 	data := t.TempDir()
-	out, err := run(t, "start", "k43", "--pits", "4", "--seeds", "3", "--local", "2", "--data", data, "--tt-mem", "16MiB", "--no-egdb", "-q", "--json")
+	out, err := run(t, "start", "k43", "--pits", "4", "--seeds", "3", "--local", "2", "--data", data, "--table-size", "16MiB", "--no-egdb", "-q", "--json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +76,7 @@ func TestStartLocalStatusResult(t *testing.T) {
 	}
 	// Without the guess, with the shared table: the cost changes, not the
 	// value (Kalah(4,3) no-empty-capture: +6, moves a -6 b +6 c +2 d -2).
-	out, err = run(t, "start", "k43-plain", "--pits", "4", "--seeds", "3", "--local", "2", "--data", data, "--tt-mem", "16MiB", "--no-egdb",
+	out, err = run(t, "start", "k43-plain", "--pits", "4", "--seeds", "3", "--local", "2", "--data", data, "--table-size", "16MiB", "--no-egdb",
 		"--guess-depth", "0", "--shared-table", "--local-seeds", "4", "-q")
 	if err != nil || !strings.Contains(out, "value +6 W") || !strings.Contains(out, "moves: a -6 b +6 c +2 d -2") || !strings.Contains(out, "\nbest: b\n") {
 		t.Errorf("without guess, with the shared table: %q %v", out, err)
@@ -141,7 +141,7 @@ func TestBadInputAndUnreachable(t *testing.T) {
 }
 
 func TestEstimateCommand(t *testing.T) {
-	out, err := run(t, "estimate", "--pits", "4", "--seeds", "3", "--local-seeds", "6", "--budget", "10m", "--tt-mem", "16MiB", "--no-egdb", "--json")
+	out, err := run(t, "estimate", "--pits", "4", "--seeds", "3", "--local-seeds", "6", "--budget", "10m", "--table-size", "16MiB", "--no-egdb", "--json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +156,7 @@ func TestEstimateCommand(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &e); err != nil || e.Frontier == 0 || e.Sampled != e.Finished || e.Units == 0 || e.Nodes == 0 || !strings.HasPrefix(e.Basis, "an estimate") {
 		t.Errorf("%s: %+v %v", out, e, err)
 	}
-	out, err = run(t, "estimate", "--pits", "4", "--seeds", "3", "--budget", "10m", "--tt-mem", "16MiB", "--no-egdb")
+	out, err = run(t, "estimate", "--pits", "4", "--seeds", "3", "--budget", "10m", "--table-size", "16MiB", "--no-egdb")
 	if err != nil || !strings.Contains(out, "frontier: ") || !strings.Contains(out, "tests per board, assumed") || !strings.Contains(out, "\nbasis: ") {
 		t.Errorf("text: %q %v", out, err)
 	}

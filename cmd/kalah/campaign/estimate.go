@@ -22,7 +22,7 @@ type EstimateOptions struct {
 	LocalSeeds    int
 	Budget        time.Duration
 	Threads       int
-	TTMem         string
+	TableSize     string
 	EGDB          string
 	NoEGDB        bool
 	TestsPerBoard float64
@@ -84,7 +84,8 @@ an order of magnitude.`,
 	f.IntVar(&opts.LocalSeeds, "local-seeds", 12, "boards with at most this many seeds are the coordinator's, not units")
 	f.DurationVar(&opts.Budget, "budget", time.Minute, "wall time of the sample")
 	f.IntVar(&opts.Threads, "threads", 1, "search threads of the local solver")
-	f.StringVar(&opts.TTMem, "tt-mem", "", "table size of the local solver (default: by the position's pits, seeds and the endgame database's depth, at most a quarter of memory or 1 GiB)")
+	f.StringVar(&opts.TableSize, "table-size", "", "table size of the local solver (default: by the position's pits, seeds and the endgame database's depth, at most a quarter of memory or 1 GiB)")
+	cmdutil.DeprecatedAlias(cmd, "tt-mem", "table-size")
 	f.StringVar(&opts.EGDB, "egdb", "", "endgame-database directory (default: the installed one, if any)")
 	f.BoolVar(&opts.NoEGDB, "no-egdb", false, "use no endgame database")
 	f.Float64Var(&opts.TestsPerBoard, "tests-per-board", 0, "units the coordinator issues per frontier board (assumed; 0: the one measured at --split)")
@@ -100,9 +101,9 @@ func runEstimate(ctx context.Context, opts *EstimateOptions) error {
 	}
 	cfg := campaign.EstimateConfig{Budget: opts.Budget, Threads: opts.Threads, EGDBDir: opts.EGDB, NoEGDB: opts.NoEGDB,
 		TestsPerBoard: opts.TestsPerBoard, Seed: opts.Seed}
-	if opts.TTMem != "" {
-		if cfg.TableBytes, err = cmdutil.ParseBytes(opts.TTMem); err != nil {
-			return cmdutil.BadInputf("--tt-mem: %v", err)
+	if opts.TableSize != "" {
+		if cfg.TableSize, err = cmdutil.ParseBytes(opts.TableSize); err != nil {
+			return cmdutil.BadInputf("--table-size: %v", err)
 		}
 	}
 	ctx, stop := signal.NotifyContext(bg(ctx), os.Interrupt, syscall.SIGTERM)

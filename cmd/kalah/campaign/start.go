@@ -28,7 +28,7 @@ type StartOptions struct {
 	Local      int
 	Port       int
 	Threads    int
-	TTMem      string
+	TableSize  string
 	EGDB       string
 	NoEGDB     bool
 	NoShared   bool // the old --no-shared-table: the default now
@@ -60,7 +60,7 @@ every root move is proven; then print the record, as 'kalah solve' does
 
 With --local N the server runs in this process, on loopback only, with
 its streams under --data, and N workers run here too (--threads each,
-default 1). The local workers share one table (--tt-mem) and their
+default 1). The local workers share one table (--table-size) and their
 threads: a thread whose worker has no unit helps one that runs, so the
 campaign's tail, where one unit runs at a time, uses every core. They
 share no entries through the server's shared-table bucket, which their
@@ -141,7 +141,8 @@ default share is 0.`,
 	f.IntVar(&opts.Local, "local", 0, "run a server on loopback and this many workers in this process")
 	f.IntVar(&opts.Port, "port", 0, "with --local: the server's port (default a free one); workers of other machines cannot reach it, it listens on loopback")
 	f.IntVar(&opts.Threads, "threads", 1, "with --local: search threads of each worker")
-	f.StringVar(&opts.TTMem, "tt-mem", "", "with --local: size of the table the workers share (default: "+cmdutil.TTMemDefault+")")
+	f.StringVar(&opts.TableSize, "table-size", "", "with --local: size of the table the workers share (default: "+cmdutil.TableSizeDefault+")")
+	cmdutil.DeprecatedAlias(cmd, "tt-mem", "table-size")
 	f.StringVar(&opts.EGDB, "egdb", "", "endgame-database directory of the local workers, whose depth the campaign declares (default: the installed one, if any)")
 	f.BoolVar(&opts.NoEGDB, "no-egdb", false, "no endgame database: the local workers use none and the campaign declares none")
 	f.BoolVar(&opts.Shared, "shared-table", false, "with --local: the workers also share entries through the kalah_table bucket, which keeps them across a restart (their one table in memory is shared anyway; the bucket's traffic costs about a tenth of the speed)")
@@ -186,12 +187,12 @@ func runStart(ctx context.Context, opts *StartOptions) error {
 			return err
 		}
 		var tb int64 // 0: sized by the library session for the game and the database
-		if opts.TTMem != "" {
-			if tb, err = cmdutil.ParseBytes(opts.TTMem); err != nil {
-				return cmdutil.BadInputf("--tt-mem: %v", err)
+		if opts.TableSize != "" {
+			if tb, err = cmdutil.ParseBytes(opts.TableSize); err != nil {
+				return cmdutil.BadInputf("--table-size: %v", err)
 			}
 		}
-		wcfg := campaign.WorkerConfig{Threads: opts.Threads, TableBytes: tb, EGDBDir: opts.EGDB, NoEGDB: opts.NoEGDB, NoShared: !opts.Shared}
+		wcfg := campaign.WorkerConfig{Threads: opts.Threads, TableSize: tb, EGDBDir: opts.EGDB, NoEGDB: opts.NoEGDB, NoShared: !opts.Shared}
 		l, err := campaign.StartLocal(dir, opts.Port, opts.Local, wcfg, opts.AckWait)
 		if err != nil {
 			return err
@@ -255,7 +256,7 @@ func runStart(ctx context.Context, opts *StartOptions) error {
 // database stays open until release is called: the coordinator's session
 // and the local workers' then share its mappings (egdb.Open) instead of
 // loading and checking it again.
-func declaredDepth(opts *StartOptions, r engine.Rules) (depth int, release func(), err error) {
+func declaredDepth(opts *StartOptions, r engine.Variant) (depth int, release func(), err error) {
 	none := func() {}
 	if opts.NoEGDB {
 		return -1, none, nil

@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// ParseBytes reads a memory size such as --tt-mem takes: a number with an
+// ParseBytes reads a memory size such as --table-size takes: a number with an
 // optional unit B, KiB, MiB, GiB or TiB. Every unit is a power of 1024 (K,
 // M, G, T and KB, MB, GB, TB are read the same way, since a table's size is
 // a power of two anyway), the case does not matter, and the size must be

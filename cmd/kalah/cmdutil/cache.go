@@ -42,6 +42,6 @@ type errOf struct{ cmd *cobra.Command }
 
 func (w errOf) Write(p []byte) (int, error) { return w.cmd.ErrOrStderr().Write(p) }
 
-// TTMemDefault says how a session sizes its table when --tt-mem is not
-// given (solver.DefaultTTBytesFor), for the flag's help.
-const TTMemDefault = "by the game's pits, seeds and the endgame database's depth, at most a quarter of memory or 1 GiB"
+// TableSizeDefault says how a session sizes its table when --table-size is not
+// given (solver.DefaultTableSizeFor), for the flag's help.
+const TableSizeDefault = "by the game's pits, seeds and the endgame database's depth, at most a quarter of memory or 1 GiB"

@@ -92,24 +92,24 @@ func AddGameFlags(cmd *cobra.Command, f *GameFlags, withPosition bool) {
 	}
 }
 
-// Capture parses --rule.
-func (f *GameFlags) Capture() (engine.Capture, error) {
-	c, err := engine.ParseCapture(f.Rule)
+// ParseRule parses --rule.
+func (f *GameFlags) ParseRule() (engine.Rule, error) {
+	c, err := engine.ParseRule(f.Rule)
 	return c, BadInput(err)
 }
 
 // Resolve returns the rules and the position the flags name: --position
 // when given, else the start of Kalah(pits, seeds). Errors are BadInput.
 // start reports whether the position is a start position.
-func (f *GameFlags) Resolve() (r engine.Rules, p engine.Position, start bool, err error) {
-	c, err := f.Capture()
+func (f *GameFlags) Resolve() (r engine.Variant, p engine.Position, start bool, err error) {
+	c, err := f.ParseRule()
 	if err != nil {
 		return r, p, false, err
 	}
 	if f.Position != "" {
 		return f.ResolvePosition(c, f.Position)
 	}
-	r, err = engine.NewRules(f.Pits, c)
+	r, err = engine.NewVariant(f.Pits, c)
 	if err != nil {
 		return r, p, false, BadInput(err)
 	}
@@ -118,7 +118,7 @@ func (f *GameFlags) Resolve() (r engine.Rules, p engine.Position, start bool, er
 }
 
 // ResolvePosition parses one position text with the flags' --to-move.
-func (f *GameFlags) ResolvePosition(c engine.Capture, text string) (r engine.Rules, p engine.Position, start bool, err error) {
+func (f *GameFlags) ResolvePosition(c engine.Rule, text string) (r engine.Variant, p engine.Position, start bool, err error) {
 	side, err := engine.ParseSide(f.ToMove)
 	if err != nil {
 		return r, p, false, BadInput(err)
@@ -127,7 +127,7 @@ func (f *GameFlags) ResolvePosition(c engine.Capture, text string) (r engine.Rul
 	if err != nil {
 		return r, p, false, BadInput(err)
 	}
-	return engine.Rules{Pits: p.Pits, Capture: c}, p, false, nil
+	return engine.Variant{Pits: p.Pits, Rule: c}, p, false, nil
 }
 
 // Plural counts a noun: "1 run", "2 runs".

@@ -4,11 +4,11 @@ import (
 	"fmt"
 
 	"github.com/kalah-solver/kalah/engine"
-	"github.com/kalah-solver/kalah/multi"
+	"github.com/kalah-solver/kalah/players"
 	"github.com/spf13/cobra"
 )
 
-// PlayersFlags choose the game with three or four players (package multi)
+// PlayersFlags choose the game with three or four players (package players)
 // instead of the two-player game: --players and --capture-target.
 type PlayersFlags struct {
 	Players int
@@ -18,7 +18,7 @@ type PlayersFlags struct {
 // AddPlayersFlags registers --players and --capture-target.
 func AddPlayersFlags(cmd *cobra.Command, f *PlayersFlags) {
 	cmd.Flags().IntVar(&f.Players, "players", 2, "players round the board, k (2-4); 3 and 4 play the rule sites' k-player game (docs/rules.md)")
-	cmd.Flags().StringVar(&f.Target, "capture-target", multi.TargetNext.String(), "with --players 3 or 4, whose pit a capture takes: next, opposite or all")
+	cmd.Flags().StringVar(&f.Target, "capture-target", players.TargetNext.String(), "with --players 3 or 4, whose pit a capture takes: next, opposite or all")
 }
 
 // Multi reports whether the flags name a game of three or more players.
@@ -27,13 +27,13 @@ func (f *PlayersFlags) Multi() bool { return f.Players != 2 }
 // Check validates --players and --capture-target; the two-player game
 // takes no capture target. Errors are BadInput.
 func (f *PlayersFlags) Check(changed func(name string) bool) error {
-	if f.Players < 2 || f.Players > multi.MaxPlayers {
-		return BadInputf("--players must be 2..%d, got %d", multi.MaxPlayers, f.Players)
+	if f.Players < 2 || f.Players > players.MaxPlayers {
+		return BadInputf("--players must be 2..%d, got %d", players.MaxPlayers, f.Players)
 	}
 	if !f.Multi() && changed("capture-target") {
 		return BadInputf("--capture-target is a rule of the 3- and 4-player game; with two players a capture takes the opposite pit (see --rule)")
 	}
-	if _, err := multi.ParseTarget(f.Target); err != nil {
+	if _, err := players.ParseTarget(f.Target); err != nil {
 		return BadInput(err)
 	}
 	return nil
@@ -44,13 +44,13 @@ func (f *PlayersFlags) Check(changed func(name string) bool) error {
 // --to-move (1..k or P1..Pk, default P1), or the start of Kalah(--pits,
 // --seeds) for --players players. The k-player game is played under
 // no-empty-capture only. Errors are BadInput.
-func (f *PlayersFlags) ResolveMulti(g *GameFlags, changed func(name string) bool) (r multi.Rules, p multi.Position, start bool, err error) {
-	if c, err := g.Capture(); err != nil {
+func (f *PlayersFlags) ResolveMulti(g *GameFlags, changed func(name string) bool) (r players.Variant, p players.Position, start bool, err error) {
+	if c, err := g.ParseRule(); err != nil {
 		return r, p, false, err
 	} else if c != engine.NoEmptyCapture {
 		return r, p, false, BadInputf("the %d-player game is played under no-empty-capture only (--rule %s)", f.Players, c)
 	}
-	t, err := multi.ParseTarget(f.Target)
+	t, err := players.ParseTarget(f.Target)
 	if err != nil {
 		return r, p, false, BadInput(err)
 	}
@@ -58,7 +58,7 @@ func (f *PlayersFlags) ResolveMulti(g *GameFlags, changed func(name string) bool
 		if changed("to-move") {
 			return r, p, false, BadInputf("--to-move needs --position: a start position has P1 to move")
 		}
-		r, err = multi.NewRules(f.Players, g.Pits, t)
+		r, err = players.NewVariant(f.Players, g.Pits, t)
 		if err != nil {
 			return r, p, false, BadInput(err)
 		}
@@ -70,11 +70,11 @@ func (f *PlayersFlags) ResolveMulti(g *GameFlags, changed func(name string) bool
 	}
 	seat := 0
 	if changed("to-move") {
-		if seat, err = multi.ParseSeat(g.ToMove, f.Players); err != nil {
+		if seat, err = players.ParseSeat(g.ToMove, f.Players); err != nil {
 			return r, p, false, BadInputf("--to-move: %v", err)
 		}
 	}
-	p, err = multi.ParsePosition(g.Position, seat)
+	p, err = players.ParsePosition(g.Position, seat)
 	if err != nil {
 		return r, p, false, BadInput(err)
 	}
@@ -84,7 +84,7 @@ func (f *PlayersFlags) ResolveMulti(g *GameFlags, changed func(name string) bool
 	if changed("pits") && p.Pits != g.Pits {
 		return r, p, false, BadInputf("--pits %d contradicts --position, which has %d pits per player", g.Pits, p.Pits)
 	}
-	r = multi.Rules{Players: p.Players, Pits: p.Pits, Target: t}
+	r = players.Variant{Players: p.Players, Pits: p.Pits, Target: t}
 	return r, p, false, nil
 }
 
@@ -117,8 +117,8 @@ func (h GameHead) Title() string {
 
 // Head is the GameHead of a two-player position; start reports a start
 // position of Kalah(pits, --seeds).
-func (f *GameFlags) Head(r engine.Rules, p engine.Position, start bool) GameHead {
-	h := GameHead{Rule: r.Capture.String(), Pits: p.Pits, Position: p.String(), ToMove: p.ToMove.String(), Name: GameName(p, f.Seeds, start)}
+func (f *GameFlags) Head(r engine.Variant, p engine.Position, start bool) GameHead {
+	h := GameHead{Rule: r.Rule.String(), Pits: p.Pits, Position: p.String(), ToMove: p.ToMove.String(), Name: GameName(p, f.Seeds, start)}
 	if start {
 		h.Seeds = f.Seeds
 	}
@@ -126,9 +126,9 @@ func (f *GameFlags) Head(r engine.Rules, p engine.Position, start bool) GameHead
 }
 
 // MultiHead is the GameHead of a k-player position.
-func (f *GameFlags) MultiHead(r multi.Rules, p multi.Position, start bool) GameHead {
+func (f *GameFlags) MultiHead(r players.Variant, p players.Position, start bool) GameHead {
 	h := GameHead{Players: r.Players, CaptureTarget: r.Target.String(), Rule: engine.NoEmptyCapture.String(), Pits: r.Pits,
-		Position: p.String(), ToMove: multi.SeatName(p.ToMove()), Name: fmt.Sprintf("%d-player Kalah(%d)", r.Players, r.Pits)}
+		Position: p.String(), ToMove: players.SeatName(p.ToMove()), Name: fmt.Sprintf("%d-player Kalah(%d)", r.Players, r.Pits)}
 	if start {
 		h.Seeds, h.Name = f.Seeds, r.Name(f.Seeds)
 	}
@@ -140,8 +140,8 @@ func (f *GameFlags) MultiHead(r multi.Rules, p multi.Position, start bool) GameH
 // the game and players flags, resolves the game and position they name
 // and hands them to two or to k. Errors are BadInput.
 func RunGame(cmd *cobra.Command, g *GameFlags, f *PlayersFlags,
-	two func(engine.Rules, engine.Position, GameHead) error,
-	k func(multi.Rules, multi.Position, GameHead) error) error {
+	two func(engine.Variant, engine.Position, GameHead) error,
+	k func(players.Variant, players.Position, GameHead) error) error {
 	changed := cmd.Flags().Changed
 	if f.Multi() {
 		// ResolveMulti checks the game flags the k-player way.
@@ -169,13 +169,13 @@ func RunGame(cmd *cobra.Command, g *GameFlags, f *PlayersFlags,
 
 // MultiLegalMoves lists the legal moves of p by their seat-qualified
 // names ("1a"); empty when the game is over.
-func MultiLegalMoves(p multi.Position) []string {
+func MultiLegalMoves(p players.Position) []string {
 	out := []string{}
 	if p.Board.Over() {
 		return out
 	}
 	for _, i := range p.Board.MoveList() {
-		out = append(out, multi.MoveName(p.ToMove(), i))
+		out = append(out, players.MoveName(p.ToMove(), i))
 	}
 	return out
 }

@@ -6,22 +6,22 @@ import (
 	"testing"
 
 	"github.com/kalah-solver/kalah/engine"
-	"github.com/kalah-solver/kalah/multi"
+	"github.com/kalah-solver/kalah/players"
 	"github.com/spf13/cobra"
 )
 
 // runGame runs RunGame under a command with the game and players flags
 // and returns the head it handed on and which game took it.
-func runGame(t *testing.T, args ...string) (h GameHead, players int, err error) {
+func runGame(t *testing.T, args ...string) (h GameHead, k int, err error) {
 	t.Helper()
 	var g GameFlags
 	var f PlayersFlags
 	cmd := &cobra.Command{Use: "x", Args: NoArgs, RunE: func(cmd *cobra.Command, _ []string) error {
-		return RunGame(cmd, &g, &f, func(r engine.Rules, p engine.Position, hd GameHead) error {
-			h, players = hd, 2
+		return RunGame(cmd, &g, &f, func(r engine.Variant, p engine.Position, hd GameHead) error {
+			h, k = hd, 2
 			return nil
-		}, func(r multi.Rules, p multi.Position, hd GameHead) error {
-			h, players = hd, r.Players
+		}, func(r players.Variant, p players.Position, hd GameHead) error {
+			h, k = hd, r.Players
 			return nil
 		})
 	}}
@@ -30,7 +30,7 @@ func runGame(t *testing.T, args ...string) (h GameHead, players int, err error) 
 	cmd.SetArgs(args)
 	cmd.SilenceUsage, cmd.SilenceErrors = true, true
 	err = cmd.Execute()
-	return h, players, err
+	return h, k, err
 }
 
 // The head of a record is the same in both games but for players and

@@ -157,7 +157,7 @@ func runBuild(opts *BuildOptions) error {
 	if !opts.Quiet && todo > 0 {
 		bar = cmdutil.NewBar(opts.IO.ErrOut, todo, fmt.Sprint(rules))
 	}
-	rec := buildRecord{Rule: rules.Capture.String(), Pits: rules.Pits, MaxSeeds: opts.MaxSeeds, Dir: egdb.RuleDir(dir, rules), Format: opts.Format,
+	rec := buildRecord{Rule: rules.Rule.String(), Pits: rules.Pits, MaxSeeds: opts.MaxSeeds, Dir: egdb.RuleDir(dir, rules), Format: opts.Format,
 		Built: []int{}, InParts: []int{}, Loaded: []int{}, Threads: threads, Provenance: results.Current()}
 	// partsDone and partsOf: the finished parts of the slice under way.
 	partsDone, partsOf, partsSlice := 0, 0, -1

@@ -80,7 +80,7 @@ func runConvert(opts *ConvertOptions) error {
 		defer stop()
 		ctx = c
 	}
-	rec := convertRecord{Rule: rules.Capture.String(), Pits: rules.Pits, Dir: egdb.RuleDir(dir, rules), To: opts.To,
+	rec := convertRecord{Rule: rules.Rule.String(), Pits: rules.Pits, Dir: egdb.RuleDir(dir, rules), To: opts.To,
 		Slices: []egdb.ConvertReport{}, Provenance: results.Current()}
 	t0 := time.Now()
 	err = egdb.Convert(ctx, dir, rules, enc, func(r egdb.ConvertReport) {

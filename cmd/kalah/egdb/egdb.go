@@ -67,12 +67,12 @@ func (f *DBFlags) dir() (string, error) {
 }
 
 // rules parses --pits and --rule; errors are bad input.
-func (f *DBFlags) rules() (engine.Rules, error) {
-	c, err := engine.ParseCapture(f.Rule)
+func (f *DBFlags) rules() (engine.Variant, error) {
+	c, err := engine.ParseRule(f.Rule)
 	if err != nil {
-		return engine.Rules{}, cmdutil.BadInput(err)
+		return engine.Variant{}, cmdutil.BadInput(err)
 	}
-	r, err := engine.NewRules(f.Pits, c)
+	r, err := engine.NewVariant(f.Pits, c)
 	return r, cmdutil.BadInput(err)
 }
 

@@ -95,7 +95,7 @@ func TestVerify(t *testing.T) {
 		t.Fatalf("sampled verify: %v\n%s", err, out)
 	}
 	// A damaged file fails, naming it.
-	path := egdb.SlicePath(dir, engine.Rules{Pits: 4}, 9)
+	path := egdb.SlicePath(dir, engine.Variant{Pits: 4}, 9)
 	b, _ := os.ReadFile(path)
 	b[len(b)-1] ^= 1
 	os.WriteFile(path, b, 0o644)
@@ -118,7 +118,7 @@ func TestProbe(t *testing.T) {
 		t.Fatal(err)
 	}
 	rec := decode(t, out)
-	db, _ := egdb.Open(dir, engine.Rules{Pits: 4})
+	db, _ := egdb.Open(dir, engine.Variant{Pits: 4})
 	defer db.Close()
 	p, _ := engine.ParsePosition("1,2,3,0,5,0,1,1,0,9", engine.North)
 	g, _ := db.Probe(p.Board)
@@ -145,7 +145,7 @@ func TestProbe(t *testing.T) {
 
 func TestExport(t *testing.T) {
 	dir := built(t)
-	data, release, _ := egdb.OpenSlice(dir, engine.Rules{Pits: 4}, 7)
+	data, release, _ := egdb.OpenSlice(dir, engine.Variant{Pits: 4}, 7)
 	defer release()
 	out, _, err := execute(t, "export", "--egdb", dir, "--pits", "4", "--seeds", "7")
 	if err != nil {
@@ -291,7 +291,7 @@ func TestConvertCommand(t *testing.T) {
 	if rec["converted"] != float64(11) || !strings.Contains(errOut, "slice 10: byte -> packed") {
 		t.Errorf("convert: %v\nstderr:\n%s", rec, errOut)
 	}
-	h, err := egdb.ReadHeader(egdb.SlicePath(dir, engine.Rules{Pits: 4}, 10))
+	h, err := egdb.ReadHeader(egdb.SlicePath(dir, engine.Variant{Pits: 4}, 10))
 	if err != nil || h.Encoding != egdb.EncodingPacked {
 		t.Fatalf("header after convert: %+v, %v", h, err)
 	}
@@ -340,7 +340,7 @@ func TestBuildMaxMemory(t *testing.T) {
 	if b, _ := json.Marshal(decode(t, out)["in_parts"]); string(b) != "[11,12,13]" {
 		t.Errorf("built in parts: %s, want [11,12,13]", b)
 	}
-	rules := engine.Rules{Pits: 6}
+	rules := engine.Variant{Pits: 6}
 	for s := 0; s <= 13; s++ {
 		a, _ := os.ReadFile(egdb.SlicePath(whole, rules, s))
 		b, err := os.ReadFile(egdb.SlicePath(parts, rules, s))

@@ -68,7 +68,7 @@ func runPath(opts *PathOptions) error {
 		if err != nil {
 			return err
 		}
-		out.Databases = append(out.Databases, pathDB{Rule: r.Capture.String(), Pits: r.Pits, Dir: egdb.RuleDir(dir, r), Slices: append([]int{}, ss...)})
+		out.Databases = append(out.Databases, pathDB{Rule: r.Rule.String(), Pits: r.Pits, Dir: egdb.RuleDir(dir, r), Slices: append([]int{}, ss...)})
 	}
 	return cmdutil.PrintJSON(opts.IO.Out, out)
 }

@@ -75,7 +75,7 @@ func runProbe(opts *ProbeOptions) error {
 	if opts.Position == "" {
 		return cmdutil.BadInputf("--position is required (2m+2 comma-separated counts)")
 	}
-	c, err := engine.ParseCapture(opts.Rule)
+	c, err := engine.ParseRule(opts.Rule)
 	if err != nil {
 		return cmdutil.BadInput(err)
 	}
@@ -87,7 +87,7 @@ func runProbe(opts *ProbeOptions) error {
 	if err != nil {
 		return cmdutil.BadInput(err)
 	}
-	rules := engine.Rules{Pits: p.Pits, Capture: c}
+	rules := engine.Variant{Pits: p.Pits, Rule: c}
 	dir := opts.Dir
 	if dir == "" {
 		if dir, err = egdb.DefaultDir(); err != nil {

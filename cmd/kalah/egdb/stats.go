@@ -90,7 +90,7 @@ func runStats(opts *StatsOptions) error {
 		return err
 	}
 	defer db.Close()
-	rec := statsRecord{Rule: rules.Capture.String(), Pits: rules.Pits, Dir: egdb.RuleDir(dir, rules), MaxSeeds: db.MaxSeeds(), Plot: opts.Plot, Provenance: results.Current()}
+	rec := statsRecord{Rule: rules.Rule.String(), Pits: rules.Pits, Dir: egdb.RuleDir(dir, rules), MaxSeeds: db.MaxSeeds(), Plot: opts.Plot, Provenance: results.Current()}
 	for s := 0; s <= db.MaxSeeds(); s++ {
 		st, err := db.Stats(s)
 		if err != nil {

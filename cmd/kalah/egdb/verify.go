@@ -83,7 +83,7 @@ func runVerify(opts *VerifyOptions) error {
 	if changed == nil {
 		changed = func(string) bool { return true }
 	}
-	var todo []engine.Rules
+	var todo []engine.Variant
 	if changed("pits") || changed("rule") {
 		r, err := opts.DB.rules()
 		if err != nil {
@@ -126,7 +126,7 @@ func runVerify(opts *VerifyOptions) error {
 	return nil
 }
 
-func verifyDB(ctx context.Context, opts *VerifyOptions, dir string, r engine.Rules) (egdb.DirCheck, error) {
+func verifyDB(ctx context.Context, opts *VerifyOptions, dir string, r engine.Variant) (egdb.DirCheck, error) {
 	vo := egdb.VerifyOptions{Fraction: opts.Sample, Seed: opts.Seed, Threads: opts.Threads}
 	var bar *cmdutil.Bar
 	if !opts.Quiet {

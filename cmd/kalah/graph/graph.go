@@ -85,7 +85,7 @@ func run(opts *Options) error {
 	if !opts.Quiet {
 		bar = progressbar.NewOptions64(-1,
 			progressbar.OptionSetWriter(opts.IO.ErrOut),
-			progressbar.OptionSetDescription(fmt.Sprintf("Kalah(%d,%d) %s: positions", r.Pits, opts.Game.Seeds, r.Capture)),
+			progressbar.OptionSetDescription(fmt.Sprintf("Kalah(%d,%d) %s: positions", r.Pits, opts.Game.Seeds, r.Rule)),
 			progressbar.OptionShowCount(),
 			progressbar.OptionSetElapsedTime(true),
 			progressbar.OptionThrottle(200*time.Millisecond),

@@ -9,7 +9,7 @@ import (
 
 	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
 	"github.com/kalah-solver/kalah/engine"
-	"github.com/kalah-solver/kalah/multi"
+	"github.com/kalah-solver/kalah/players"
 	"github.com/kalah-solver/kalah/results"
 	"github.com/spf13/cobra"
 )
@@ -52,9 +52,9 @@ With --players 3 or 4 the moves are played in the k-player game
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Moves = args
-			return cmdutil.RunGame(cmd, &opts.Game, &opts.Players, func(r engine.Rules, p engine.Position, h cmdutil.GameHead) error {
+			return cmdutil.RunGame(cmd, &opts.Game, &opts.Players, func(r engine.Variant, p engine.Position, h cmdutil.GameHead) error {
 				return run(opts, r, p, h)
-			}, func(r multi.Rules, p multi.Position, h cmdutil.GameHead) error {
+			}, func(r players.Variant, p players.Position, h cmdutil.GameHead) error {
 				return runPlayers(opts, r, p, h)
 			})
 		},
@@ -103,7 +103,7 @@ type record struct {
 	Winner        string `json:"winner,omitempty"` // south, north or draw, at the end of the game
 }
 
-func run(opts *Options, r engine.Rules, p engine.Position, head cmdutil.GameHead) error {
+func run(opts *Options, r engine.Variant, p engine.Position, head cmdutil.GameHead) error {
 	rec := record{GameHead: head}
 	var texts []string
 	for k, text := range opts.Moves {

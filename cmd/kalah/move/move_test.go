@@ -113,9 +113,9 @@ func TestMoveBadInput(t *testing.T) {
 func TestCaptured(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	seen := 0
-	for _, c := range engine.Captures {
+	for _, c := range engine.AllRules {
 		for m := 1; m <= engine.MaxPits; m++ {
-			r := engine.Rules{Pits: m, Capture: c}
+			r := engine.Variant{Pits: m, Rule: c}
 			for game := 0; game < 200; game++ {
 				p, err := r.StartPosition(1 + rng.IntN(engine.MaxSeeds/(2*m)))
 				if err != nil {

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
-	"github.com/kalah-solver/kalah/multi"
+	"github.com/kalah-solver/kalah/players"
 )
 
 // playersPly is one move played, in the JSON output for --players 3 or 4.
@@ -31,27 +31,27 @@ type playersRecord struct {
 	Ranks         []int        `json:"ranks,omitempty"` // by seat, at the end of the game; equal stores share a rank
 }
 
-func runPlayers(opts *Options, r multi.Rules, p multi.Position, head cmdutil.GameHead) error {
+func runPlayers(opts *Options, r players.Variant, p players.Position, head cmdutil.GameHead) error {
 	rec := playersRecord{GameHead: head}
 	var texts []string
 	for k, text := range opts.Moves {
-		i, err := multi.ParseMove(p, text)
+		i, err := players.ParseMove(p, text)
 		if err != nil {
-			return cmdutil.BadInputf("ply %d (position %s, %s to move): %v", k+1, p, multi.SeatName(p.ToMove()), err)
+			return cmdutil.BadInputf("ply %d (position %s, %s to move): %v", k+1, p, players.SeatName(p.ToMove()), err)
 		}
 		mover := p.ToMove()
-		pl := playersPly{Ply: k + 1, Seat: multi.SeatName(mover), Move: multi.MoveName(mover, i)}
+		pl := playersPly{Ply: k + 1, Seat: players.SeatName(mover), Move: players.MoveName(mover, i)}
 		pl.Pit = i + 1
 		capt := r.CaptureOf(p.Board, i)
 		next, res := r.PlayPosition(p, i)
 		pl.Captured = capt.Seeds
 		for _, s := range capt.From {
-			pl.CapturedFrom = append(pl.CapturedFrom, multi.SeatName(s))
+			pl.CapturedFrom = append(pl.CapturedFrom, players.SeatName(s))
 		}
 		pl.ExtraTurn, pl.Over = res.Extra(), res.Over()
 		pl.Position, pl.Stores = next.String(), next.Stores()
 		if !pl.Over {
-			pl.ToMove = multi.SeatName(next.ToMove())
+			pl.ToMove = players.SeatName(next.ToMove())
 		}
 		capture := ""
 		if pl.Captured > 0 {
@@ -63,16 +63,16 @@ func runPlayers(opts *Options, r multi.Rules, p multi.Position, head cmdutil.Gam
 	}
 	rec.FinalPosition, rec.Over, rec.Stores = p.String(), p.Board.Over(), p.Stores()
 	if rec.Over {
-		rec.Ranks = multi.Ranks(rec.Stores)
+		rec.Ranks = players.Ranks(rec.Stores)
 	} else {
-		rec.FinalToMove = multi.SeatName(p.ToMove())
+		rec.FinalToMove = players.SeatName(p.ToMove())
 	}
 	if opts.JSON {
 		return cmdutil.PrintJSON(opts.IO.Out, rec)
 	}
 	stores := make([]string, len(rec.Stores))
 	for s, v := range rec.Stores {
-		stores[s] = fmt.Sprintf("%s %d", multi.SeatName(s), v)
+		stores[s] = fmt.Sprintf("%s %d", players.SeatName(s), v)
 		if rec.Over {
 			stores[s] += fmt.Sprintf(" (rank %d)", rec.Ranks[s])
 		}

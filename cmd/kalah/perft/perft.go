@@ -8,7 +8,7 @@ import (
 
 	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
 	"github.com/kalah-solver/kalah/engine"
-	"github.com/kalah-solver/kalah/multi"
+	"github.com/kalah-solver/kalah/players"
 	"github.com/kalah-solver/kalah/results"
 	"github.com/spf13/cobra"
 )
@@ -45,9 +45,9 @@ next|opposite|all).`,
   kalah perft --pits 4 --seeds 3 --rule empty-capture --depth 12 --json`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return cmdutil.RunGame(cmd, &opts.Game, &opts.Players, func(r engine.Rules, p engine.Position, h cmdutil.GameHead) error {
+			return cmdutil.RunGame(cmd, &opts.Game, &opts.Players, func(r engine.Variant, p engine.Position, h cmdutil.GameHead) error {
 				return run(opts, h, func() []uint64 { return r.Perft(p.Board, opts.Depth) })
-			}, func(r multi.Rules, p multi.Position, h cmdutil.GameHead) error {
+			}, func(r players.Variant, p players.Position, h cmdutil.GameHead) error {
 				return run(opts, h, func() []uint64 { return r.Perft(p.Board, opts.Depth) })
 			})
 		},

@@ -19,7 +19,7 @@ func TestPerftPlayers(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &rec); err != nil {
 		t.Fatal(err)
 	}
-	// multi's perft table (multi/sow_test.go).
+	// the players package's perft table (players/sow_test.go).
 	if rec.Players != 4 || len(rec.Counts) != 8 || rec.Counts[7] != 24822 {
 		t.Errorf("record %+v", rec)
 	}

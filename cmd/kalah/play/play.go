@@ -22,20 +22,20 @@ import (
 
 // Options are the inputs of one "kalah play".
 type Options struct {
-	IO      *cmdutil.IOStreams
-	Game    cmdutil.GameFlags
-	Mode    string
-	Level   string
-	As      string
-	Seed    uint64
-	Moves   string
-	JSON    bool
-	Cache   string
-	NoCache bool
-	EGDB    string
-	NoEGDB  bool
-	TTMem   string
-	Threads int
+	IO        *cmdutil.IOStreams
+	Game      cmdutil.GameFlags
+	Mode      string
+	Level     string
+	As        string
+	Seed      uint64
+	Moves     string
+	JSON      bool
+	Cache     string
+	NoCache   bool
+	EGDB      string
+	NoEGDB    bool
+	TableSize string
+	Threads   int
 }
 
 // NewCmdPlay returns the play command.
@@ -109,7 +109,8 @@ and not kept.`,
 	f.BoolVar(&opts.NoCache, "no-cache", false, cmdutil.NoCacheHelp)
 	f.StringVar(&opts.EGDB, "egdb", "", "endgame-database directory (default: $XDG_DATA_HOME/kalah/egdb or ~/.local/share/kalah/egdb)")
 	f.BoolVar(&opts.NoEGDB, "no-egdb", false, "use no endgame database")
-	f.StringVar(&opts.TTMem, "tt-mem", "", "transposition table size, e.g. 512MiB (default: "+cmdutil.TTMemDefault+")")
+	f.StringVar(&opts.TableSize, "table-size", "", "table size, e.g. 512MiB (default: "+cmdutil.TableSizeDefault+")")
+	cmdutil.DeprecatedAlias(cmd, "tt-mem", "table-size")
 	f.IntVar(&opts.Threads, "threads", 0, fmt.Sprintf("search threads (default all cores, %d)", runtime.GOMAXPROCS(0)))
 	// The old names, for one release (removed in v0.3.0).
 	cmdutil.DeprecatedAlias(cmd, "store", "cache")
@@ -161,17 +162,17 @@ func run(ctx context.Context, opts *Options) error {
 			return cmdutil.BadInput(err)
 		}
 	}
-	cfg := kalah.Config{Pits: rules.Pits, Seeds: opts.Game.Seeds, Rule: rules.Capture, Threads: opts.Threads,
+	cfg := kalah.Config{Pits: rules.Pits, Seeds: opts.Game.Seeds, Rule: rules.Rule, Threads: opts.Threads,
 		EGDBDir: opts.EGDB, NoEGDB: opts.NoEGDB, CacheDir: opts.Cache, NoCache: opts.NoCache}
 	if !isStart {
 		cfg.Seeds = max(1, (start.Board.Total()+2*rules.Pits-1)/(2*rules.Pits))
 	}
-	if opts.TTMem != "" {
-		b, err := cmdutil.ParseBytes(opts.TTMem)
+	if opts.TableSize != "" {
+		b, err := cmdutil.ParseBytes(opts.TableSize)
 		if err != nil {
-			return cmdutil.BadInputf("--tt-mem: %v", err)
+			return cmdutil.BadInputf("--table-size: %v", err)
 		}
-		cfg.TableBytes = b
+		cfg.TableSize = b
 	}
 	if ctx == nil {
 		ctx = context.Background()

@@ -16,7 +16,7 @@ func execute(t *testing.T, input string, args ...string) (string, error) {
 	io, out, _ := cmdutil.Test()
 	io.In = strings.NewReader(input)
 	cmd := NewCmdPlay(io)
-	cmd.SetArgs(append([]string{"--cache", t.TempDir(), "--no-egdb", "--threads", "1", "--tt-mem", "16MiB"}, args...))
+	cmd.SetArgs(append([]string{"--cache", t.TempDir(), "--no-egdb", "--threads", "1", "--table-size", "16MiB"}, args...))
 	cmd.SetOut(io.Out)
 	cmd.SetErr(io.ErrOut)
 	cmd.SilenceUsage, cmd.SilenceErrors = true, true
@@ -33,14 +33,14 @@ func TestPlayMovesJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &rec); err != nil {
 		t.Fatalf("%v in %q", err, out)
 	}
-	r, _ := engine.NewRules(4, engine.NoEmptyCapture)
+	r, _ := engine.NewVariant(4, engine.NoEmptyCapture)
 	start, _ := r.StartPosition(3)
 	pl, _ := r.ParseLetters(start, "bd-A")
 	p, err := r.PlayLine(start, pl)
 	if err != nil {
 		t.Fatal(err)
 	}
-	k, err := kalah.Open(kalah.Config{Pits: 4, Seeds: 3, NoEGDB: true, NoCache: true, Threads: 1, TableBytes: 16 << 20})
+	k, err := kalah.Open(kalah.Config{Pits: 4, Seeds: 3, NoEGDB: true, NoCache: true, Threads: 1, TableSize: 16 << 20})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,8 +60,8 @@ func TestPlayMovesJSON(t *testing.T) {
 	if !rec.Plies[0].ExtraTurn || rec.Plies[0].ToMove != "south" || rec.StartPosition != start.String() {
 		t.Errorf("plies %+v", rec.Plies)
 	}
-	if rec.Cache == "" || rec.Store != rec.Cache || rec.FromStore != rec.FromCache {
-		t.Errorf("cache %q, from_cache %v; the deprecated keys: store %q, from_store %v", rec.Cache, rec.FromCache, rec.Store, rec.FromStore)
+	if rec.Cache == "" {
+		t.Errorf("cache %q, from_cache %v", rec.Cache, rec.FromCache)
 	}
 }
 
@@ -141,7 +141,7 @@ func TestPlayInteractive(t *testing.T) {
 // serve'), play goes on without it and says so in one line.
 func TestPlayCacheInUse(t *testing.T) {
 	dir := t.TempDir()
-	held, err := kalah.Open(kalah.Config{Pits: 4, Seeds: 3, NoEGDB: true, CacheDir: dir, Threads: 1, TableBytes: 16 << 20})
+	held, err := kalah.Open(kalah.Config{Pits: 4, Seeds: 3, NoEGDB: true, CacheDir: dir, Threads: 1, TableSize: 16 << 20})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +156,7 @@ func TestPlayCacheInUse(t *testing.T) {
 		io, out, errOut := cmdutil.Test()
 		io.In = strings.NewReader(c.input)
 		cmd := NewCmdPlay(io)
-		cmd.SetArgs(append([]string{"--cache", dir, "--no-egdb", "--threads", "1", "--tt-mem", "16MiB", "--pits", "4", "--seeds", "3"}, c.args...))
+		cmd.SetArgs(append([]string{"--cache", dir, "--no-egdb", "--threads", "1", "--table-size", "16MiB", "--pits", "4", "--seeds", "3"}, c.args...))
 		cmd.SetOut(io.Out)
 		cmd.SetErr(io.ErrOut)
 		cmd.SilenceUsage, cmd.SilenceErrors = true, true

@@ -91,7 +91,7 @@ func TestPlayTerminal(t *testing.T) {
 	io, _, _ := cmdutil.Test()
 	io.In, io.Out = tty, tty
 	cmd := NewCmdPlay(io)
-	cmd.SetArgs([]string{"--cache", t.TempDir(), "--no-egdb", "--threads", "1", "--tt-mem", "16MiB", "--pits", "4", "--seeds", "3", "--mode", "explore"})
+	cmd.SetArgs([]string{"--cache", t.TempDir(), "--no-egdb", "--threads", "1", "--table-size", "16MiB", "--pits", "4", "--seeds", "3", "--mode", "explore"})
 	cmd.SilenceUsage, cmd.SilenceErrors = true, true
 	done := make(chan error, 1)
 	go func() { done <- cmd.Execute() }()

@@ -33,10 +33,6 @@ type record struct {
 	Winner        string  `json:"winner,omitempty"` // south, north or draw, once the game is over
 	Cache         string  `json:"cache,omitempty"`
 	NPS           float64 `json:"nps"`
-	// FromStore and Store are FromCache and Cache under their old keys.
-	// Deprecated: use from_cache and cache; removed in v0.3.0.
-	FromStore bool   `json:"from_store"`
-	Store     string `json:"store,omitempty"`
 }
 
 // ply is one sowing of the line.
@@ -76,7 +72,6 @@ func (g *game) printRecord(ctx context.Context) error {
 		StartPosition: g.line.Start.String(), StartToMove: g.line.Start.ToMove.String(), Line: g.line.Letters(), Plies: []ply{},
 		Over: p.Board.Over(), SouthStore: h[p.Pits], NorthStore: h[2*p.Pits+1], StoreDiff: p.SouthDiff(), Cache: g.k.CacheDir()}
 	rec.Record.SyncDeprecated()
-	rec.FromStore, rec.Store = rec.FromCache, rec.Cache
 	if rec.Moves == nil {
 		rec.Moves = []results.MoveValue{}
 	}
@@ -101,7 +96,7 @@ func (g *game) printRecord(ctx context.Context) error {
 		return cmdutil.PrintJSON(g.opts.IO.Out, rec)
 	}
 	w := g.opts.IO.Out
-	fmt.Fprintf(w, "Kalah(%d), rule %s\nfrom %s, %s to move; line %s\n", p.Pits, g.line.Rules.Capture, rec.StartPosition, rec.StartToMove, orNone(rec.Line))
+	fmt.Fprintf(w, "Kalah(%d), rule %s\nfrom %s, %s to move; line %s\n", p.Pits, g.line.Rules.Rule, rec.StartPosition, rec.StartToMove, orNone(rec.Line))
 	g.printBoard(w)
 	if rec.Over {
 		fmt.Fprintf(w, "game over: South %d, North %d: %s\n", rec.SouthStore, rec.NorthStore, cmdutil.Outcome(rec.StoreDiff))

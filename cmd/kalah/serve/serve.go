@@ -34,7 +34,7 @@ type Options struct {
 	NoCache      bool
 	EGDB         string
 	NoEGDB       bool
-	TTMem        string
+	TableSize    string
 	Threads      int
 	MaxQueue     int
 	SolveTimeout time.Duration
@@ -130,7 +130,8 @@ usually answered from the cache. A request stops the look-ahead at once.
 	f.BoolVar(&opts.NoCache, "no-cache", false, cmdutil.NoCacheHelp)
 	f.StringVar(&opts.EGDB, "egdb", "", "endgame-database directory (default: $XDG_DATA_HOME/kalah/egdb or ~/.local/share/kalah/egdb)")
 	f.BoolVar(&opts.NoEGDB, "no-egdb", false, "use no endgame database")
-	f.StringVar(&opts.TTMem, "tt-mem", "", "transposition table size, e.g. 512MiB (default: "+cmdutil.TTMemDefault+")")
+	f.StringVar(&opts.TableSize, "table-size", "", "table size, e.g. 512MiB (default: "+cmdutil.TableSizeDefault+")")
+	cmdutil.DeprecatedAlias(cmd, "tt-mem", "table-size")
 	f.IntVar(&opts.Threads, "threads", 0, fmt.Sprintf("search threads (default all cores, %d)", runtime.GOMAXPROCS(0)))
 	f.IntVar(&opts.MaxQueue, "max-queue", serve.DefaultMaxQueue, "new searches that may wait for the running solve; more get HTTP 503 (answers from the cache never wait)")
 	f.DurationVar(&opts.SolveTimeout, "solve-timeout", 10*time.Minute, "stop a solve after this long and answer with its bounds (0: no limit)")
@@ -174,12 +175,12 @@ func run(ctx context.Context, opts *Options) error {
 	if so.MaxQueue == 0 {
 		so.MaxQueue = -1 // none may wait
 	}
-	if opts.TTMem != "" {
-		b, err := cmdutil.ParseBytes(opts.TTMem)
+	if opts.TableSize != "" {
+		b, err := cmdutil.ParseBytes(opts.TableSize)
 		if err != nil {
-			return cmdutil.BadInputf("--tt-mem: %v", err)
+			return cmdutil.BadInputf("--table-size: %v", err)
 		}
-		so.TableBytes = b
+		so.TableSize = b
 	}
 	if opts.Verbose {
 		so.Log = log.New(opts.IO.ErrOut, "kalah serve: ", log.Ltime)
@@ -264,7 +265,7 @@ func warm(ctx context.Context, srv *serve.Server, io *cmdutil.IOStreams) {
 			db = fmt.Sprintf("the %d-seed endgame database", w.EGDBSeeds)
 		}
 		fmt.Fprintf(io.ErrOut, "kalah serve: Kalah(%d,%d) %v is ready (%s table touched, %s) in %v\n",
-			pits, seeds, rule, cmdutil.FormatBytes(w.TableBytes), db, w.Took.Round(10*time.Millisecond))
+			pits, seeds, rule, cmdutil.FormatBytes(w.TableSize), db, w.Took.Round(10*time.Millisecond))
 	}
 }
 

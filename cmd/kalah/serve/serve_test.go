@@ -20,7 +20,7 @@ func serveOnce(t *testing.T, addr, path string) (body, stderr string) {
 	io_, _, errOut := cmdutil.Test()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	opts := &Options{IO: io_, Addr: addr, Cache: t.TempDir(), NoEGDB: true, TTMem: "16MiB", Threads: 1, MaxQueue: 2}
+	opts := &Options{IO: io_, Addr: addr, Cache: t.TempDir(), NoEGDB: true, TableSize: "16MiB", Threads: 1, MaxQueue: 2}
 	opts.Ready = func(url string) {
 		go func() {
 			defer cancel()
@@ -57,7 +57,7 @@ func TestServeWarm(t *testing.T) {
 	for _, no := range []bool{false, true} {
 		io_, _, errOut := cmdutil.Test()
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		opts := &Options{IO: io_, Addr: "127.0.0.1:0", Cache: t.TempDir(), NoEGDB: true, TTMem: "16MiB", Threads: 1, NoWarm: no}
+		opts := &Options{IO: io_, Addr: "127.0.0.1:0", Cache: t.TempDir(), NoEGDB: true, TableSize: "16MiB", Threads: 1, NoWarm: no}
 		opts.Warmed = cancel
 		if no {
 			opts.Ready = func(string) { cancel() }
@@ -75,7 +75,7 @@ func TestServeWarm(t *testing.T) {
 
 func TestServeBadInput(t *testing.T) {
 	io_, _, _ := cmdutil.Test()
-	for _, o := range []*Options{{IO: io_, Addr: "nonsense"}, {IO: io_, Addr: "127.0.0.1:0", Threads: -1}, {IO: io_, Addr: "127.0.0.1:0", TTMem: "lots"}} {
+	for _, o := range []*Options{{IO: io_, Addr: "nonsense"}, {IO: io_, Addr: "127.0.0.1:0", Threads: -1}, {IO: io_, Addr: "127.0.0.1:0", TableSize: "lots"}} {
 		if err := run(context.Background(), o); cmdutil.ExitCode(err) != 2 {
 			t.Errorf("%+v: %v, want bad input", o, err)
 		}
@@ -87,7 +87,7 @@ func TestServeBadInput(t *testing.T) {
 func TestServeEGDBLog(t *testing.T) {
 	io_, _, errOut := cmdutil.Test()
 	log := egdbLogger(io_)
-	r := engine.Rules{Pits: 6, Capture: engine.NoEmptyCapture}
+	r := engine.Variant{Pits: 6, Rule: engine.NoEmptyCapture}
 	ev := kalah.EGDBBuild{Dir: "/data/kalah/egdb/kalah-m6-no-empty-capture", Rules: r, MaxSeeds: 20, Positions: 1000, Bytes: 500}
 	log(ev)
 	for done := int64(50); done <= 1000; done += 50 {

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
-	"github.com/kalah-solver/kalah/multi"
+	"github.com/kalah-solver/kalah/players"
 )
 
 // playersRecord is the JSON output for --players 3 or 4.
@@ -21,7 +21,7 @@ type playersRecord struct {
 	Diagram     string   `json:"diagram"`
 }
 
-func runPlayers(opts *Options, p multi.Position, head cmdutil.GameHead) error {
+func runPlayers(opts *Options, p players.Position, head cmdutil.GameHead) error {
 	rec := playersRecord{
 		GameHead:    head,
 		Holes:       p.Holes(),
@@ -33,7 +33,7 @@ func runPlayers(opts *Options, p multi.Position, head cmdutil.GameHead) error {
 		Diagram:     p.Diagram(),
 	}
 	if rec.Over {
-		rec.Ranks = multi.Ranks(rec.Stores)
+		rec.Ranks = players.Ranks(rec.Stores)
 	}
 	if opts.JSON {
 		return cmdutil.PrintJSON(opts.IO.Out, rec)
@@ -49,10 +49,10 @@ func runPlayers(opts *Options, p multi.Position, head cmdutil.GameHead) error {
 // StoresText writes stores by seat with their ranks: "P1 9 (1st), P2 5 (3rd),
 // P3 6 (2nd)".
 func StoresText(stores []int) string {
-	ranks := multi.Ranks(stores)
+	ranks := players.Ranks(stores)
 	parts := make([]string, len(stores))
 	for s, v := range stores {
-		parts[s] = fmt.Sprintf("%s %d (%s)", multi.SeatName(s), v, ordinal(ranks[s]))
+		parts[s] = fmt.Sprintf("%s %d (%s)", players.SeatName(s), v, ordinal(ranks[s]))
 	}
 	return strings.Join(parts, ", ")
 }

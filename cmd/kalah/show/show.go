@@ -9,7 +9,7 @@ import (
 
 	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
 	"github.com/kalah-solver/kalah/engine"
-	"github.com/kalah-solver/kalah/multi"
+	"github.com/kalah-solver/kalah/players"
 	"github.com/kalah-solver/kalah/results"
 	"github.com/spf13/cobra"
 )
@@ -42,8 +42,8 @@ player in seat order (docs/rules.md, "Three and four players").`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return cmdutil.RunGame(cmd, &opts.Game, &opts.Players,
-				func(r engine.Rules, p engine.Position, h cmdutil.GameHead) error { return run(opts, p, h) },
-				func(r multi.Rules, p multi.Position, h cmdutil.GameHead) error { return runPlayers(opts, p, h) })
+				func(r engine.Variant, p engine.Position, h cmdutil.GameHead) error { return run(opts, p, h) },
+				func(r players.Variant, p players.Position, h cmdutil.GameHead) error { return runPlayers(opts, p, h) })
 		},
 	}
 	cmdutil.AddGameFlags(cmd, &opts.Game, true)

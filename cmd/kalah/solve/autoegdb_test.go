@@ -16,7 +16,7 @@ import (
 // --quiet nothing, and a failed build no end line (its error is the
 // solve's).
 func TestEGDBBuildLines(t *testing.T) {
-	rules := engine.Rules{Pits: 6, Capture: engine.NoEmptyCapture}
+	rules := engine.Variant{Pits: 6, Rule: engine.NoEmptyCapture}
 	build := func(quiet bool, fail bool) string {
 		io, _, errOut := cmdutil.Test()
 		s := newSolveRun(&Options{IO: io, Quiet: quiet}, 0, 48, false)

@@ -25,7 +25,7 @@ func readJobs(opts *Options) (jobs []job, batch bool, err error) {
 		}
 		return []job{j}, false, nil
 	}
-	c, err := opts.Game.Capture()
+	c, err := opts.Game.ParseRule()
 	if err != nil {
 		return nil, true, err
 	}
@@ -50,7 +50,7 @@ func readJobs(opts *Options) (jobs []job, batch bool, err error) {
 		if err != nil {
 			return nil, true, cmdutil.BadInputf("standard input line %d: %v", n, err)
 		}
-		jobs = append(jobs, job{rules: engine.Rules{Pits: p.Pits, Capture: c}, pos: p})
+		jobs = append(jobs, job{rules: engine.Variant{Pits: p.Pits, Rule: c}, pos: p})
 	}
 	if err := sc.Err(); err != nil {
 		return nil, true, fmt.Errorf("reading standard input: %w", err)

@@ -23,10 +23,6 @@ type output struct {
 	NPS         float64      `json:"nps"`                   // nodes per second, from the record's nodes and seconds
 	Cache       string       `json:"cache,omitempty"`       // the cache's directory; absent with --no-cache
 	Stats       solver.Stats `json:"stats"`
-	// FromStore and Store are FromCache and Cache under their old keys.
-	// Deprecated: use from_cache and cache; removed in v0.3.0.
-	FromStore bool   `json:"from_store"`
-	Store     string `json:"store,omitempty"`
 }
 
 // output builds the output of one solve; err is nil or wraps
@@ -35,7 +31,6 @@ func (s *solveRun) output(j job, res *kalah.Result, err error) *output {
 	o := &output{Record: *res.Record, Solved: res.Solved, Interrupted: err != nil, ValueOnly: s.opts.ValueOnly,
 		FromCache: res.FromCache, FromBook: res.FromBook, Cache: s.k.CacheDir(), Stats: res.Stats}
 	o.Record.SyncDeprecated()
-	o.FromStore, o.Store = o.FromCache, o.Cache
 	o.Seeds = j.seeds
 	if o.Moves == nil {
 		o.Moves = []results.MoveValue{}
@@ -133,7 +128,7 @@ func printReport(w io.Writer, rec *output) error {
 		cost = "solved originally with: nodes"
 	}
 	_, err := fmt.Fprintf(w, "%s %s in %.3f s, %.1f M nodes/s, %d threads, table %s, egdb %s, cache %s\n",
-		cost, results.Group(rec.Nodes), rec.Seconds, rec.NPS/1e6, rec.Threads, cmdutil.FormatBytes(rec.TTBytes), egdb, cache)
+		cost, results.Group(rec.Nodes), rec.Seconds, rec.NPS/1e6, rec.Threads, cmdutil.FormatBytes(rec.TableSize), egdb, cache)
 	return err
 }
 

@@ -1,6 +1,6 @@
 package solvecmd
 
-// The k-player path of "kalah solve" (--players 3 or 4, package multi):
+// The k-player path of "kalah solve" (--players 3 or 4, package players):
 // both solution concepts, every opening move's final stores, a principal
 // variation and, under paranoid, what each seat can guarantee.
 
@@ -16,7 +16,7 @@ import (
 
 	"github.com/kalah-solver/kalah"
 	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
-	"github.com/kalah-solver/kalah/multi"
+	"github.com/kalah-solver/kalah/players"
 	"github.com/kalah-solver/kalah/results"
 	"github.com/spf13/cobra"
 )
@@ -33,8 +33,8 @@ type PlayersOptions struct {
 func addPlayersFlags(cmd *cobra.Command, opts *Options) {
 	cmdutil.AddPlayersFlags(cmd, &opts.Players.PlayersFlags)
 	f := cmd.Flags()
-	f.StringVar(&opts.Players.Concept, "concept", multi.Paranoid.String(), "with --players 3 or 4, the solution concept: paranoid (the mover against a coalition of the others; --tt-mem sizes its table, default 256MiB) or maxn (each player for itself, lowest pit among equal moves; it keeps every position, 4 to 9 bytes each, in a table that doubles up to --tt-mem counting the old table while it grows, default 2GiB)")
-	f.IntVar(&opts.Players.MaxPositions, "max-positions", 0, "with --concept maxn, stop when the table holds more positions (0: only --tt-mem bounds it)")
+	f.StringVar(&opts.Players.Concept, "concept", players.Paranoid.String(), "with --players 3 or 4, the solution concept: paranoid (the mover against a coalition of the others; --table-size sizes its table, default 256MiB) or maxn (each player for itself, lowest pit among equal moves; it keeps every position, 4 to 9 bytes each, in a table that doubles up to --table-size counting the old table while it grows, default 2GiB)")
+	f.IntVar(&opts.Players.MaxPositions, "max-positions", 0, "with --concept maxn, stop when the table holds more positions (0: only --table-size bounds it)")
 	f.StringVar(&opts.Players.Save, "save", "", "with --players 3 or 4, merge the start position's record into DIR/players.jsonl (e.g. results/data)")
 }
 
@@ -67,7 +67,7 @@ type playersOutput struct {
 	Nodes         uint64                   `json:"nodes"`
 	Positions     int                      `json:"positions"`
 	Seconds       float64                  `json:"seconds"`
-	TTBytes       int64                    `json:"tt_bytes"`
+	TableSize     int64                    `json:"table_size"`
 	results.Provenance
 }
 
@@ -76,7 +76,7 @@ func runPlayers(ctx context.Context, opts *Options, changed func(string) bool) e
 	if err := po.Check(changed); err != nil {
 		return err
 	}
-	concept, err := multi.ParseConcept(po.Concept)
+	concept, err := players.ParseConcept(po.Concept)
 	if err != nil {
 		return cmdutil.BadInput(err)
 	}
@@ -94,31 +94,31 @@ func runPlayers(ctx context.Context, opts *Options, changed func(string) bool) e
 	if p.Board.Over() {
 		return cmdutil.BadInputf("position %s: the game is over", p)
 	}
-	// The session sizes the table by the k-player policy unless --tt-mem.
+	// The session sizes the table by the k-player policy unless --table-size.
 	cfg := kalah.PlayersConfig{Rules: r, Concept: concept, TableSeeds: p.Board.Seeds(), MaxPositions: po.MaxPositions}
-	if opts.TTMem != "" {
-		if cfg.TableBytes, err = cmdutil.ParseBytes(opts.TTMem); err != nil {
-			return cmdutil.BadInputf("--tt-mem: %v", err)
+	if opts.TableSize != "" {
+		if cfg.TableSize, err = cmdutil.ParseBytes(opts.TableSize); err != nil {
+			return cmdutil.BadInputf("--table-size: %v", err)
 		}
 	}
 	if !opts.Quiet && (opts.Progress == nil || *opts.Progress) {
 		// A long search reports every 30 s on standard error.
 		t0 := time.Now()
-		cfg.Progress = func(nodes uint64, entries int, tableBytes int64) {
+		cfg.Progress = func(nodes uint64, entries int, tableSize int64) {
 			sec := time.Since(t0).Seconds()
-			if concept == multi.MaxN {
+			if concept == players.MaxN {
 				fmt.Fprintf(opts.IO.ErrOut, "max^n: %d positions in %s (%.1f bytes a position), %d nodes, %.0f s, %.0f positions/s\n",
-					entries, cmdutil.FormatBytes(tableBytes), float64(tableBytes)/float64(max(entries, 1)), nodes, sec, float64(entries)/sec)
+					entries, cmdutil.FormatBytes(tableSize), float64(tableSize)/float64(max(entries, 1)), nodes, sec, float64(entries)/sec)
 				return
 			}
 			fmt.Fprintf(opts.IO.ErrOut, "paranoid: %d nodes, %d entries in a %s table, %.0f s, %.0f nodes/s\n",
-				nodes, entries, cmdutil.FormatBytes(tableBytes), sec, float64(nodes)/sec)
+				nodes, entries, cmdutil.FormatBytes(tableSize), sec, float64(nodes)/sec)
 		}
 		cfg.ProgressEvery = 30 * time.Second
 	}
 	s, err := kalah.OpenPlayers(cfg)
 	switch {
-	case errors.Is(err, multi.ErrTooBig):
+	case errors.Is(err, players.ErrTooBig):
 		return fmt.Errorf("%s: %w", head.Name, err)
 	case err != nil:
 		return cmdutil.BadInput(err)
@@ -133,14 +133,14 @@ func runPlayers(ctx context.Context, opts *Options, changed func(string) bool) e
 	t0 := time.Now()
 	sol, err := s.Solve(ctx, p)
 	var guar []int
-	for seat := 0; err == nil && concept == multi.Paranoid && seat < r.Players; seat++ {
+	for seat := 0; err == nil && concept == players.Paranoid && seat < r.Players; seat++ {
 		var g int
 		g, err = s.Guarantee(ctx, p, seat)
 		guar = append(guar, g)
 	}
 	switch {
-	case errors.Is(err, multi.ErrTooBig):
-		return fmt.Errorf("%s: %w (raise --tt-mem or --max-positions, or try a smaller game)", head.Name, err)
+	case errors.Is(err, players.ErrTooBig):
+		return fmt.Errorf("%s: %w (raise --table-size or --max-positions, or try a smaller game)", head.Name, err)
 	case ctx.Err() != nil:
 		return cmdutil.ErrInterrupted
 	case err != nil:
@@ -161,22 +161,22 @@ func runPlayers(ctx context.Context, opts *Options, changed func(string) bool) e
 		PV:            lineText(sol.PV),
 		Positions:     sol.Entries,
 		Seconds:       time.Since(t0).Seconds(),
-		TTBytes:       s.TableBytes(), // max^n's as it ended
+		TableSize:     s.TableSize(), // max^n's as it ended
 		Provenance:    results.Current(),
 	}
 	out.Nodes, _ = s.Work()
 	for _, mv := range sol.Moves {
-		out.Moves = append(out.Moves, results.PlayersOpening{Move: multi.MoveName(sol.Mover, mv.Pit), Value: mv.Value, Stores: mv.Stores})
+		out.Moves = append(out.Moves, results.PlayersOpening{Move: players.MoveName(sol.Mover, mv.Pit), Value: mv.Value, Stores: mv.Stores})
 	}
 	for _, i := range sol.Best {
-		out.Best = append(out.Best, multi.MoveName(sol.Mover, i))
+		out.Best = append(out.Best, players.MoveName(sol.Mover, i))
 	}
 	if po.Save != "" {
 		rec := results.PlayersRecord{
 			Players: out.Players, Pits: out.Pits, Seeds: out.Seeds, CaptureTarget: r.Canonical().Target.String(),
 			Rule: out.Rule, Concept: out.Concept, Value: out.Value, Stores: out.Stores, Guarantees: out.Guarantees,
 			Openings: out.Moves, Best: out.Best, PV: out.PV, Nodes: out.Nodes, Positions: out.Positions,
-			Seconds: float64(int64(out.Seconds*1000)) / 1000, TTBytes: out.TTBytes,
+			Seconds: float64(int64(out.Seconds*1000)) / 1000, TableSize: out.TableSize,
 			Date: time.Now().UTC().Format("2006-01-02"), Provenance: out.Provenance,
 		}
 		if err := (results.Archive{Dir: po.Save}).PutPlayers(rec); err != nil {
@@ -190,7 +190,7 @@ func runPlayers(ctx context.Context, opts *Options, changed func(string) bool) e
 	return nil
 }
 
-func lineText(pv []multi.Ply) string {
+func lineText(pv []players.Ply) string {
 	parts := make([]string, len(pv))
 	for i, pl := range pv {
 		parts[i] = pl.String()
@@ -201,7 +201,7 @@ func lineText(pv []multi.Ply) string {
 func storesText(stores []int) string {
 	parts := make([]string, len(stores))
 	for s, v := range stores {
-		parts[s] = fmt.Sprintf("%s %d", multi.SeatName(s), v)
+		parts[s] = fmt.Sprintf("%s %d", players.SeatName(s), v)
 	}
 	return strings.Join(parts, ", ")
 }
@@ -210,12 +210,12 @@ func writePlayers(opts *Options, out playersOutput, head cmdutil.GameHead) {
 	w := opts.IO.Out
 	fmt.Fprintf(w, "%s, concept %s\n", head.Title(), out.Concept)
 	fmt.Fprintf(w, "position %s, %s to move\n", out.Position, out.ToMove)
-	if out.Concept == multi.Paranoid.String() {
+	if out.Concept == players.Paranoid.String() {
 		fmt.Fprintf(w, "value: %s's final store %d, guaranteed whatever the others do (paranoid)\n", out.ToMove, out.Value)
 	} else {
 		fmt.Fprintf(w, "value: %s's final store %d when every player maximises its own store (max^n, lowest pit among equal moves)\n", out.ToMove, out.Value)
 	}
-	fmt.Fprintf(w, "moves (the mover's value; final stores %s):\n", map[bool]string{true: "along the principal variation after the move", false: "of max^n play"}[out.Concept == multi.Paranoid.String()])
+	fmt.Fprintf(w, "moves (the mover's value; final stores %s):\n", map[bool]string{true: "along the principal variation after the move", false: "of max^n play"}[out.Concept == players.Paranoid.String()])
 	for _, mv := range out.Moves {
 		fmt.Fprintf(w, "  %-4s %4d   %s\n", mv.Move, mv.Value, storesText(mv.Stores))
 	}

@@ -23,7 +23,7 @@ func executePlayers(t *testing.T, args ...string) (string, error) {
 }
 
 func TestSolvePlayers(t *testing.T) {
-	out, err := executePlayers(t, "--players", "3", "--pits", "4", "--seeds", "1", "--tt-mem", "1MiB")
+	out, err := executePlayers(t, "--players", "3", "--pits", "4", "--seeds", "1", "--table-size", "1MiB")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,10 +69,10 @@ func TestSolvePlayersBadInput(t *testing.T) {
 	}
 }
 
-// TestSolvePlayersMaxnTable: --tt-mem bounds the max^n table, which is
-// reported as tt_bytes; a table too small stops the solve with exit code 1.
+// TestSolvePlayersMaxnTable: --table-size bounds the max^n table, which is
+// reported as table_size; a table too small stops the solve with exit code 1.
 func TestSolvePlayersMaxnTable(t *testing.T) {
-	out, err := executePlayers(t, "--players", "3", "--pits", "3", "--seeds", "2", "--concept", "maxn", "--tt-mem", "2MiB", "--json")
+	out, err := executePlayers(t, "--players", "3", "--pits", "3", "--seeds", "2", "--concept", "maxn", "--table-size", "2MiB", "--json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,10 +80,10 @@ func TestSolvePlayersMaxnTable(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &rec); err != nil {
 		t.Fatal(err)
 	}
-	if tb, _ := rec["tt_bytes"].(float64); rec["value"] != 9.0 || rec["positions"] != 86130.0 || tb <= 0 || tb > 2<<20 {
+	if tb, _ := rec["table_size"].(float64); rec["value"] != 9.0 || rec["positions"] != 86130.0 || tb <= 0 || tb > 2<<20 {
 		t.Errorf("record %v", rec)
 	}
-	_, err = executePlayers(t, "--players", "3", "--pits", "3", "--seeds", "3", "--concept", "maxn", "--tt-mem", "1MiB")
+	_, err = executePlayers(t, "--players", "3", "--pits", "3", "--seeds", "3", "--concept", "maxn", "--table-size", "1MiB")
 	if cmdutil.ExitCode(err) != 1 || !strings.Contains(err.Error(), "max^n table full") {
 		t.Errorf("3-player Kalah(3,3) in 1 MiB: %v, want exit code 1, table full", err)
 	}

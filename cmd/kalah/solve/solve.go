@@ -18,16 +18,16 @@ import (
 
 // Options are the inputs of one "kalah solve".
 type Options struct {
-	IO      *cmdutil.IOStreams
-	Game    cmdutil.GameFlags
-	TTMem   string
-	Threads int
-	EGDB    string
-	NoEGDB  bool
-	Cache   string
-	NoCache bool
-	Force   bool
-	JSON    bool
+	IO        *cmdutil.IOStreams
+	Game      cmdutil.GameFlags
+	TableSize string
+	Threads   int
+	EGDB      string
+	NoEGDB    bool
+	Cache     string
+	NoCache   bool
+	Force     bool
+	JSON      bool
 	// ValueOnly computes the value, one best move and a principal
 	// variation, not every move's value.
 	ValueOnly bool
@@ -94,7 +94,7 @@ records a start position in DIR/players.jsonl (docs/cli.md).`,
 		Example: `  kalah solve
   kalah solve --pits 4 --seeds 3 --rule empty-capture --json
   kalah solve --pits 6 --seeds 4 --rule empty-capture --value-only
-  kalah solve --position 0,0,13,0,0,0,0,1,1,1,1,1,1,0 --tt-mem 512MiB
+  kalah solve --position 0,0,13,0,0,0,0,1,1,1,1,1,1,0 --table-size 512MiB
   printf '4,4,4,4,4,4,0,4,4,4,4,4,4,0\n1,0,2,0,3,0,20,0,0,0,2,0,1,19 north\n' \
       | kalah solve --position - --json`,
 		Args: cmdutil.NoArgs,
@@ -119,7 +119,8 @@ records a start position in DIR/players.jsonl (docs/cli.md).`,
 	}
 	cmdutil.AddGameFlags(cmd, &opts.Game, true)
 	f := cmd.Flags()
-	f.StringVar(&opts.TTMem, "tt-mem", "", fmt.Sprintf("transposition table size, e.g. 512MiB or 2GiB (default: by the board's pits, seeds and the endgame database's depth, at most a quarter of memory or 1 GiB (%s here): 1 GiB for Kalah(6,4) with the 18-seed database, 16 MiB with the 28-seed one; a quarter of that with --value-only)", cmdutil.FormatBytes(solver.DefaultTTBytes())))
+	f.StringVar(&opts.TableSize, "table-size", "", fmt.Sprintf("table size, e.g. 512MiB or 2GiB (default: by the board's pits, seeds and the endgame database's depth, at most a quarter of memory or 1 GiB (%s here): 1 GiB for Kalah(6,4) with the 18-seed database, 16 MiB with the 28-seed one; a quarter of that with --value-only)", cmdutil.FormatBytes(solver.DefaultTableSize())))
+	cmdutil.DeprecatedAlias(cmd, "tt-mem", "table-size")
 	f.IntVar(&opts.Threads, "threads", 0, fmt.Sprintf("search threads (default all cores, %d)", runtime.GOMAXPROCS(0)))
 	f.StringVar(&opts.EGDB, "egdb", "", "endgame-database directory (default: $XDG_DATA_HOME/kalah/egdb or ~/.local/share/kalah/egdb)")
 	f.BoolVar(&opts.NoEGDB, "no-egdb", false, "use no endgame database")
@@ -145,7 +146,7 @@ records a start position in DIR/players.jsonl (docs/cli.md).`,
 
 // job is one position to solve.
 type job struct {
-	rules engine.Rules
+	rules engine.Variant
 	pos   engine.Position
 	seeds int // seeds per pit of a start position, else 0
 	start bool
@@ -166,24 +167,24 @@ func run(ctx context.Context, opts *Options) error {
 	// that a small game does not map and zero gigabytes it never
 	// touches; a value-only solve gets a quarter of that (it visits a
 	// fraction of the nodes).
-	var ttBytes int64
+	var tableSize int64
 	tableSeeds := 0
 	for _, j := range jobs {
 		tableSeeds = max(tableSeeds, j.pos.Board.Seeds())
 	}
-	if opts.TTMem != "" {
-		b, err := cmdutil.ParseBytes(opts.TTMem)
+	if opts.TableSize != "" {
+		b, err := cmdutil.ParseBytes(opts.TableSize)
 		if err != nil {
-			return cmdutil.BadInputf("--tt-mem: %v", err)
+			return cmdutil.BadInputf("--table-size: %v", err)
 		}
-		ttBytes = b
+		tableSize = b
 	}
 	if ctx == nil {
 		ctx = context.Background()
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	s := newSolveRun(opts, ttBytes, tableSeeds, batch)
+	s := newSolveRun(opts, tableSize, tableSeeds, batch)
 	for _, j := range jobs {
 		if err := s.solve(ctx, j); err != nil {
 			s.close()

@@ -24,7 +24,7 @@ func execute(t *testing.T, ctx context.Context, stdin string, args ...string) (s
 	io, out, errOut := cmdutil.Test()
 	io.In = strings.NewReader(stdin)
 	cmd := NewCmdSolve(io)
-	cmd.SetArgs(append([]string{"--tt-mem", "16MiB", "--threads", "2"}, args...))
+	cmd.SetArgs(append([]string{"--table-size", "16MiB", "--threads", "2"}, args...))
 	cmd.SetOut(io.Out)
 	cmd.SetErr(io.ErrOut)
 	cmd.SilenceUsage, cmd.SilenceErrors = true, true // as under the root command
@@ -41,8 +41,8 @@ type brute struct {
 	diff int // the mover's store minus the opponent's
 }
 
-func newBrute(r engine.Rules, p engine.Position) *brute {
-	rr := reference.Rules{Pits: r.Pits, EmptyCapture: r.Capture == engine.EmptyCapture}
+func newBrute(r engine.Variant, p engine.Position) *brute {
+	rr := reference.Rules{Pits: r.Pits, EmptyCapture: r.Rule == engine.EmptyCapture}
 	return &brute{ref: reference.NewSolver(rr, 0), game: rr.Game(p.Holes(), p.ToMove == engine.North), diff: p.Board.StoreDiff()}
 }
 
@@ -52,7 +52,7 @@ func (br *brute) move(i int) int { return br.diff + br.ref.MoveValue(br.game, i)
 
 // checkRecord compares a JSON record with the reference and replays its
 // principal variation, in both notations, to the value.
-func checkRecord(t *testing.T, rec map[string]any, r engine.Rules, p engine.Position) {
+func checkRecord(t *testing.T, rec map[string]any, r engine.Variant, p engine.Position) {
 	t.Helper()
 	br := newBrute(r, p)
 	want := br.value()
@@ -126,9 +126,9 @@ func TestSolveText(t *testing.T) {
 func TestSolveJSON(t *testing.T) {
 	for _, c := range []struct {
 		m, n int
-		rule engine.Capture
+		rule engine.Rule
 	}{{4, 2, engine.EmptyCapture}, {3, 3, engine.NoEmptyCapture}, {3, 3, engine.EmptyCapture}} {
-		r := engine.Rules{Pits: c.m, Capture: c.rule}
+		r := engine.Variant{Pits: c.m, Rule: c.rule}
 		p, _ := r.StartPosition(c.n)
 		out, _, err := execute(t, context.Background(), "", "--pits", itoa(c.m), "--seeds", itoa(c.n), "--rule", c.rule.String(), "--json", "--no-cache")
 		if err != nil {
@@ -141,12 +141,12 @@ func TestSolveJSON(t *testing.T) {
 		rec := recs[0]
 		checkRecord(t, rec, r, p)
 		for _, k := range []string{"pits", "seeds", "rule", "position", "to_move", "value", "result", "moves", "best", "pv", "pv_letters",
-			"nodes", "seconds", "nps", "threads", "tt_bytes", "egdb_seeds", "stats", "version", "vcs_revision", "go", "cpu"} {
+			"nodes", "seconds", "nps", "threads", "table_size", "egdb_seeds", "stats", "version", "vcs_revision", "go", "cpu"} {
 			if _, ok := rec[k]; !ok {
 				t.Errorf("record lacks %q", k)
 			}
 		}
-		if rec["seeds"] != float64(c.n) || rec["rule"] != c.rule.String() || rec["threads"] != 2.0 || rec["tt_bytes"] != float64(16<<20) || rec["egdb_seeds"] != -1.0 {
+		if rec["seeds"] != float64(c.n) || rec["rule"] != c.rule.String() || rec["threads"] != 2.0 || rec["table_size"] != float64(16<<20) || rec["egdb_seeds"] != -1.0 {
 			t.Errorf("record %v", rec)
 		}
 	}
@@ -180,7 +180,7 @@ func TestSolveBatch(t *testing.T) {
 	if len(recs) != 3 {
 		t.Fatalf("%d records for 3 positions:\n%s", len(recs), out)
 	}
-	r := engine.Rules{Pits: 4, Capture: engine.EmptyCapture}
+	r := engine.Variant{Pits: 4, Rule: engine.EmptyCapture}
 	for k, line := range []string{"2,2,2,2,0,2,2,2,2,0", "1,0,2,0,5,0,3,1,0,4 north", "0,0,0,1,8,1,0,0,0,6 south"} {
 		pos, side, _ := strings.Cut(line, " ")
 		s, _ := engine.ParseSide(side)
@@ -211,8 +211,8 @@ func TestSolveBadInput(t *testing.T) {
 		{"--pits", "9"},
 		{"--rule", "capture-all"},
 		{"--to-move", "north"},
-		{"--tt-mem", "lots"},
-		{"--tt-mem", "12KiB"},
+		{"--table-size", "lots"},
+		{"--table-size", "12KiB"},
 		{"--threads", "-1"},
 		{"--egdb", "/x", "--no-egdb"},
 		{"--cache", "/x", "--no-cache"},
@@ -269,7 +269,7 @@ func TestSolveCache(t *testing.T) {
 		t.Fatal(err)
 	}
 	first := decode(t, out)[0]
-	if first["from_cache"] != false || first["cache"] != dir || first["from_store"] != false || first["store"] != dir || first["value"] != 6.0 {
+	if first["from_cache"] != false || first["cache"] != dir || first["from_store"] != nil || first["store"] != nil || first["value"] != 6.0 {
 		t.Fatalf("first solve: %v", first)
 	}
 	out, _, err = execute(t, context.Background(), "", args...)
@@ -277,14 +277,14 @@ func TestSolveCache(t *testing.T) {
 		t.Fatal(err)
 	}
 	again := decode(t, out)[0]
-	if again["from_cache"] != true || again["from_store"] != true || again["value"] != 6.0 || again["pv"] != first["pv"] || again["nodes"] != first["nodes"] {
+	if again["from_cache"] != true || again["from_store"] != nil || again["value"] != 6.0 || again["pv"] != first["pv"] || again["nodes"] != first["nodes"] {
 		t.Errorf("repeated solve: %v", again)
 	}
 	// The cost is the first solve's, nodes per second included.
 	if nps, _ := again["nps"].(float64); nps <= 0 || nps != first["nps"] || nps != first["nodes"].(float64)/first["seconds"].(float64) {
 		t.Errorf("repeated solve: nps %v, first solve's %v nodes in %v s", again["nps"], first["nodes"], first["seconds"])
 	}
-	r := engine.Rules{Pits: 4, Capture: engine.EmptyCapture}
+	r := engine.Variant{Pits: 4, Rule: engine.EmptyCapture}
 	p, _ := r.StartPosition(2)
 	checkRecord(t, again, r, p)
 	out, _, err = execute(t, context.Background(), "", append(args[:len(args)-2:len(args)-2], "--force", "--cache", dir)...)
@@ -306,7 +306,7 @@ func TestSolveCache(t *testing.T) {
 // solve that made it, from its record, not this run's (no search: zero).
 func TestReportFromCache(t *testing.T) {
 	rec := &output{Record: results.Record{Rule: "no-empty-capture", Pits: 5, Position: "0,5,5,5,5,0,4,4,4,4,4,0", ToMove: "north", Value: 2,
-		Nodes: 13820464, Seconds: 70.035, Threads: 2, TTBytes: 1 << 30, EGDBSeeds: -1, CacheHits: 657},
+		Nodes: 13820464, Seconds: 70.035, Threads: 2, TableSize: 1 << 30, EGDBSeeds: -1, CacheHits: 657},
 		Solved: true, FromCache: true, NPS: 13820464 / 70.035, Cache: "/s"}
 	var b strings.Builder
 	if err := printReport(&b, rec); err != nil {
@@ -335,8 +335,8 @@ func TestSolveInterruptedCache(t *testing.T) {
 // TestSolveValueOnly: --value-only gives the reference value, one optimal
 // move and a PV, no per-move values, and saves no root record.
 func TestSolveValueOnly(t *testing.T) {
-	for _, c := range engine.Captures {
-		r := engine.Rules{Pits: 4, Capture: c}
+	for _, c := range engine.AllRules {
+		r := engine.Variant{Pits: 4, Rule: c}
 		for n := 1; n <= 3; n++ {
 			p, _ := r.StartPosition(n)
 			br := newBrute(r, p)
@@ -390,19 +390,19 @@ func list(rec map[string]any, key string) []any {
 // is opened for one seed a pit, whatever it holds). One seed more is bad
 // input, refused before any session opens.
 func TestSolveFullBoard(t *testing.T) {
-	r1 := engine.Rules{Pits: 1, Capture: engine.NoEmptyCapture}
+	r1 := engine.Variant{Pits: 1, Rule: engine.NoEmptyCapture}
 	start, err := r1.StartPosition(127)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r8 := engine.Rules{Pits: 8, Capture: engine.NoEmptyCapture}
+	r8 := engine.Variant{Pits: 8, Rule: engine.NoEmptyCapture}
 	full, err := engine.ParsePosition("0,0,0,0,0,0,0,1,120,0,0,0,0,0,0,0,1,133", engine.South)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
 		args []string
-		r    engine.Rules
+		r    engine.Variant
 		p    engine.Position
 	}{
 		{[]string{"--pits", "1", "--seeds", "127"}, r1, start},

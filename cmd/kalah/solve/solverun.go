@@ -19,13 +19,13 @@ import (
 // (table, database, cache) kept while consecutive positions use the same
 // rules, and the progress reporter.
 type solveRun struct {
-	opts     *Options
-	ttBytes  int64 // --tt-mem, 0 to let the library session size the table
-	seeds    int   // the most seeds on a board to solve, for the policy
-	batch    bool
-	progress bool
+	opts      *Options
+	tableSize int64 // --table-size, 0 to let the library session size the table
+	seeds     int   // the most seeds on a board to solve, for the policy
+	batch     bool
+	progress  bool
 
-	rules engine.Rules // of k
+	rules engine.Variant // of k
 	k     *kalah.Session
 
 	mu    sync.Mutex    // guards the fields below, read by the progress reporter
@@ -34,8 +34,8 @@ type solveRun struct {
 	bar   *cmdutil.Bar  // an automatic database build's, while it runs
 }
 
-func newSolveRun(opts *Options, ttBytes int64, seeds int, batch bool) *solveRun {
-	s := &solveRun{opts: opts, ttBytes: ttBytes, seeds: seeds, batch: batch}
+func newSolveRun(opts *Options, tableSize int64, seeds int, batch bool) *solveRun {
+	s := &solveRun{opts: opts, tableSize: tableSize, seeds: seeds, batch: batch}
 	switch {
 	case opts.Progress != nil:
 		s.progress = *opts.Progress
@@ -69,8 +69,8 @@ func (s *solveRun) prepare(j job) error {
 	}
 	// Seeds is a start position's n, else 1 (n only names the start);
 	// readJobs has checked that 2mn fits the board.
-	cfg := kalah.Config{Pits: j.rules.Pits, Seeds: max(j.seeds, 1), Rule: j.rules.Capture,
-		Threads: s.opts.Threads, TableBytes: s.ttBytes, TableSeeds: s.seeds, TableValueOnly: s.opts.ValueOnly,
+	cfg := kalah.Config{Pits: j.rules.Pits, Seeds: max(j.seeds, 1), Rule: j.rules.Rule,
+		Threads: s.opts.Threads, TableSize: s.tableSize, TableSeeds: s.seeds, TableValueOnly: s.opts.ValueOnly,
 		EGDBDir: s.opts.EGDB, NoEGDB: s.opts.NoEGDB,
 		CacheDir: s.opts.Cache, NoCache: s.opts.NoCache, Recompute: s.opts.Force,
 		CacheMinSeeds: s.opts.CacheMinSeeds, CacheMinWork: s.opts.CacheMinWork,

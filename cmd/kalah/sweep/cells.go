@@ -21,19 +21,19 @@ import (
 // solveFunc solves one start position, from prior, the cell's open
 // record (nil for none); on interruption it returns the unfinished cell
 // with an error wrapping solver.ErrInterrupted.
-type solveFunc func(ctx context.Context, r engine.Rules, seeds int, prior *results.Open) (*results.Cell, error)
+type solveFunc func(ctx context.Context, r engine.Variant, seeds int, prior *results.Open) (*results.Cell, error)
 
 // cellSolver solves each cell in a library session of its own, so that a
 // record's node count does not depend on which cells came before (each
-// session sizes its cell's table for the game unless --tt-mem).
+// session sizes its cell's table for the game unless --table-size).
 type cellSolver struct {
-	opts    *Options
-	ttBytes int64
-	bar     *bar
+	opts      *Options
+	tableSize int64
+	bar       *bar
 }
 
-func (s *cellSolver) solve(ctx context.Context, r engine.Rules, seeds int, prior *results.Open) (*results.Cell, error) {
-	cfg := kalah.Config{Pits: r.Pits, Seeds: seeds, Rule: r.Capture, Threads: s.opts.Threads, TableBytes: s.ttBytes,
+func (s *cellSolver) solve(ctx context.Context, r engine.Variant, seeds int, prior *results.Open) (*results.Cell, error) {
+	cfg := kalah.Config{Pits: r.Pits, Seeds: seeds, Rule: r.Rule, Threads: s.opts.Threads, TableSize: s.tableSize,
 		EGDBDir: s.opts.EGDB, NoEGDB: s.opts.NoEGDB, CacheDir: s.opts.Cache, NoCache: s.opts.Cache == "",
 		ProgressEvery: time.Second}
 	var lg *log.Logger
@@ -56,7 +56,7 @@ func (s *cellSolver) solve(ctx context.Context, r engine.Rules, seeds int, prior
 	}
 	cell, err := k.SolveStartFrom(ctx, prior)
 	if cell != nil { // SolveStart built the table: what the cell ran with
-		cell.Threads, cell.TTBytes, cell.EGDBSeeds = k.Threads(), k.TableBytes(), k.EGDBSeeds()
+		cell.Threads, cell.TableSize, cell.EGDBSeeds = k.Threads(), k.TableSize(), k.EGDBSeeds()
 	}
 	if cerr := k.Close(); cerr != nil && err == nil {
 		err = cerr
@@ -81,7 +81,7 @@ func countExact[T any](xs []T, exact func(T) bool) int {
 // opening chain, each bound a test proves), with the time since the cell
 // began, so that a long run's log tells what was proven when. Stages run
 // side by side on several threads, so each stage's bounds are kept.
-func (s *cellSolver) progress(r engine.Rules, seeds int, lg *log.Logger) func(solver.Progress) {
+func (s *cellSolver) progress(r engine.Variant, seeds int, lg *log.Logger) func(solver.Progress) {
 	var (
 		mu    sync.Mutex
 		seen  = map[string][2]int{}
@@ -106,19 +106,19 @@ func (s *cellSolver) progress(r engine.Rules, seeds int, lg *log.Logger) func(so
 // describe is the progress bar's text for a cell's progress report: the
 // stage, the bounds proven and the cell's nodes so far (every stage's: a
 // cell has a solver of its own).
-func describe(r engine.Rules, seeds int, p solver.Progress) string {
+func describe(r engine.Variant, seeds int, p solver.Progress) string {
 	return fmt.Sprintf("%s, %s nodes", stageText(r, seeds, p), short(p.Total))
 }
 
 // stageText names a progress report's cell, stage and proven bounds, for
 // the bar and the -v log.
-func stageText(r engine.Rules, seeds int, p solver.Progress) string {
+func stageText(r engine.Variant, seeds int, p solver.Progress) string {
 	return fmt.Sprintf("%s: %s in [%s, %s]", cellName(r, seeds), p.Stage, results.Signed(p.Lower), results.Signed(p.Upper))
 }
 
 // cellName is how the sweep names a cell: "Kalah(6,4) empty-capture".
-func cellName(r engine.Rules, seeds int) string {
-	return fmt.Sprintf("Kalah(%d,%d) %s", r.Pits, seeds, r.Capture)
+func cellName(r engine.Variant, seeds int) string {
+	return fmt.Sprintf("Kalah(%d,%d) %s", r.Pits, seeds, r.Rule)
 }
 
 // bar is the progress bar over cells, or nothing with --quiet or where

@@ -44,7 +44,7 @@ type output struct {
 }
 
 func (c *cell) json() cellJSON {
-	j := cellJSON{Rule: c.rules.Capture.String(), Pits: c.rules.Pits, Seeds: c.seeds, Status: c.status}
+	j := cellJSON{Rule: c.rules.Rule.String(), Pits: c.rules.Pits, Seeds: c.seeds, Status: c.status}
 	j.Resumed = c.res != nil && c.res.Resumed
 	j.NotRecorded = c.unrecorded
 	switch {
@@ -81,7 +81,7 @@ func (c *cell) text() string {
 	return "-"
 }
 
-func printTables(opts *Options, captures []engine.Capture, pits, seeds []int, cells []*cell) error {
+func printTables(opts *Options, captures []engine.Rule, pits, seeds []int, cells []*cell) error {
 	w := opts.IO.Out
 	switch {
 	case opts.JSON:
@@ -125,7 +125,7 @@ func printTables(opts *Options, captures []engine.Capture, pits, seeds []int, ce
 			row := []string{strconv.Itoa(m)}
 			for _, n := range seeds {
 				for _, c := range cells {
-					if c.rules.Capture == capt && c.rules.Pits == m && c.seeds == n {
+					if c.rules.Rule == capt && c.rules.Pits == m && c.seeds == n {
 						row = append(row, c.text())
 						star = star || strings.HasSuffix(c.text(), "*")
 					}

@@ -31,7 +31,7 @@ type Options struct {
 	Force     bool
 	MaxTime   time.Duration // per cell; 0 for no limit
 	Threads   int
-	TTMem     string
+	TableSize string
 	JSON      bool
 	CSV       bool
 	Data      string
@@ -81,7 +81,7 @@ counts those runs as earlier ones; --force solves it from nothing.
 to solve; each is checked before the first cell (and by --dry-run), so
 that a missing one stops the run at once, not hours in.
 With --cache the proofs are kept too, and the table is checkpointed into
-the cache (a file the size of --tt-mem, deleted when the cell is solved):
+the cache (a file the size of --table-size, deleted when the cell is solved):
 the same command resumes it from the last checkpoint.
 Small cells are solved first. A progress bar over the cells goes to standard
 error when it is a terminal (-q turns it off); -v logs, above it, each stage
@@ -91,7 +91,7 @@ log says what was proven when.`,
 		Example: `  kalah sweep --rule both --pits 1-4 --seeds 1-6
   kalah sweep --rule empty-capture --pits 6 --seeds 1-4 --max-time 10m
   kalah sweep --rule no-empty-capture --pits 5 --seeds 3 --force --threads 2 \
-      --tt-mem 2GiB --json`,
+      --table-size 2GiB --json`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if opts.JSON && opts.CSV {
@@ -110,7 +110,8 @@ log says what was proven when.`,
 	f.BoolVar(&opts.Force, "force", false, "solve cells that are already in the archive again, and open cells from nothing")
 	f.DurationVar(&opts.MaxTime, "max-time", 0, "time limit per cell, e.g. 30s or 2h (default: none)")
 	f.IntVar(&opts.Threads, "threads", 0, "search threads (default: all cores)")
-	f.StringVar(&opts.TTMem, "tt-mem", "", "transposition table size per cell, e.g. 512MiB or 2GiB (default: by the pits, seeds and the endgame database's depth, at most a quarter of memory or 1 GiB)")
+	f.StringVar(&opts.TableSize, "table-size", "", "table size per cell, e.g. 512MiB or 2GiB (default: by the pits, seeds and the endgame database's depth, at most a quarter of memory or 1 GiB)")
+	cmdutil.DeprecatedAlias(cmd, "tt-mem", "table-size")
 	f.BoolVar(&opts.JSON, "json", false, "print one JSON object instead of text")
 	f.BoolVar(&opts.CSV, "csv", false, "print CSV, one row per cell, instead of text")
 	f.StringVar(&opts.Data, "data", results.DefaultDir, "results directory, one <rule>.jsonl file per rule")
@@ -126,7 +127,7 @@ log says what was proven when.`,
 
 // cell is one start position to show.
 type cell struct {
-	rules  engine.Rules
+	rules  engine.Variant
 	seeds  int
 	status string // "stored", "solved", "unfinished", "failed" (an error ended the run), "skipped" (not reached), "todo" (dry run)
 	rec    *results.Record
@@ -156,9 +157,9 @@ func run(opts *Options) error {
 	if opts.Threads < 0 {
 		return cmdutil.BadInputf("--threads must not be negative, got %d", opts.Threads)
 	}
-	ttBytes, err := cmdutil.ParseBytes(opts.TTMem)
+	tableSize, err := cmdutil.ParseBytes(opts.TableSize)
 	if err != nil {
-		return cmdutil.BadInputf("--tt-mem: %v", err)
+		return cmdutil.BadInputf("--table-size: %v", err)
 	}
 	archive := results.Archive{Dir: opts.Data}
 	open, err := archive.LoadOpen()
@@ -174,7 +175,7 @@ func run(opts *Options) error {
 			return err
 		}
 		for _, m := range pits {
-			r := engine.Rules{Pits: m, Capture: c}
+			r := engine.Variant{Pits: m, Rule: c}
 			for _, n := range seeds {
 				if _, err := r.Start(n); err != nil {
 					return cmdutil.BadInput(err)
@@ -207,7 +208,7 @@ func run(opts *Options) error {
 		return runErr
 	}
 	if !opts.DryRun {
-		runErr = solveCells(opts, archive, order, ttBytes)
+		runErr = solveCells(opts, archive, order, tableSize)
 	}
 	if err := printTables(opts, captures, pits, seeds, cells); err != nil {
 		return err
@@ -224,7 +225,7 @@ func checkEGDB(opts *Options, order []*cell) error {
 		return nil
 	}
 	var missing []string
-	var seen []engine.Rules
+	var seen []engine.Variant
 	for _, c := range order {
 		if c.status != "todo" || slices.Contains(seen, c.rules) {
 			continue
@@ -248,7 +249,7 @@ func checkEGDB(opts *Options, order []*cell) error {
 // solveCells solves the cells still to do, in order, archiving each
 // record as soon as it is made. Ctrl-C stops the run: the cells not reached are
 // "skipped" and the error wraps cmdutil.ErrInterrupted.
-func solveCells(opts *Options, archive results.Archive, order []*cell, ttBytes int64) error {
+func solveCells(opts *Options, archive results.Archive, order []*cell, tableSize int64) error {
 	ctx := opts.ctx
 	if ctx == nil {
 		var stop context.CancelFunc
@@ -268,7 +269,7 @@ func solveCells(opts *Options, archive results.Archive, order []*cell, ttBytes i
 	defer bar.finish()
 	solve := opts.newSolve
 	if solve == nil {
-		s := &cellSolver{opts: opts, ttBytes: ttBytes, bar: bar}
+		s := &cellSolver{opts: opts, tableSize: tableSize, bar: bar}
 		solve = s.solve
 	}
 	for _, c := range order {
@@ -341,13 +342,13 @@ func skipRest(cells []*cell) {
 }
 
 // parseRule reads --rule.
-func parseRule(s string) ([]engine.Capture, error) {
+func parseRule(s string) ([]engine.Rule, error) {
 	if s == "both" {
-		return []engine.Capture{engine.EmptyCapture, engine.NoEmptyCapture}, nil
+		return []engine.Rule{engine.EmptyCapture, engine.NoEmptyCapture}, nil
 	}
-	c, err := engine.ParseCapture(s)
+	c, err := engine.ParseRule(s)
 	if err != nil {
 		return nil, cmdutil.BadInputf("--rule: unknown rule %q: want empty-capture, no-empty-capture or both", s)
 	}
-	return []engine.Capture{c}, nil
+	return []engine.Rule{c}, nil
 }

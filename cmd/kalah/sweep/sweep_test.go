@@ -91,11 +91,11 @@ func TestSweepUnfinished(t *testing.T) {
 	io, out, _ := cmdutil.Test()
 	lower, upper, resumed := 4, 20, false
 	opts := &Options{IO: io, Rule: "empty-capture", Pits: "5", Seeds: "1-2", Data: dir, Quiet: true, MaxTime: time.Second,
-		newSolve: func(ctx context.Context, r engine.Rules, seeds int, _ *results.Open) (*results.Cell, error) {
+		newSolve: func(ctx context.Context, r engine.Variant, seeds int, _ *results.Open) (*results.Cell, error) {
 			if seeds == 2 {
 				<-ctx.Done()
-				return &results.Cell{Rule: r.Capture.String(), Pits: r.Pits, Seeds: seeds, Lower: lower, Upper: upper, Stage: "value",
-						Nodes: 1000, Elapsed: time.Second, Threads: 1, TTBytes: 1 << 20, EGDBSeeds: -1, Resumed: resumed},
+				return &results.Cell{Rule: r.Rule.String(), Pits: r.Pits, Seeds: seeds, Lower: lower, Upper: upper, Stage: "value",
+						Nodes: 1000, Elapsed: time.Second, Threads: 1, TableSize: 1 << 20, EGDBSeeds: -1, Resumed: resumed},
 					fmt.Errorf("%w: value in [+4, +20]", solver.ErrInterrupted)
 			}
 			return solveCell(ctx, r, seeds, nil)
@@ -145,10 +145,10 @@ func TestSweepInterrupted(t *testing.T) {
 	io, out, _ := cmdutil.Test()
 	ctx, cancel := context.WithCancel(context.Background())
 	opts := &Options{IO: io, Rule: "empty-capture", Pits: "2", Seeds: "1-3", Data: dir, Quiet: true, ctx: ctx,
-		newSolve: func(ctx context.Context, r engine.Rules, seeds int, _ *results.Open) (*results.Cell, error) {
+		newSolve: func(ctx context.Context, r engine.Variant, seeds int, _ *results.Open) (*results.Cell, error) {
 			if seeds == 2 {
 				cancel()
-				return &results.Cell{Rule: r.Capture.String(), Pits: r.Pits, Seeds: seeds, Lower: -8, Upper: 8, Stage: "value", Threads: 1}, solver.ErrInterrupted
+				return &results.Cell{Rule: r.Rule.String(), Pits: r.Pits, Seeds: seeds, Lower: -8, Upper: 8, Stage: "value", Threads: 1}, solver.ErrInterrupted
 			}
 			return solveCell(ctx, r, seeds, nil)
 		}}
@@ -175,7 +175,7 @@ func TestSweepBadInput(t *testing.T) {
 		{"--seeds", "3-1"},
 		{"--seeds", "x"},
 		{"--json", "--csv"},
-		{"--tt-mem", "12parsecs"},
+		{"--table-size", "12parsecs"},
 		{"--max-time", "-1s"},
 		{"--pits", "8", "--seeds", "20"}, // 320 seeds do not fit
 		{"stray"},
@@ -195,8 +195,8 @@ func TestParseRange(t *testing.T) {
 }
 
 // solveCell solves a start on one thread with a small table, nothing else.
-func solveCell(ctx context.Context, r engine.Rules, seeds int, _ *results.Open) (*results.Cell, error) {
-	k, err := kalah.Open(kalah.Config{Pits: r.Pits, Seeds: seeds, Rule: r.Capture, Threads: 1, TableBytes: 16 << 20, NoEGDB: true, NoCache: true})
+func solveCell(ctx context.Context, r engine.Variant, seeds int, _ *results.Open) (*results.Cell, error) {
+	k, err := kalah.Open(kalah.Config{Pits: r.Pits, Seeds: seeds, Rule: r.Rule, Threads: 1, TableSize: 16 << 20, NoEGDB: true, NoCache: true})
 	if err != nil {
 		return nil, err
 	}
@@ -209,7 +209,7 @@ func solveCell(ctx context.Context, r engine.Rules, seeds int, _ *results.Open) 
 // solver.TestProgressBoundsHold), the cell's nodes (every stage's) in
 // short.
 func TestDescribe(t *testing.T) {
-	r := engine.Rules{Pits: 7, Capture: engine.EmptyCapture}
+	r := engine.Variant{Pits: 7, Rule: engine.EmptyCapture}
 	for _, c := range []struct {
 		p    solver.Progress
 		want string
@@ -315,7 +315,7 @@ func TestSweepCellFails(t *testing.T) {
 		dir := t.TempDir()
 		io, out, _ := cmdutil.Test()
 		opts := &Options{IO: io, Rule: "empty-capture", Pits: "2", Seeds: c.seeds, Data: dir, Quiet: true,
-			newSolve: func(ctx context.Context, r engine.Rules, seeds int, _ *results.Open) (*results.Cell, error) {
+			newSolve: func(ctx context.Context, r engine.Variant, seeds int, _ *results.Open) (*results.Cell, error) {
 				if seeds == 2 {
 					if err := c.before(dir); err != nil {
 						return nil, err
@@ -361,8 +361,8 @@ func TestSweepCellFails(t *testing.T) {
 // needs none.
 func TestSweepEGDBMissing(t *testing.T) {
 	db := t.TempDir()
-	for _, c := range []engine.Capture{engine.EmptyCapture, engine.NoEmptyCapture} {
-		d, err := egdb.BuildDir(context.Background(), db, engine.Rules{Pits: 2, Capture: c}, 4, egdb.Options{Threads: 1})
+	for _, c := range []engine.Rule{engine.EmptyCapture, engine.NoEmptyCapture} {
+		d, err := egdb.BuildDir(context.Background(), db, engine.Variant{Pits: 2, Rule: c}, 4, egdb.Options{Threads: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -396,13 +396,13 @@ func TestSweepEGDBMissing(t *testing.T) {
 // logged with -v, and its record counts those runs as earlier ones;
 // --force solves it from nothing.
 func TestSweepResumesFromOpenRecord(t *testing.T) {
-	r := engine.Rules{Pits: 4, Capture: engine.EmptyCapture}
+	r := engine.Variant{Pits: 4, Rule: engine.EmptyCapture}
 	full, err := solveCell(context.Background(), r, 3, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	o := results.Open{Rule: "empty-capture", Pits: 4, Seeds: 3, Lower: full.Record.Value, Upper: full.Record.Value, Stage: "openings",
-		Reason: "time limit 1m0s", Runs: 2, Nodes: 123456, Seconds: 60, Threads: 1, TTBytes: 1 << 20, EGDBSeeds: -1, Date: "2026-01-02"}
+		Reason: "time limit 1m0s", Runs: 2, Nodes: 123456, Seconds: 60, Threads: 1, TableSize: 1 << 20, EGDBSeeds: -1, Date: "2026-01-02"}
 	for _, op := range full.Record.Openings {
 		if pits, _ := results.ChainPits(op.Chain, 4); len(pits) == 1 {
 			o.Moves = append(o.Moves, results.MoveBounds{Move: engine.MoveLetter(engine.South, pits[0]), Lower: op.Value, Upper: op.Value})
@@ -458,7 +458,7 @@ func TestSweepResumesFromOpenRecord(t *testing.T) {
 func TestSweepOpenRecordWithoutBounds(t *testing.T) {
 	dir := t.TempDir()
 	o := results.Open{Rule: "empty-capture", Pits: 3, Seeds: 2, Lower: -12, Upper: 12, Stage: "value",
-		Reason: "interrupted", Runs: 1, Nodes: 99, Seconds: 1, Threads: 1, TTBytes: 1 << 20, EGDBSeeds: -1, Date: "2026-01-02"}
+		Reason: "interrupted", Runs: 1, Nodes: 99, Seconds: 1, Threads: 1, TableSize: 1 << 20, EGDBSeeds: -1, Date: "2026-01-02"}
 	if err := (results.Archive{Dir: dir}).PutOpen(o); err != nil {
 		t.Fatal(err)
 	}

@@ -23,23 +23,23 @@ import (
 
 // Options are the inputs of one "kalah verify-line".
 type Options struct {
-	IO       *cmdutil.IOStreams
-	Game     cmdutil.GameFlags
-	Line     string
-	Notation string // paper or letters
-	Threads  int
-	TTMem    int64 // bytes; 0 for the default
-	EGDB     string
-	NoEGDB   bool
-	MaxTime  time.Duration
-	JSON     bool
-	ctx      context.Context // tests may set it
+	IO        *cmdutil.IOStreams
+	Game      cmdutil.GameFlags
+	Line      string
+	Notation  string // paper or letters
+	Threads   int
+	TableSize int64 // bytes; 0 for the default
+	EGDB      string
+	NoEGDB    bool
+	MaxTime   time.Duration
+	JSON      bool
+	ctx       context.Context // tests may set it
 }
 
 // NewCmdVerifyLine returns the verify-line command.
 func NewCmdVerifyLine(io *cmdutil.IOStreams) *cobra.Command {
 	opts := &Options{IO: io}
-	var ttMem string
+	var tableSizeFlag string
 	cmd := &cobra.Command{
 		Use:   "verify-line LINE",
 		Short: "Replay a game and check that every move is optimal",
@@ -73,11 +73,11 @@ sums and a plot.`,
 			if opts.NoEGDB && cmd.Flags().Changed("egdb") {
 				return cmdutil.BadInputf("--egdb and --no-egdb contradict each other")
 			}
-			b, err := cmdutil.ParseBytes(ttMem)
+			b, err := cmdutil.ParseBytes(tableSizeFlag)
 			if err != nil {
-				return cmdutil.BadInputf("--tt-mem: %v", err)
+				return cmdutil.BadInputf("--table-size: %v", err)
 			}
-			opts.TTMem, opts.Line = b, args[0]
+			opts.TableSize, opts.Line = b, args[0]
 			return run(opts)
 		},
 	}
@@ -85,7 +85,8 @@ sums and a plot.`,
 	f := cmd.Flags()
 	f.StringVar(&opts.Notation, "notation", "paper", "notation of LINE: paper (hole digits) or letters")
 	f.IntVar(&opts.Threads, "threads", 0, "search threads (default: all cores)")
-	f.StringVar(&ttMem, "tt-mem", "", "transposition table size, e.g. 512MiB or 2GiB (default: by the pits, seeds and the endgame database's depth, at most a quarter of memory or 1 GiB)")
+	f.StringVar(&tableSizeFlag, "table-size", "", "table size, e.g. 512MiB or 2GiB (default: by the pits, seeds and the endgame database's depth, at most a quarter of memory or 1 GiB)")
+	cmdutil.DeprecatedAlias(cmd, "tt-mem", "table-size")
 	f.StringVar(&opts.EGDB, "egdb", "", "endgame-database directory (default: $XDG_DATA_HOME/kalah/egdb or ~/.local/share/kalah/egdb, used when it holds a database)")
 	f.BoolVar(&opts.NoEGDB, "no-egdb", false, "use no endgame database")
 	f.DurationVar(&opts.MaxTime, "max-time", 0, "time limit for the whole check (default: none)")
@@ -137,8 +138,8 @@ func run(opts *Options) error {
 		ctx, cancel = context.WithTimeout(ctx, opts.MaxTime)
 		defer cancel()
 	}
-	k, err := kalah.Open(kalah.Config{Pits: r.Pits, Seeds: opts.Game.Seeds, Rule: r.Capture, Threads: opts.Threads,
-		TableBytes: opts.TTMem, EGDBDir: opts.EGDB, NoEGDB: opts.NoEGDB, NoCache: true})
+	k, err := kalah.Open(kalah.Config{Pits: r.Pits, Seeds: opts.Game.Seeds, Rule: r.Rule, Threads: opts.Threads,
+		TableSize: opts.TableSize, EGDBDir: opts.EGDB, NoEGDB: opts.NoEGDB, NoCache: true})
 	if err != nil {
 		return err
 	}
@@ -151,7 +152,7 @@ func run(opts *Options) error {
 		}
 		return err
 	}
-	rec := record{Rule: r.Capture.String(), Pits: r.Pits, Seeds: opts.Game.Seeds, Line: opts.Line,
+	rec := record{Rule: r.Rule.String(), Pits: r.Pits, Seeds: opts.Game.Seeds, Line: opts.Line,
 		Paper: engine.FormatPaper(line), Letters: engine.FormatLetters(line), Legal: parseErr == nil, Plies: checks,
 		Optimal: true, Seconds: time.Since(t0).Seconds(), Provenance: results.Current()}
 	if rec.Plies == nil {

@@ -58,7 +58,7 @@ func TestTable9PerfectGames(t *testing.T) {
 }
 
 func checkTable9Game(t *testing.T, g results.PublishedGame) {
-	rules := engine.Rules{Pits: g.Pits, Capture: engine.EmptyCapture}
+	rules := engine.Variant{Pits: g.Pits, Rule: engine.EmptyCapture}
 	p, _ := rules.StartPosition(g.Seeds)
 	line, perr := rules.ParsePaper(p, g.Line)
 	if (perr != nil) != (g.Defect != "") {

@@ -22,17 +22,17 @@ import (
 
 // Options are the inputs of one "kalah worker".
 type Options struct {
-	IO       *cmdutil.IOStreams
-	NATS     string
-	Client   campaign.ClientOptions
-	Name     string
-	Threads  int
-	TTMem    string
-	EGDB     string
-	NoEGDB   bool
-	NoShared bool
-	AckWait  time.Duration
-	Quiet    bool
+	IO        *cmdutil.IOStreams
+	NATS      string
+	Client    campaign.ClientOptions
+	Name      string
+	Threads   int
+	TableSize string
+	EGDB      string
+	NoEGDB    bool
+	NoShared  bool
+	AckWait   time.Duration
+	Quiet     bool
 }
 
 // NewCmdWorker returns the worker command.
@@ -75,7 +75,7 @@ verifies its clients); every file is read at the start, and a missing or
 bad one is bad input (exit 2).`,
 		Example: `  kalah worker --nats nats://10.0.0.1:4222 --threads 8
   kalah worker --nats nats://coordinator:4222 --nats-creds worker.creds \
-      --egdb /data/egdb --tt-mem 8GiB
+      --egdb /data/egdb --table-size 8GiB
   kalah worker --nats tls://n1:4222,tls://n2:4222,tls://n3:4222 \
       --nats-tls-ca ca.pem --nats-tls-cert w7.pem --nats-tls-key w7-key.pem`,
 		Args: cmdutil.NoArgs,
@@ -94,7 +94,8 @@ bad one is bad input (exit 2).`,
 	AddClientFlags(cmd, &opts.Client)
 	f.StringVar(&opts.Name, "name", "", "worker name in results and status (default host-pid)")
 	f.IntVar(&opts.Threads, "threads", 0, fmt.Sprintf("search threads (default all cores, %d)", runtime.GOMAXPROCS(0)))
-	f.StringVar(&opts.TTMem, "tt-mem", "", "transposition table size, e.g. 2GiB (default: by the campaign game's pits, seeds and the endgame database's depth, at most a quarter of memory or 1 GiB)")
+	f.StringVar(&opts.TableSize, "table-size", "", "table size, e.g. 2GiB (default: by the campaign game's pits, seeds and the endgame database's depth, at most a quarter of memory or 1 GiB)")
+	cmdutil.DeprecatedAlias(cmd, "tt-mem", "table-size")
 	f.StringVar(&opts.EGDB, "egdb", "", "endgame-database directory (default: the installed one, if any)")
 	f.BoolVar(&opts.NoEGDB, "no-egdb", false, "use no endgame database")
 	f.BoolVar(&opts.NoShared, "no-shared-table", false, "share no table entries with the campaign's other workers (the kalah_table bucket); only this worker's own table then")
@@ -108,10 +109,10 @@ func run(ctx context.Context, opts *Options) error {
 		return cmdutil.BadInputf("--threads must be at least 1, got %d", opts.Threads)
 	}
 	var tb int64
-	if opts.TTMem != "" {
-		b, err := cmdutil.ParseBytes(opts.TTMem)
+	if opts.TableSize != "" {
+		b, err := cmdutil.ParseBytes(opts.TableSize)
 		if err != nil {
-			return cmdutil.BadInputf("--tt-mem: %v", err)
+			return cmdutil.BadInputf("--table-size: %v", err)
 		}
 		tb = b
 	}
@@ -137,7 +138,7 @@ func run(ctx context.Context, opts *Options) error {
 		h, _ := os.Hostname()
 		name = fmt.Sprintf("%s-%d", h, os.Getpid())
 	}
-	cfg := campaign.WorkerConfig{Name: name, Threads: opts.Threads, TableBytes: tb, EGDBDir: opts.EGDB, NoEGDB: opts.NoEGDB,
+	cfg := campaign.WorkerConfig{Name: name, Threads: opts.Threads, TableSize: tb, EGDBDir: opts.EGDB, NoEGDB: opts.NoEGDB,
 		NoShared: opts.NoShared, Log: log.New(opts.IO.ErrOut, "kalah worker: ", log.Ltime), Quiet: opts.Quiet}
 	w := campaign.NewWorker(c, cfg)
 	fmt.Fprintf(opts.IO.ErrOut, "kalah worker %s: serving %s\n", name, opts.NATS)

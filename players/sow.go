@@ -1,4 +1,4 @@
-package multi
+package players
 
 import "github.com/kalah-solver/kalah/engine"
 
@@ -75,7 +75,7 @@ func init() {
 // position and what happened. The turn passes to the next seat unless the
 // mover earned an extra turn or the game ended; when the game ends the
 // board is swept (every pit word zero, each player's seeds in its store).
-func (r Rules) Play(b Board, i int) (Board, Result) {
+func (r Variant) Play(b Board, i int) (Board, Result) {
 	c, res, _ := r.play(b, i)
 	return c, res
 }
@@ -83,7 +83,7 @@ func (r Rules) Play(b Board, i int) (Board, Result) {
 // sow takes the seeds of the mover's pit i and sows them: the board
 // before any capture or end, and the hole of the last seed in the mover's
 // cycle (0..m-1 own pits, m the own store, beyond: other players' pits).
-func (r Rules) sow(b Board, i int) (Board, int) {
+func (r Variant) sow(b Board, i int) (Board, int) {
 	k, m := r.Players, r.Pits
 	mover := int(b.ToMove)
 	sh := 8 * uint(i)
@@ -110,7 +110,7 @@ func (r Rules) sow(b Board, i int) (Board, int) {
 
 // targetRange is the range of seat offsets from the mover that a capture
 // takes from.
-func (r Rules) targetRange() (lo, hi int) {
+func (r Variant) targetRange() (lo, hi int) {
 	switch r.Target {
 	case TargetOpposite:
 		return r.Players / 2, r.Players / 2
@@ -122,7 +122,7 @@ func (r Rules) targetRange() (lo, hi int) {
 
 // play is Play that also returns the seeds a capture banked (the last seed
 // included; 0 without a capture).
-func (r Rules) play(b Board, i int) (Board, Result, int) {
+func (r Variant) play(b Board, i int) (Board, Result, int) {
 	k, m := r.Players, r.Pits
 	mover := int(b.ToMove)
 	b, last := r.sow(b, i)

@@ -1,4 +1,4 @@
-package multi
+package players
 
 import (
 	"math/rand/v2"
@@ -9,12 +9,12 @@ import (
 )
 
 // allRules lists every rule set of k = 2..4 players and m = 1..pits.
-func allRules(pits int) []Rules {
-	var out []Rules
+func allRules(pits int) []Variant {
+	var out []Variant
 	for k := 2; k <= MaxPlayers; k++ {
 		for m := 1; m <= pits; m++ {
 			for _, t := range Targets {
-				out = append(out, Rules{Players: k, Pits: m, Target: t})
+				out = append(out, Variant{Players: k, Pits: m, Target: t})
 			}
 		}
 	}
@@ -23,7 +23,7 @@ func allRules(pits int) []Rules {
 
 // randomPosition deals at most total seeds over the pits of r, every
 // player keeping at least one, with a few in the stores.
-func randomPosition(rng *rand.Rand, r Rules, total int) Position {
+func randomPosition(rng *rand.Rand, r Variant, total int) Position {
 	p := Position{Players: r.Players, Pits: r.Pits}
 	for s := 0; s < r.Players; s++ {
 		p.Board.Pits[s] |= 1 << (8 * uint(rng.IntN(r.Pits)))
@@ -45,7 +45,7 @@ func randomPosition(rng *rand.Rand, r Rules, total int) Position {
 
 // checkMove plays pit i of p with the packed rules and the reference and
 // reports any difference.
-func checkRef(t *testing.T, r Rules, p Position, i int) {
+func checkRef(t *testing.T, r Variant, p Position, i int) {
 	t.Helper()
 	g := refFromPosition(r, p)
 	extra, captured, over := g.play(i)
@@ -80,7 +80,7 @@ func FuzzSow(f *testing.F) {
 	f.Add(uint8(3), uint8(4), uint8(0), uint64(7), uint16(200))
 	f.Add(uint8(4), uint8(4), uint8(2), uint64(99), uint16(48))
 	f.Fuzz(func(t *testing.T, k, m, target uint8, seed uint64, total uint16) {
-		r := Rules{Players: 2 + int(k)%3, Pits: 1 + int(m)%MaxPits, Target: Target(target % 3)}
+		r := Variant{Players: 2 + int(k)%3, Pits: 1 + int(m)%MaxPits, Target: Target(target % 3)}
 		tot := r.Players + int(total)%(MaxSeeds-r.Players+1)
 		p := randomPosition(rand.New(rand.NewPCG(seed, 0)), r, tot)
 		for _, i := range p.Board.MoveList() {
@@ -125,7 +125,7 @@ func TestExamples(t *testing.T) {
 		{3, TargetNext, "1,1,1,1,0/1,1,1,1,0/0,0,0,3,0", 2, 3, "0,0,0,0,6/0,0,0,0,4/0,0,0,0,1", ResOver},
 	}
 	for _, c := range cases {
-		r := Rules{Players: c.k, Pits: 4, Target: c.target}
+		r := Variant{Players: c.k, Pits: 4, Target: c.target}
 		p, err := ParsePosition(c.pos, c.toMove)
 		if err != nil {
 			t.Fatal(err)
@@ -143,9 +143,9 @@ func TestExamples(t *testing.T) {
 func TestTwoPlayers(t *testing.T) {
 	rng := rand.New(rand.NewPCG(2, 2))
 	for m := 1; m <= MaxPits; m++ {
-		er := engine.Rules{Pits: m, Capture: engine.NoEmptyCapture}
+		er := engine.Variant{Pits: m, Rule: engine.NoEmptyCapture}
 		for _, tg := range Targets {
-			r := Rules{Players: 2, Pits: m, Target: tg}
+			r := Variant{Players: 2, Pits: m, Target: tg}
 			for range 300 {
 				p := randomPosition(rng, r, 2+rng.IntN(MaxSeeds-2))
 				h := p.Holes()
@@ -158,7 +158,7 @@ func TestTwoPlayers(t *testing.T) {
 					q, res := r.PlayPosition(p, i)
 					eq, eres := er.PlayPosition(ep, i)
 					if !slices.Equal(q.Holes(), eq.Holes()) || uint8(res) != uint8(eres) || (!res.Over() && q.ToMove() != int(eq.ToMove)) {
-						t.Fatalf("m=%d %s: %s pit %d: multi %s %03b, engine %s %03b", m, tg, p, i, q, res, eq, eres)
+						t.Fatalf("m=%d %s: %s pit %d: players %s %03b, engine %s %03b", m, tg, p, i, q, res, eq, eres)
 					}
 				}
 			}
@@ -169,16 +169,16 @@ func TestTwoPlayers(t *testing.T) {
 // perftTable was computed by the reference (refPerft) and by Play, which
 // agree; both are checked against it here.
 var perftTable = []struct {
-	r      Rules
+	r      Variant
 	seeds  int
 	counts []uint64
 }{
-	{Rules{3, 4, TargetNext}, 3, []uint64{4, 15, 56, 195, 629, 1993, 6193, 19276, 60032, 184028}},
-	{Rules{3, 4, TargetAll}, 3, []uint64{4, 15, 56, 195, 629, 1993, 6192, 19261, 59916, 183109}},
-	{Rules{4, 4, TargetNext}, 3, []uint64{4, 15, 56, 208, 742, 2468, 7871, 24700, 76983, 241097}},
-	{Rules{4, 4, TargetOpposite}, 3, []uint64{4, 15, 56, 208, 742, 2468, 7883, 24822, 77595, 243825}},
-	{Rules{4, 4, TargetAll}, 3, []uint64{4, 15, 56, 208, 742, 2468, 7871, 24698, 76919, 240536}},
-	{Rules{3, 6, TargetNext}, 4, []uint64{6, 35, 204, 1099, 5670, 28956, 145808, 728660, 3621907}},
+	{Variant{3, 4, TargetNext}, 3, []uint64{4, 15, 56, 195, 629, 1993, 6193, 19276, 60032, 184028}},
+	{Variant{3, 4, TargetAll}, 3, []uint64{4, 15, 56, 195, 629, 1993, 6192, 19261, 59916, 183109}},
+	{Variant{4, 4, TargetNext}, 3, []uint64{4, 15, 56, 208, 742, 2468, 7871, 24700, 76983, 241097}},
+	{Variant{4, 4, TargetOpposite}, 3, []uint64{4, 15, 56, 208, 742, 2468, 7883, 24822, 77595, 243825}},
+	{Variant{4, 4, TargetAll}, 3, []uint64{4, 15, 56, 208, 742, 2468, 7871, 24698, 76919, 240536}},
+	{Variant{3, 6, TargetNext}, 4, []uint64{6, 35, 204, 1099, 5670, 28956, 145808, 728660, 3621907}},
 }
 
 func TestPerft(t *testing.T) {
@@ -206,9 +206,9 @@ func TestPerft(t *testing.T) {
 
 // TestPerftTwoPlayers: k = 2 counts engine's no-empty-capture perft.
 func TestPerftTwoPlayers(t *testing.T) {
-	r := Rules{Players: 2, Pits: 6, Target: TargetNext}
+	r := Variant{Players: 2, Pits: 6, Target: TargetNext}
 	b, _ := r.Start(4)
-	er := engine.Rules{Pits: 6, Capture: engine.NoEmptyCapture}
+	er := engine.Variant{Pits: 6, Rule: engine.NoEmptyCapture}
 	eb, _ := er.Start(4)
 	if got, want := r.Perft(b, 7), er.Perft(eb, 7); !slices.Equal(got, want) {
 		t.Errorf("perft %v, engine %v", got, want)

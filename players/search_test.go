@@ -1,4 +1,4 @@
-package multi
+package players
 
 import (
 	"context"
@@ -13,7 +13,7 @@ import (
 
 // bruteMaxN is the max^n outcome of b: the mover takes the move with the
 // largest own final store, the lowest pit among equal ones.
-func bruteMaxN(r Rules, b Board) [MaxPlayers]int {
+func bruteMaxN(r Variant, b Board) [MaxPlayers]int {
 	var best [MaxPlayers]int
 	if b.Over() {
 		for p := range best {
@@ -35,7 +35,7 @@ func bruteMaxN(r Rules, b Board) [MaxPlayers]int {
 
 // bruteParanoid is root's final store when root maximises it and every
 // other player minimises it.
-func bruteParanoid(r Rules, b Board, root uint8) int {
+func bruteParanoid(r Variant, b Board, root uint8) int {
 	if b.Over() {
 		return int(b.Stores[root])
 	}
@@ -58,16 +58,16 @@ func bruteParanoid(r Rules, b Board, root uint8) int {
 // smallCases are start positions and random positions small enough for
 // the brute force.
 func smallCases(t *testing.T) []struct {
-	r Rules
+	r Variant
 	p Position
 } {
 	var out []struct {
-		r Rules
+		r Variant
 		p Position
 	}
-	add := func(r Rules, p Position) {
+	add := func(r Variant, p Position) {
 		out = append(out, struct {
-			r Rules
+			r Variant
 			p Position
 		}{r, p})
 	}
@@ -77,7 +77,7 @@ func smallCases(t *testing.T) []struct {
 	}
 	for _, c := range starts {
 		for _, tg := range Targets {
-			r := Rules{Players: c[0], Pits: c[1], Target: tg}
+			r := Variant{Players: c[0], Pits: c[1], Target: tg}
 			p, err := r.StartPosition(c[2])
 			if err != nil {
 				t.Fatal(err)
@@ -87,7 +87,7 @@ func smallCases(t *testing.T) []struct {
 	}
 	rng := rand.New(rand.NewPCG(3, 4))
 	for range 60 {
-		r := Rules{Players: 3 + rng.IntN(2), Pits: 2 + rng.IntN(3), Target: Targets[rng.IntN(3)]}
+		r := Variant{Players: 3 + rng.IntN(2), Pits: 2 + rng.IntN(3), Target: Targets[rng.IntN(3)]}
 		add(r, randomPosition(rng, r, r.Players+rng.IntN(8)))
 	}
 	return out
@@ -97,7 +97,7 @@ func TestSearchAgainstBruteForce(t *testing.T) {
 	ctx := context.Background()
 	for _, c := range smallCases(t) {
 		for _, concept := range Concepts {
-			s, err := NewSolver(c.r, concept, c.p.Board.Seeds(), Options{TTBytes: 1 << 20})
+			s, err := NewSolver(c.r, concept, c.p.Board.Seeds(), Options{TableSize: 1 << 20})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -158,9 +158,9 @@ func TestTwoPlayerValues(t *testing.T) {
 		if testing.Short() && c == [2]int{4, 3} {
 			continue
 		}
-		r := Rules{Players: 2, Pits: c[0]}
+		r := Variant{Players: 2, Pits: c[0]}
 		p, _ := r.StartPosition(c[1])
-		s, err := NewSolver(r, Paranoid, p.Board.Seeds(), Options{TTBytes: 1 << 20})
+		s, err := NewSolver(r, Paranoid, p.Board.Seeds(), Options{TableSize: 1 << 20})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -175,12 +175,12 @@ func TestTwoPlayerValues(t *testing.T) {
 }
 
 func TestSolveCancelled(t *testing.T) {
-	r := Rules{Players: 3, Pits: 4}
+	r := Variant{Players: 3, Pits: 4}
 	p, _ := r.StartPosition(3)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	for _, c := range Concepts {
-		s, _ := NewSolver(r, c, p.Board.Seeds(), Options{TTBytes: 1 << 20})
+		s, _ := NewSolver(r, c, p.Board.Seeds(), Options{TableSize: 1 << 20})
 		if _, err := s.Solve(ctx, p); err == nil {
 			t.Errorf("%s: solved with a cancelled context", c)
 		}
@@ -192,10 +192,10 @@ func TestSolveCancelled(t *testing.T) {
 func TestSmallTable(t *testing.T) {
 	ctx := context.Background()
 	for _, c := range [][3]int{{3, 3, 2}, {4, 2, 2}, {3, 4, 1}} {
-		r := Rules{Players: c[0], Pits: c[1], Target: TargetNext}
+		r := Variant{Players: c[0], Pits: c[1], Target: TargetNext}
 		p, _ := r.StartPosition(c[2])
-		big, _ := NewSolver(r, Paranoid, p.Board.Seeds(), Options{TTBytes: 1 << 22})
-		small, _ := NewSolver(r, Paranoid, p.Board.Seeds(), Options{TTBytes: 1 << 10})
+		big, _ := NewSolver(r, Paranoid, p.Board.Seeds(), Options{TableSize: 1 << 22})
+		small, _ := NewSolver(r, Paranoid, p.Board.Seeds(), Options{TableSize: 1 << 10})
 		a, err := big.Solve(ctx, p)
 		if err != nil {
 			t.Fatal(err)
@@ -211,7 +211,7 @@ func TestSmallTable(t *testing.T) {
 }
 
 func TestMaxPositions(t *testing.T) {
-	r := Rules{Players: 3, Pits: 3, Target: TargetNext}
+	r := Variant{Players: 3, Pits: 3, Target: TargetNext}
 	p, _ := r.StartPosition(2)
 	s, _ := NewSolver(r, MaxN, p.Board.Seeds(), Options{MaxPositions: 1000})
 	if _, err := s.Solve(context.Background(), p); !errors.Is(err, ErrTooBig) {
@@ -222,7 +222,7 @@ func TestMaxPositions(t *testing.T) {
 // TestMaxnRecord: the table, grown from its smallest size, reproduces the
 // record of 3-player Kalah(3,2) in results/data/players.jsonl.
 func TestMaxnRecord(t *testing.T) {
-	r := Rules{Players: 3, Pits: 3, Target: TargetNext}
+	r := Variant{Players: 3, Pits: 3, Target: TargetNext}
 	p, _ := r.StartPosition(2)
 	s, _ := NewSolver(r, MaxN, p.Board.Seeds(), Options{})
 	sol, err := s.Solve(context.Background(), p)

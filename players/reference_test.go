@@ -1,16 +1,16 @@
-package multi
+package players
 
 // The slow, obviously-correct reference: a plain array of k(m+1) holes in
 // the standard order (P1's pits, P1's store, P2's pits, ...), sown one seed
 // at a time. The packed Play is checked against it move by move.
 
 type refGame struct {
-	r      Rules
+	r      Variant
 	holes  []int
 	toMove int
 }
 
-func refFromPosition(r Rules, p Position) *refGame {
+func refFromPosition(r Variant, p Position) *refGame {
 	return &refGame{r: r, holes: p.Holes(), toMove: p.ToMove()}
 }
 

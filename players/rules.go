@@ -1,4 +1,4 @@
-package multi
+package players
 
 import "fmt"
 
@@ -43,23 +43,23 @@ func ParseTarget(s string) (Target, error) {
 	return 0, fmt.Errorf("unknown capture target %q: want next, opposite or all", s)
 }
 
-// Rules fix the number of players, the pits per player and the capture
+// Variant fix the number of players, the pits per player and the capture
 // target. The capture convention is always no-empty-capture: when every
 // target pit is empty nothing is taken and the last seed stays.
-type Rules struct {
+type Variant struct {
 	Players int    // k, 2..MaxPlayers
 	Pits    int    // m, pits per player, 1..MaxPits
 	Target  Target // whose pits a capture takes
 }
 
-// NewRules validates the rules.
-func NewRules(players, pits int, t Target) (Rules, error) {
-	r := Rules{Players: players, Pits: pits, Target: t}
+// NewVariant validates the rules.
+func NewVariant(players, pits int, t Target) (Variant, error) {
+	r := Variant{Players: players, Pits: pits, Target: t}
 	return r, r.Validate()
 }
 
 // Validate reports whether the rules are supported.
-func (r Rules) Validate() error {
+func (r Variant) Validate() error {
 	if r.Players < 2 || r.Players > MaxPlayers {
 		return fmt.Errorf("players must be 2..%d, got %d", MaxPlayers, r.Players)
 	}
@@ -75,7 +75,7 @@ func (r Rules) Validate() error {
 // Canonical returns the rules with the target that plays identically named
 // once: with two or three players the opposite player is the next one, so
 // TargetOpposite becomes TargetNext.
-func (r Rules) Canonical() Rules {
+func (r Variant) Canonical() Variant {
 	if r.Target == TargetOpposite && r.Players < 4 {
 		r.Target = TargetNext
 	}
@@ -83,18 +83,18 @@ func (r Rules) Canonical() Rules {
 }
 
 // String is "Kalah(k players, m pits) capture target", for messages.
-func (r Rules) String() string {
+func (r Variant) String() string {
 	return fmt.Sprintf("%d-player Kalah(%d), capture from %s", r.Players, r.Pits, r.Target)
 }
 
 // Name is "Kalah(m,n) for k players".
-func (r Rules) Name(seeds int) string {
+func (r Variant) Name(seeds int) string {
 	return fmt.Sprintf("%d-player Kalah(%d,%d)", r.Players, r.Pits, seeds)
 }
 
 // Start returns the start position of Kalah(m,n) for k players, P1 to move.
 // It checks that kmn fits the packed board (at most MaxSeeds seeds).
-func (r Rules) Start(seeds int) (Board, error) {
+func (r Variant) Start(seeds int) (Board, error) {
 	if err := r.Validate(); err != nil {
 		return Board{}, err
 	}

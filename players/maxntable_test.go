@@ -1,4 +1,4 @@
-package multi
+package players
 
 import (
 	"errors"
@@ -10,7 +10,7 @@ import (
 // seeds (times the mover) onto [0, keys).
 func TestRankerDense(t *testing.T) {
 	for _, c := range [][3]int{{2, 1, 5}, {3, 1, 4}, {2, 2, 6}, {3, 2, 3}, {4, 1, 7}, {2, 3, 4}} {
-		r := Rules{Players: c[0], Pits: c[1]}
+		r := Variant{Players: c[0], Pits: c[1]}
 		rk, err := newRanker(r, c[2])
 		if err != nil {
 			t.Fatal(err)
@@ -44,10 +44,10 @@ func TestRankerDense(t *testing.T) {
 		}
 	}
 	// 4-player Kalah(4,3) keys fit; 4 players of 8 pits and 100 seeds do not.
-	if rk, err := newRanker(Rules{Players: 4, Pits: 4}, 48); err != nil || rk.bits != 51 {
+	if rk, err := newRanker(Variant{Players: 4, Pits: 4}, 48); err != nil || rk.bits != 51 {
 		t.Errorf("4-player Kalah(4,3): %d bits, %v", rk.bits, err)
 	}
-	if _, err := newRanker(Rules{Players: 4, Pits: 8}, 100); !errors.Is(err, ErrTooBig) {
+	if _, err := newRanker(Variant{Players: 4, Pits: 8}, 100); !errors.Is(err, ErrTooBig) {
 		t.Errorf("4 players, 8 pits, 100 seeds: %v, want ErrTooBig", err)
 	}
 }
@@ -60,7 +60,7 @@ func TestMaxnTable(t *testing.T) {
 		k, m, seeds int
 		bytes       int64
 	}{{3, 4, 36, 1 << 16}, {4, 4, 48, 1 << 18}, {4, 3, 36, 1 << 20}, {3, 2, 6, 1 << 20}, {2, 1, 2, 64}} {
-		rk, err := newRanker(Rules{Players: c.k, Pits: c.m}, c.seeds)
+		rk, err := newRanker(Variant{Players: c.k, Pits: c.m}, c.seeds)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -116,7 +116,7 @@ func TestMaxnTable(t *testing.T) {
 }
 
 func TestGainsPacking(t *testing.T) {
-	rk, _ := newRanker(Rules{Players: 4, Pits: 3}, 36)
+	rk, _ := newRanker(Variant{Players: 4, Pits: 3}, 36)
 	tb, _ := newMaxnTable(rk, 36, 1<<20)
 	g := uint32(5) | 0<<8 | 17<<16 | 14<<24
 	if got := tb.unpackGains(tb.packGains(g), 36); got != g {
@@ -127,7 +127,7 @@ func TestGainsPacking(t *testing.T) {
 // TestMaxnTableFull: a max^n search in a table too small stops with
 // ErrTooBig.
 func TestMaxnTableFull(t *testing.T) {
-	r := Rules{Players: 3, Pits: 3, Target: TargetNext}
+	r := Variant{Players: 3, Pits: 3, Target: TargetNext}
 	p, _ := r.StartPosition(2)
 	s, err := NewSolver(r, MaxN, p.Board.Seeds(), Options{MaxNBytes: 1 << 12})
 	if err != nil {

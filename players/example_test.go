@@ -1,18 +1,18 @@
-package multi_test
+package players_test
 
 import (
 	"context"
 	"fmt"
 	"log"
 
-	"github.com/kalah-solver/kalah/multi"
+	"github.com/kalah-solver/kalah/players"
 )
 
 // Play a move of three-player Kalah with 3 pits a player and 2 seeds a
 // pit: the seeds run along each player's row, into the mover's store only,
 // on to the next player's row. Perft counts the move sequences.
-func ExampleRules_PlayPosition() {
-	r, err := multi.NewRules(3, 3, multi.TargetNext)
+func ExampleVariant_PlayPosition() {
+	r, err := players.NewVariant(3, 3, players.TargetNext)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -22,7 +22,7 @@ func ExampleRules_PlayPosition() {
 	}
 	p, res := r.PlayPosition(start, 2) // P1 sows its pit c
 	fmt.Println(r.Name(2))
-	fmt.Println(start, "->", p, "extra turn", res.Extra(), "next", multi.SeatName(p.ToMove()))
+	fmt.Println(start, "->", p, "extra turn", res.Extra(), "next", players.SeatName(p.ToMove()))
 	fmt.Println("perft", r.Perft(start.Board, 4))
 	// Output:
 	// 3-player Kalah(3,2)
@@ -34,7 +34,7 @@ func ExampleRules_PlayPosition() {
 // concepts: paranoid (the mover against a coalition of the others: what
 // it can guarantee) and max^n (each player for itself).
 func ExampleSolver_Solve() {
-	r, err := multi.NewRules(3, 3, multi.TargetNext)
+	r, err := players.NewVariant(3, 3, players.TargetNext)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -42,8 +42,8 @@ func ExampleSolver_Solve() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	for _, c := range multi.Concepts {
-		s, err := multi.NewSolver(r, c, start.Board.Seeds(), multi.Options{TTBytes: 16 << 20, MaxNBytes: 16 << 20})
+	for _, c := range players.Concepts {
+		s, err := players.NewSolver(r, c, start.Board.Seeds(), players.Options{TableSize: 16 << 20, MaxNBytes: 16 << 20})
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -53,7 +53,7 @@ func ExampleSolver_Solve() {
 		}
 		fmt.Printf("%s: P1's final store %d; moves", c, sol.Value)
 		for _, mv := range sol.Moves {
-			fmt.Printf(" %s %d", multi.MoveName(sol.Mover, mv.Pit), mv.Value)
+			fmt.Printf(" %s %d", players.MoveName(sol.Mover, mv.Pit), mv.Value)
 		}
 		fmt.Println("; final stores", sol.Stores)
 	}

@@ -1,4 +1,4 @@
-package multi
+package players
 
 import (
 	"fmt"
@@ -13,7 +13,7 @@ type Position struct {
 }
 
 // StartPosition is the start of Kalah(m,n) for k players, P1 to move.
-func (r Rules) StartPosition(seeds int) (Position, error) {
+func (r Variant) StartPosition(seeds int) (Position, error) {
 	b, err := r.Start(seeds)
 	return Position{Players: r.Players, Pits: r.Pits, Board: b}, err
 }
@@ -183,7 +183,7 @@ func checkMove(p Position, s string, i int) (int, error) {
 }
 
 // PlayPosition plays the mover's pit i on p.
-func (r Rules) PlayPosition(p Position, i int) (Position, Result) {
+func (r Variant) PlayPosition(p Position, i int) (Position, Result) {
 	c, res := r.Play(p.Board, i)
 	return Position{Players: p.Players, Pits: p.Pits, Board: c}, res
 }
@@ -241,7 +241,7 @@ type Capture struct {
 }
 
 // CaptureOf replays pit i of b and says what it captured.
-func (r Rules) CaptureOf(b Board, i int) Capture {
+func (r Variant) CaptureOf(b Board, i int) Capture {
 	_, res, banked := r.play(b, i)
 	if !res.Capture() {
 		return Capture{}

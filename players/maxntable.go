@@ -1,4 +1,4 @@
-package multi
+package players
 
 // The max^n table: every position of the game graph the search meets, with
 // its gain vector, in an array of bit-packed entries that doubles up to a
@@ -66,7 +66,7 @@ type ranker struct {
 	bits uint     // bits of a key
 }
 
-func newRanker(r Rules, seeds int) (ranker, error) {
+func newRanker(r Variant, seeds int) (ranker, error) {
 	k, m := r.Players, r.Pits
 	p := k * m
 	rk := ranker{k: k, m: m, s: seeds, tab: make([]uint64, p*(seeds+1))}

@@ -1,4 +1,4 @@
-package multi
+package players
 
 // This is the searches' hot file: the two solution concepts' recursions.
 //
@@ -46,7 +46,7 @@ type keyer struct {
 // ErrTooBig: the position does not fit a key, or the search its bound.
 var ErrTooBig = errors.New("too big")
 
-func newKeyer(r Rules, b Board) (keyer, error) {
+func newKeyer(r Variant, b Board) (keyer, error) {
 	w := uint(bits.Len(uint(b.Seeds())))
 	if r.Players*r.Pits*int(w) > 126 {
 		return keyer{}, fmt.Errorf("%w: %d pits of %d bits do not fit the search's 128-bit key", ErrTooBig, r.Players*r.Pits, w)
@@ -84,7 +84,7 @@ func packStores(b Board) uint32 {
 
 // maxnSearch computes max^n gain vectors (seat p's gain in byte p).
 type maxnSearch struct {
-	r     Rules
+	r     Variant
 	rk    ranker
 	memo  *maxnTable
 	limit int // most positions memo may hold, 0 unbounded
@@ -97,7 +97,7 @@ type maxnSearch struct {
 
 // progress reports a search's counters about every every.
 type progress struct {
-	fn    func(nodes uint64, entries int, tableBytes int64) // nil: none
+	fn    func(nodes uint64, entries int, tableSize int64) // nil: none
 	every time.Duration
 	last  time.Time
 }
@@ -170,7 +170,7 @@ type bound struct{ lo, hi, move uint8 }
 // paranoidSearch computes the root player's gain when every other player
 // plays against it.
 type paranoidSearch struct {
-	r     Rules
+	r     Variant
 	kr    keyer
 	root  uint8 // the seat whose gain is the value
 	memo  *table

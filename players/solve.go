@@ -1,4 +1,4 @@
-package multi
+package players
 
 import (
 	"context"
@@ -66,7 +66,7 @@ type MoveValue struct {
 // Solution is a solved position.
 type Solution struct {
 	Concept Concept
-	Rules   Rules
+	Rules   Variant
 	Mover   int         // the seat to move at the root
 	Value   int         // the mover's final store under the concept
 	Stores  []int       // final stores along PV
@@ -81,7 +81,7 @@ type Solution struct {
 // Solver solves positions of one rule set under one concept, keeping its
 // table between calls.
 type Solver struct {
-	r       Rules
+	r       Variant
 	concept Concept
 	opts    Options
 	mx      *maxnSearch
@@ -93,8 +93,8 @@ type Solver struct {
 
 // Options size a solver's tables.
 type Options struct {
-	// TTBytes is the paranoid table's size (DefaultTTBytes when 0).
-	TTBytes int64
+	// TableSize is the paranoid table's size (DefaultParanoidTableSize when 0).
+	TableSize int64
 	// MaxNBytes is the max^n table's size (DefaultMaxNBytes when 0; no
 	// larger than the game needs). Max^n keeps every position it meets, a
 	// few bytes each (maxntable.go); a search that fills the table stops
@@ -108,27 +108,27 @@ type Options struct {
 	// ProgressEvery (a minute when 0) with the nodes expanded, the
 	// positions in the table and the table's size (paranoid: the solver's
 	// nodes and entries over every search so far).
-	Progress      func(nodes uint64, entries int, tableBytes int64)
+	Progress      func(nodes uint64, entries int, tableSize int64)
 	ProgressEvery time.Duration
 }
 
-// DefaultTTBytes is the default size of the paranoid table.
-const DefaultTTBytes = 256 << 20
+// DefaultParanoidTableSize is the default size of the paranoid table.
+const DefaultParanoidTableSize = 256 << 20
 
-// DefaultTableBytes is the table-size policy of the k-player game, the one
+// DefaultTableSize is the table-size policy of the k-player game, the one
 // place it is set (kalah.OpenPlayers applies it when no size is given):
-// the paranoid search's table is DefaultTTBytes, and max^n, which keeps
+// the paranoid search's table is DefaultParanoidTableSize, and max^n, which keeps
 // every position it meets, may grow its table up to DefaultMaxNBytes.
-func DefaultTableBytes(c Concept) int64 {
+func DefaultTableSize(c Concept) int64 {
 	if c == MaxN {
 		return DefaultMaxNBytes
 	}
-	return DefaultTTBytes
+	return DefaultParanoidTableSize
 }
 
 // NewSolver returns a solver for positions with at most seeds seeds in
 // play (the key's width).
-func NewSolver(r Rules, c Concept, seeds int, opts Options) (*Solver, error) {
+func NewSolver(r Variant, c Concept, seeds int, opts Options) (*Solver, error) {
 	if err := r.Validate(); err != nil {
 		return nil, err
 	}
@@ -138,8 +138,8 @@ func NewSolver(r Rules, c Concept, seeds int, opts Options) (*Solver, error) {
 	if err != nil && c == Paranoid {
 		return nil, err
 	}
-	if opts.TTBytes <= 0 {
-		opts.TTBytes = DefaultTTBytes
+	if opts.TableSize <= 0 {
+		opts.TableSize = DefaultParanoidTableSize
 	}
 	if opts.MaxNBytes <= 0 {
 		opts.MaxNBytes = DefaultMaxNBytes
@@ -165,7 +165,7 @@ func NewSolver(r Rules, c Concept, seeds int, opts Options) (*Solver, error) {
 // root seat).
 func (s *Solver) paranoid(root uint8) *paranoidSearch {
 	if s.par == nil {
-		s.par = &paranoidSearch{r: s.r, kr: s.kr, memo: newTable(s.opts.TTBytes), ctx: s.ctx, prog: s.mx.prog}
+		s.par = &paranoidSearch{r: s.r, kr: s.kr, memo: newTable(s.opts.TableSize), ctx: s.ctx, prog: s.mx.prog}
 	}
 	s.par.root = root
 	return s.par
@@ -349,7 +349,7 @@ func (s *Solver) bestPit(b Board, root uint8) int {
 	if ps.err != nil {
 		return lowBit(b.Moves()) // stopped: the caller returns the error
 	}
-	panic("multi: no move reaches the position's paranoid value")
+	panic("players: no move reaches the position's paranoid value")
 }
 
 // Guarantee returns what seat can guarantee at p (whoever is to move):
@@ -367,13 +367,13 @@ func (s *Solver) Guarantee(ctx context.Context, p Position, seat int) (int, erro
 	return v, nil
 }
 
-// TableBytes is the size of the concept's table: max^n's, allocated when
+// TableSize is the size of the concept's table: max^n's, allocated when
 // the solver was made; paranoid's, once a search has used it.
-func (s *Solver) TableBytes() int64 {
+func (s *Solver) TableSize() int64 {
 	if s.concept == MaxN {
 		return s.mx.memo.Bytes()
 	}
-	return s.opts.TTBytes
+	return s.opts.TableSize
 }
 
 // Work is the solver's nodes and table entries so far.

@@ -1,10 +1,10 @@
-package multi
+package players
 
 // Perft counts the positions reached after each number of plies 1..depth
 // from b, every sowing one ply (an extra turn is a further ply of the same
 // player); a finished game adds nothing to deeper counts. counts[d-1] is
 // the number of move sequences of length d.
-func (r Rules) Perft(b Board, depth int) []uint64 {
+func (r Variant) Perft(b Board, depth int) []uint64 {
 	counts := make([]uint64, depth)
 	if depth > 0 && !b.Over() {
 		r.perft(b, counts)
@@ -12,7 +12,7 @@ func (r Rules) Perft(b Board, depth int) []uint64 {
 	return counts
 }
 
-func (r Rules) perft(b Board, counts []uint64) {
+func (r Variant) perft(b Board, counts []uint64) {
 	mv := b.Moves()
 	counts[0] += uint64(popcount8(mv))
 	if len(counts) == 1 {

@@ -1,4 +1,4 @@
-// Package multi implements Kalah for k = 2..4 players: the board, the rules
+// Package players implements Kalah for k = 2..4 players: the board, the rules
 // of the rule sites' three- and four-player game (docs/rules.md, "Three and
 // four players"), sowing, notation, perft, and two exact solution concepts
 // (paranoid and max^n).
@@ -7,7 +7,7 @@
 // sowing are the hot path of the two-player solver and stay as they are.
 // With k = 2 and either capture target this package plays the two-player
 // game under no-empty-capture, which its tests check against engine.
-package multi
+package players
 
 import "math/bits"
 

@@ -65,3 +65,12 @@ func (s *Server) deepen(k *kalah.Session, key gameKey) {
 		}
 	}()
 }
+
+// stop ends the deepening under way (the slices built so far are kept)
+// and waits for it; none starts after it.
+func (d *deepening) stop() {
+	d.mu.Lock()
+	d.cancel()
+	d.mu.Unlock()
+	d.wg.Wait()
+}

@@ -312,8 +312,7 @@ func (s *Server) Close() error {
 		f.cancel() // its requests get the bounds proven so far
 	}
 	s.mu.Unlock()
-	s.deep.cancel() // the slices built so far are kept
-	s.deep.wg.Wait()
+	s.deep.stop()
 	s.acquire(context.Background(), "", false)
 	defer s.release()
 	return s.closeSession()

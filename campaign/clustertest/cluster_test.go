@@ -274,7 +274,8 @@ func (c *cluster) dumpLogs() {
 	}
 }
 
-// solved is 'kalah solve --json' of g on this machine, one per game and
+// solved is 'kalah solve --json --force' of g on this machine (a search
+// even where the built-in book knows the position), one per game and
 // test process.
 var solved = map[game]results.Record{}
 
@@ -285,7 +286,7 @@ func solve(t *testing.T, g game) results.Record {
 	}
 	kalahBin, _ := build(t)
 	args := []string{"solve", "--pits", fmt.Sprint(g.pits), "--seeds", fmt.Sprint(g.seeds), "--rule", g.rule,
-		"--json", "-q", "--no-cache"}
+		"--json", "-q", "--no-cache", "--force"} // --force: a search, not the built-in book's record
 	if d := egdbDir(t, g); d != "" {
 		args = append(args, "--egdb", d)
 	} else {

@@ -228,7 +228,7 @@ func (k *Session) Analyze(ctx context.Context, g Game, opt AnalyzeOptions) (*Ana
 	for i, pl := range g.Moves {
 		t := time.Now()
 		lim, cancel := limit(ctx, opt.PositionTime)
-		next, err := k.nextValue(lim, ctx, ps[i], ps[i+1], cur)
+		next, err := k.nextValue(lim, ctx, ps[i], pl.Pit, ps[i+1], cur)
 		if err != nil {
 			cancel()
 			return a, err

@@ -59,6 +59,25 @@ func (k *Session) known(p engine.Position) (posValue, bool) {
 	return posValue{}, false
 }
 
+// fromParent is the value for South of the position after p's move pit
+// from the root record that answered p (cur): the record holds the exact
+// value of every move of p, so the move played needs no search.
+func fromParent(p engine.Position, pit int, cur posValue) (posValue, bool) {
+	if cur.rec == nil {
+		return posValue{}, false
+	}
+	for _, m := range cur.rec.Moves {
+		if m.Pit == pit+1 && m.Lower == nil && m.Upper == nil {
+			v := m.Value
+			if p.ToMove == engine.North {
+				v = -v
+			}
+			return posValue{lo: v, hi: v, source: cur.source}, true
+		}
+	}
+	return posValue{}, false
+}
+
 // southRange turns bounds on q's value relative to its stores into
 // South's interval.
 func southRange(q engine.Position, lo, hi int) (int, int) {
@@ -87,16 +106,20 @@ func (k *Session) southValue(lim, ctx context.Context, p engine.Position) (posVa
 	return posValue{lo: lo, hi: hi, source: "search"}, nil
 }
 
-// nextValue is the value for South of q, the position after a move of p
-// whose value for South is cur: known, or from one test of the move
-// against p's value, then MTD(f) from that test's bound when the move
-// loses. With cur a bound it is southValue.
-func (k *Session) nextValue(lim, ctx context.Context, p, q engine.Position, cur posValue) (posValue, error) {
+// nextValue is the value for South of q, the position after p's move
+// pit, p's value for South being cur: known, or given by the record that
+// answered p, or from one test of the move against p's value, then MTD(f)
+// from that test's bound when the move loses. With cur a bound it is
+// southValue.
+func (k *Session) nextValue(lim, ctx context.Context, p engine.Position, pit int, q engine.Position, cur posValue) (posValue, error) {
 	if pv, ok := k.known(q); ok {
 		return pv, nil
 	}
 	if cur.lo != cur.hi {
 		return k.southValue(lim, ctx, q)
+	}
+	if pv, ok := fromParent(p, pit, cur); ok {
+		return pv, nil
 	}
 	sv, err := k.build()
 	if err != nil {

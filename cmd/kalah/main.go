@@ -12,7 +12,7 @@ import (
 
 func main() {
 	io := cmdutil.System()
-	err := root.NewCmdRoot(io).Execute()
+	err := root.Execute(root.NewCmdRoot(io))
 	if err != nil {
 		fmt.Fprintln(io.ErrOut, "kalah:", err)
 	}

@@ -166,7 +166,7 @@ func (p *printer) footer(rec record, reps []*bench.Report) {
 	for _, f := range rec.Plots {
 		fmt.Fprintf(w, "plot written to %s\n", f)
 	}
-	fmt.Fprintf(w, "build %s %s, %s, %s\n", rec.Version, revision(rec.VCSRevision), rec.Go, rec.CPU)
+	fmt.Fprintf(w, "build %s %s, %s, %s\n", rec.Version, cmdutil.Revision(rec.VCSRevision), rec.Go, rec.CPU)
 	first := reps[0]
 	if rec.Interrupted {
 		fmt.Fprintln(w, "interrupted: the figures cover the positions solved before; not comparable with a complete run")
@@ -180,11 +180,4 @@ func (p *printer) footer(rec record, reps []*bench.Report) {
 		fmt.Fprintf(w, "%s: the node count varies from run to run; not a signature (run with --threads 1 for one)\n", cmdutil.Plural(first.Threads, "thread"))
 	}
 	fmt.Fprintln(w, rec.Bench)
-}
-
-func revision(r string) string {
-	if r == "" {
-		return "(no VCS revision)"
-	}
-	return r
 }

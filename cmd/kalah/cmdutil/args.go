@@ -2,6 +2,8 @@ package cmdutil
 
 import (
 	"fmt"
+	"regexp"
+	"strings"
 
 	"github.com/spf13/cobra"
 )
@@ -10,7 +12,28 @@ import (
 // an unknown flag or a bad flag value is bad input, exit code 2, with a
 // pointer to the command's help.
 func FlagError(cmd *cobra.Command, err error) error {
-	return BadInput(fmt.Errorf("%w (see '%s --help')", err, cmd.CommandPath()))
+	return BadInput(fmt.Errorf("%s (see '%s --help')", flagMessage(err), cmd.CommandPath()))
+}
+
+// pflagValue matches pflag's message for a flag value that does not parse
+// (`invalid argument "six" for "--pits" flag: strconv.ParseInt: parsing
+// "six": invalid syntax`), whose tail is Go's parser speaking.
+var pflagValue = regexp.MustCompile(`^invalid argument "(.*)" for "(.*)" flag: strconv\.Parse(Int|Uint|Float|Bool): parsing ".*": (invalid syntax|value out of range)$`)
+
+// flagMessage says what a flag wants in the user's words where pflag
+// would quote Go's number parser; other messages pass as they are.
+func flagMessage(err error) string {
+	m := pflagValue.FindStringSubmatch(err.Error())
+	if m == nil {
+		return err.Error()
+	}
+	f := strings.Fields(m[2])
+	value, flag := m[1], f[len(f)-1]
+	if m[4] == "value out of range" {
+		return fmt.Sprintf("invalid argument %q for %s: out of range", value, flag)
+	}
+	want := map[string]string{"Int": "a whole number", "Uint": "a whole number, 0 or more", "Float": "a number", "Bool": "true or false"}[m[3]]
+	return fmt.Sprintf("invalid argument %q for %s: want %s", value, flag, want)
 }
 
 // Args wraps a cobra argument validator so that its errors are bad input.

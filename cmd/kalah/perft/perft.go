@@ -83,7 +83,7 @@ func run(opts *Options, head cmdutil.GameHead, perft func() []uint64) error {
 	for _, c := range counts {
 		rec.Nodes += c
 	}
-	if secs > 0 {
+	if secs >= 0.001 { // a rate from less than a millisecond means nothing
 		rec.NodesPerSecond = float64(rec.Nodes) / secs
 	}
 	if opts.JSON {
@@ -96,14 +96,7 @@ func run(opts *Options, head cmdutil.GameHead, perft func() []uint64) error {
 	for d, c := range counts {
 		fmt.Fprintf(w, "%5d %20d\n", d+1, c)
 	}
-	fmt.Fprintf(w, "total %d nodes in %.3f s, %.1f M nodes/s\n", rec.Nodes, secs, rec.NodesPerSecond/1e6)
-	fmt.Fprintf(w, "build %s %s, %s, %s\n", rec.Version, revision(rec.VCSRevision), rec.Go, rec.CPU)
+	fmt.Fprintf(w, "total %d nodes in %s, %s\n", rec.Nodes, cmdutil.FormatSeconds(secs), cmdutil.FormatRate(int64(rec.Nodes), secs))
+	fmt.Fprintf(w, "build %s %s, %s, %s\n", rec.Version, cmdutil.Revision(rec.VCSRevision), rec.Go, rec.CPU)
 	return nil
-}
-
-func revision(r string) string {
-	if r == "" {
-		return "(no VCS revision)"
-	}
-	return r
 }

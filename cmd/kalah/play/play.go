@@ -131,6 +131,9 @@ type game struct {
 	// set by the terminal, if standard input and output are one).
 	reader lineReader
 	color  bool
+	// title names the game in the header: "Kalah(6,4)" from a start
+	// position, "Kalah(6) from a position" otherwise.
+	title string
 }
 
 func run(ctx context.Context, opts *Options) error {
@@ -164,8 +167,10 @@ func run(ctx context.Context, opts *Options) error {
 	}
 	cfg := kalah.Config{Pits: rules.Pits, Seeds: opts.Game.Seeds, Rule: rules.Rule, Threads: opts.Threads,
 		EGDBDir: opts.EGDB, NoEGDB: opts.NoEGDB, CacheDir: opts.Cache, NoCache: opts.NoCache}
+	g.title = fmt.Sprintf("Kalah(%d,%d)", rules.Pits, opts.Game.Seeds)
 	if !isStart {
 		cfg.Seeds = max(1, (start.Board.Total()+2*rules.Pits-1)/(2*rules.Pits))
+		g.title = fmt.Sprintf("Kalah(%d) from a position", rules.Pits)
 	}
 	if opts.TableSize != "" {
 		b, err := cmdutil.ParseBytes(opts.TableSize)

@@ -95,3 +95,26 @@ func deprecatedAlias(cmd *cobra.Command, old, now string) *cobra.Command {
 	cmd.SetOut(cmdutil.ErrOf(cmd))
 	return cmd
 }
+
+// Execute runs the command tree as main does. Help asked of a command that
+// does not exist ("kalah frobnicate --help") is the unknown command's
+// error, exit code 2, not the root's help: cobra answers --help before it
+// checks the arguments.
+func Execute(cmd *cobra.Command) error {
+	var unknown error
+	help := cmd.HelpFunc()
+	cmd.SetHelpFunc(func(c *cobra.Command, args []string) {
+		if c == cmd {
+			// The words left once the flags are parsed: a root that runs
+			// takes none, so any is a command that does not exist.
+			if unknown = cmdutil.UnknownCommand(c, c.Flags().Args()); unknown != nil {
+				return
+			}
+		}
+		help(c, args)
+	})
+	if err := cmd.Execute(); err != nil {
+		return err
+	}
+	return unknown
+}

@@ -16,7 +16,7 @@ func execute(args ...string) (out, errOut string, code int, err error) {
 	io, o, e := cmdutil.Test()
 	cmd := NewCmdRoot(io)
 	cmd.SetArgs(args)
-	err = cmd.Execute()
+	err = Execute(cmd)
 	return o.String(), e.String(), cmdutil.ExitCode(err), err
 }
 
@@ -28,11 +28,13 @@ func TestBadInput(t *testing.T) {
 		want string // in the message
 	}{
 		{[]string{"frobnicate"}, `unknown command "frobnicate"`},
+		{[]string{"frobnicate", "--help"}, `unknown command "frobnicate"`},
 		{[]string{"sho"}, `did you mean "show"`},
 		{[]string{"--bogus"}, "unknown flag: --bogus"},
 		{[]string{"show", "--bogus"}, "unknown flag: --bogus"},
 		{[]string{"show", "extra"}, "takes no arguments"},
-		{[]string{"show", "--pits", "six"}, `invalid argument "six" for "--pits"`},
+		{[]string{"show", "--pits", "six"}, `invalid argument "six" for --pits: want a whole number`},
+		{[]string{"show", "--pits", "99999999999999999999"}, `for --pits: out of range`},
 		{[]string{"show", "--pits", "0"}, "pits must be 1..8"},
 		{[]string{"show", "--seeds", "0"}, "at least 1"},
 		{[]string{"show", "--seeds", "22"}, "264 seeds"},

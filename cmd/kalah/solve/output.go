@@ -123,12 +123,20 @@ func printReport(w io.Writer, rec *output) error {
 	if rec.Cache != "" {
 		cache = fmt.Sprintf("%s hits", results.Group(rec.CacheHits)) // the record's: the original solve's when from the cache
 	}
+	if rec.FromBook {
+		// A book is built from the deepest positions up, each solved with
+		// its children already in the cache: a record's own search is
+		// only the last step of its proof, so its nodes are not the cost.
+		_, err := fmt.Fprintf(w, "book record made %s by build %s (the book is solved from its deepest positions up; no search now)\n",
+			rec.Date, cmdutil.Revision(rec.VCSRevision))
+		return err
+	}
 	cost := "nodes"
 	if rec.FromCache {
 		cost = "solved originally with: nodes"
 	}
-	_, err := fmt.Fprintf(w, "%s %s in %.3f s, %.1f M nodes/s, %d threads, table %s, egdb %s, cache %s\n",
-		cost, results.Group(rec.Nodes), rec.Seconds, rec.NPS/1e6, rec.Threads, cmdutil.FormatBytes(rec.TableSize), egdb, cache)
+	_, err := fmt.Fprintf(w, "%s %s in %s, %s, %d threads, table %s, egdb %s, cache %s\n",
+		cost, results.Group(rec.Nodes), cmdutil.FormatSeconds(rec.Seconds), cmdutil.FormatRate(rec.Nodes, rec.Seconds), rec.Threads, cmdutil.FormatBytes(rec.TableSize), egdb, cache)
 	return err
 }
 

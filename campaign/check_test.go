@@ -2,11 +2,13 @@ package campaign
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/kalah-solver/kalah"
 	"github.com/kalah-solver/kalah/engine"
 )
 
@@ -157,5 +159,59 @@ func TestNoFaultHookInRelease(t *testing.T) {
 	defer w.close()
 	if w.cfg.lie != 0 {
 		t.Errorf("release build lies on %g", w.cfg.lie)
+	}
+}
+
+// Verify re-solves a campaign's answers locally: all agree, and an answer
+// made wrong in the bucket is found and named.
+func TestVerify(t *testing.T) {
+	e := newEnv(t, 5*time.Second)
+	_, stop := e.workers(2, nil)
+	defer stop()
+	p := params(t, "verify", engine.Variant{Pits: 4, Rule: engine.NoEmptyCapture}, 3, "", engine.South)
+	e.solved(p, CoordinatorConfig{})
+	r, _, _ := p.root()
+	k, err := kalah.Open(kalah.Config{Pits: r.Pits, Seeds: 1, Rule: r.Rule, Threads: 1, TableSize: 16 << 20, NoEGDB: true, NoCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer k.Close()
+	rep, err := Verify(context.Background(), e.c, p.Name, k, 0, 1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Answered == 0 || rep.Sampled != rep.Answered || rep.Agreed != rep.Sampled || rep.Disagreed != 0 {
+		t.Fatalf("verify: %+v", rep)
+	}
+	// One answer made wrong, as a lying worker would have given it.
+	u := rep.Units[len(rep.Units)/2]
+	entry, err := e.c.Results.Get(context.Background(), u.Key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res Result
+	if err := json.Unmarshal(entry.Value(), &res); err != nil {
+		t.Fatal(err)
+	}
+	_, _, gamma, _ := ParseKey(u.Key)
+	res.Value, res.Worker = wrongAnswer(res.Value, gamma), "liar"
+	data, _ := json.Marshal(res)
+	if _, err := e.c.Results.Put(context.Background(), u.Key, data); err != nil {
+		t.Fatal(err)
+	}
+	rep, err = Verify(context.Background(), e.c, p.Name, k, 0, 2, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Disagreed != 1 || rep.Agreed != rep.Sampled-1 {
+		t.Fatalf("after one wrong answer: %+v", rep)
+	}
+	for _, v := range rep.Units {
+		if !v.Agrees && (v.Key != u.Key || v.Worker.Name != "liar") {
+			t.Errorf("disagreement %+v, want %s by liar", v, u.Key)
+		}
+	}
+	if rep, _ := Verify(context.Background(), e.c, p.Name, k, 3, 2, nil); rep.Sampled != 3 {
+		t.Errorf("a sample of 3 re-solved %d", rep.Sampled)
 	}
 }

@@ -67,6 +67,18 @@ func TestStartLocalStatusResult(t *testing.T) {
 	if st["eta_seconds"] != nil || !strings.HasPrefix(st["eta_basis"].(string), "unknown") {
 		t.Errorf("a finished campaign's ETA: %v %v", st["eta_seconds"], st["eta_basis"])
 	}
+	// Every answer re-solved here agrees.
+	out, err = run(t, "verify", "k43", "--data", data, "--sample", "0", "--table-size", "16MiB", "--no-egdb")
+	if err != nil || !strings.Contains(out, " agree, 0 disagree") {
+		t.Errorf("verify: %q %v", out, err)
+	}
+	out, err = run(t, "verify", "k43", "--data", data, "--sample", "2", "--seed", "5", "--table-size", "16MiB", "--no-egdb", "--json")
+	var vr struct {
+		Sampled, Agreed int
+	}
+	if err != nil || json.Unmarshal([]byte(out), &vr) != nil || vr.Sampled != 2 || vr.Agreed != 2 {
+		t.Errorf("verify --json: %q %v", out, err)
+	}
 	// Recorded: the cell stays open (no opening chains), with the exact
 	// value and every first move's.
 	res := t.TempDir()
@@ -111,6 +123,8 @@ func TestBadInputAndUnreachable(t *testing.T) {
 		{"start", "x", "--local", "1", "--shared-table", "--no-shared-table"},
 		{"start", "x", "--local", "2", "--verify-share", "1.5"},
 		{"start", "x", "--local", "2", "--verify-share", "-0.1"},
+		{"verify", "x", "--sample", "-1"},
+		{"verify"},
 	} {
 		if _, err := run(t, args...); cmdutil.ExitCode(err) != 2 {
 			t.Errorf("%v: exit %d (%v)", args, cmdutil.ExitCode(err), err)

@@ -245,7 +245,7 @@ func TestAnalysisJSON(t *testing.T) {
 // answered from them, the move played from its record too, and the
 // figures are still the reference's.
 func TestAnalyzeFromRecords(t *testing.T) {
-	k, err := Open(Config{Pits: 4, Seeds: 3, NoEGDB: true, CacheDir: t.TempDir(), NoBook: true, Threads: 1, TableBytes: 1 << 20})
+	k, err := Open(Config{Pits: 4, Seeds: 3, NoEGDB: true, CacheDir: t.TempDir(), NoBook: true, Threads: 1, TableSize: 1 << 20})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -109,6 +109,7 @@ type Coordinator struct {
 	answeredBy   map[string][]string    // keys in the results bucket, by Identity.ID
 	heard        map[string]time.Time   // workers heard from in this run, by Identity.ID
 	restart      bool                   // a quarantine voided the search
+	issued       map[string]issueInfo   // units out, by key, for their traces (trace.go)
 	searchCancel context.CancelFunc     // ends the current search
 }
 
@@ -117,9 +118,12 @@ type bounds struct{ lo, hi int }
 // pend is a unit in flight: the goroutines waiting for it, its stream
 // sequence (to delete it when no longer needed) and its answer.
 type pend struct {
-	refs   int
-	seq    uint64
-	msgID  string
+	refs  int
+	seq   uint64
+	msgID string
+	// cause and parent: for its trace (trace.go).
+	cause  string
+	parent string
 	done   chan struct{}
 	v      int
 	err    error
@@ -255,7 +259,7 @@ func NewCoordinator(c *Conn, p Params, cfg CoordinatorConfig) (*Coordinator, err
 	co := &Coordinator{c: c, p: p, cfg: cfg, rules: r, root: pos, local: k, localDB: localDB,
 		table: map[engine.Key]bounds{}, pending: map[string]*pend{},
 		id: processIdentity("coordinator", p.Build), rng: rand.New(rand.NewPCG(seed, 0x6b616c6168)),
-		checks: map[string]*crossCheck{}, quarantined: map[string]Quarantine{}, answeredBy: map[string][]string{}, heard: map[string]time.Time{}}
+		checks: map[string]*crossCheck{}, issued: map[string]issueInfo{}, quarantined: map[string]Quarantine{}, answeredBy: map[string][]string{}, heard: map[string]time.Time{}}
 	co.st = Status{Params: p, State: "running"}
 	co.st.Lower, co.st.Upper = p.wholeRange()
 	return co, nil
@@ -583,6 +587,12 @@ func (co *Coordinator) take(ctx context.Context, msg jetstream.Msg) {
 	}
 	co.mu.Lock()
 	co.note(b, gamma, res.Value)
+	var tr *Trace
+	if ti, ok := co.issued[res.Key]; ok && !repeated {
+		tr = &Trace{ID: ti.id, Key: res.Key, Parent: ti.parent, Cause: ti.cause, Issued: unixSeconds(ti.at), Finished: unixSeconds(time.Now()),
+			Nodes: res.Nodes, Seconds: res.Seconds, Worker: res.Identity().ID(), Threads: res.Threads}
+		delete(co.issued, res.Key)
+	}
 	if p := co.pending[res.Key]; p != nil && !p.closed {
 		p.v, p.closed = res.Value, true
 		close(p.done)
@@ -608,6 +618,9 @@ func (co *Coordinator) take(ctx context.Context, msg jetstream.Msg) {
 	}
 	co.st.addWorker(res)
 	co.mu.Unlock()
+	if tr != nil {
+		co.saveTrace(ctx, *tr)
+	}
 	msg.Ack()
 	co.maybeCheck(res, b, gamma)
 	if co.cfg.onResult != nil {

@@ -61,6 +61,7 @@ func (co *Coordinator) search(ctx context.Context) (*results.Record, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			ctx, _ := withCause(ctx)
 			c, r := co.rules.Sow(b, i)
 			gain := int(c.OwnStore - b.OwnStore)
 			mv := results.MoveValue{Move: engine.MoveLetter(p.ToMove, i), Pit: i + 1, ExtraTurn: r.Extra()}
@@ -169,6 +170,7 @@ func (co *Coordinator) test(ctx context.Context, b engine.Board, gamma, split in
 		return co.ask(ctx, b, gamma)
 	}
 	moves := solver.RootOrder(co.rules, b)
+	ctx = context.WithValue(ctx, parentKey{}, UnitKey(co.rules, b, gamma))
 	// Step 1 again, for the children: answers known below b (an earlier
 	// run's, another campaign's) decide the test without shipping a unit.
 	if v, ok := co.peek(b, gamma, split); ok {
@@ -192,20 +194,23 @@ func (co *Coordinator) test(ctx context.Context, b engine.Board, gamma, split in
 	sctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	type answer struct {
-		v    int
-		high bool
-		err  error
+		v     int
+		high  bool
+		err   error
+		cause string
 	}
 	out := make(chan answer, len(moves)-1)
 	for _, i := range moves[1:] {
 		go func() {
-			v, high, err := co.testMove(sctx, b, i, gamma, split-1)
-			out <- answer{v, high, err}
+			bctx, _ := withCause(sctx)
+			v, high, err := co.testMove(bctx, b, i, gamma, split-1)
+			out <- answer{v, high, err, causeOf(bctx)}
 		}()
 	}
 	var firstErr error
 	for range moves[1:] {
 		a := <-out
+		setCause(ctx, a.cause)
 		switch {
 		case a.err != nil:
 			if firstErr == nil {
@@ -335,7 +340,7 @@ func (co *Coordinator) ask(ctx context.Context, b engine.Board, gamma int) (int,
 	p := co.pending[key]
 	first := p == nil
 	if first {
-		p = &pend{done: make(chan struct{})}
+		p = &pend{done: make(chan struct{}), cause: causeOf(ctx), parent: parentOf(ctx)}
 		co.pending[key] = p
 	}
 	p.refs++
@@ -360,6 +365,7 @@ func (co *Coordinator) ask(ctx context.Context, b engine.Board, gamma int) (int,
 	}
 	select {
 	case <-p.done:
+		setCause(ctx, p.msgID)
 		return p.v, p.err
 	case <-ctx.Done():
 		co.release(key, p)
@@ -446,6 +452,9 @@ func (co *Coordinator) issue(ctx context.Context, key string, b engine.Board, ga
 	}
 	co.mu.Lock()
 	p.seq, p.msgID = ack.Sequence, id
+	if ti, ok := co.issued[key]; !ok || ti.id != id {
+		co.issued[key] = issueInfo{id: id, at: time.Now(), cause: p.cause, parent: p.parent}
+	}
 	if !ack.Duplicate {
 		co.st.Issued++
 	}

@@ -1,6 +1,6 @@
 // Package campaigncmd implements "kalah campaign": distributed solves on a
 // NATS JetStream server (start, status, result, stop, estimate, record,
-// verify).
+// verify, simulate).
 package campaigncmd
 
 import (
@@ -39,7 +39,7 @@ secured server, as for 'kalah worker'.`,
 		Args: cmdutil.UnknownCommand,
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
-	cmd.AddCommand(NewCmdStart(io), NewCmdStatus(io), NewCmdResult(io), NewCmdStop(io), NewCmdEstimate(io), NewCmdRecord(io), NewCmdVerify(io))
+	cmd.AddCommand(NewCmdStart(io), NewCmdStatus(io), NewCmdResult(io), NewCmdStop(io), NewCmdEstimate(io), NewCmdRecord(io), NewCmdVerify(io), NewCmdSimulate(io))
 	return cmd
 }
 

@@ -79,6 +79,19 @@ func TestStartLocalStatusResult(t *testing.T) {
 	if err != nil || json.Unmarshal([]byte(out), &vr) != nil || vr.Sampled != 2 || vr.Agreed != 2 {
 		t.Errorf("verify --json: %q %v", out, err)
 	}
+	// Its unit tree replayed on more workers.
+	out, err = run(t, "simulate", "k43", "--data", data, "--workers", "1,4")
+	if err != nil || !strings.Contains(out, " units, ") || !strings.Contains(out, "efficiency") {
+		t.Errorf("simulate: %q %v", out, err)
+	}
+	out, err = run(t, "simulate", "k43", "--data", data, "--json")
+	var sr struct {
+		Units       int
+		Predictions []struct{ Workers int }
+	}
+	if err != nil || json.Unmarshal([]byte(out), &sr) != nil || sr.Units == 0 || len(sr.Predictions) != 6 {
+		t.Errorf("simulate --json: %q %v", out, err)
+	}
 	// Recorded: the cell stays open (no opening chains), with the exact
 	// value and every first move's.
 	res := t.TempDir()
@@ -125,6 +138,9 @@ func TestBadInputAndUnreachable(t *testing.T) {
 		{"start", "x", "--local", "2", "--verify-share", "-0.1"},
 		{"verify", "x", "--sample", "-1"},
 		{"verify"},
+		{"simulate", "x", "--workers", "0"},
+		{"simulate", "x", "--workers", "2,a"},
+		{"simulate", "x", "--nodes-per-second", "-1"},
 	} {
 		if _, err := run(t, args...); cmdutil.ExitCode(err) != 2 {
 			t.Errorf("%v: exit %d (%v)", args, cmdutil.ExitCode(err), err)

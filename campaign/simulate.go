@@ -1,0 +1,160 @@
+package campaign
+
+import (
+	"container/heap"
+	"math"
+	"slices"
+)
+
+// Simulate replays a campaign's recorded unit tree (trace.go) on P
+// workers ('kalah campaign simulate').
+//
+// The model: a unit can be issued only once the answer that led to its
+// issue (its cause) is in, and the coordinator then took as long as it
+// did in the recorded run (its lag: the recorded issue time minus the
+// cause's answer time; for a unit without a cause, minus the first
+// unit's issue time). A unit takes its worker's recorded seconds, or its
+// nodes at a given rate, plus the transport's delay (the tenth percentile
+// of the recorded time from issue to answer less the worker's seconds).
+// Ready units go to free workers in the order of their readiness, then of
+// their recorded issue. What the recorded run did without a unit out, the
+// coordinator's own guesses before the first unit and its line after the
+// last answer, is not in the model.
+
+// Prediction is the simulated run on P workers.
+type Prediction struct {
+	Workers int `json:"workers"`
+	// Seconds: the simulated wall time from the first unit's issue to
+	// the last answer; Busy: the workers' time on units.
+	Seconds    float64 `json:"seconds"`
+	Busy       float64 `json:"busy_seconds"`
+	Efficiency float64 `json:"efficiency"` // Busy / (Workers x Seconds)
+	Idle       float64 `json:"idle_share"` // 1 - Efficiency
+}
+
+// Simulation is Simulate's answer.
+type Simulation struct {
+	Units int   `json:"units"`
+	Nodes int64 `json:"nodes"`
+	// Recorded: the recorded wall time from the first unit's issue to
+	// the last answer, and the recorded run's workers (identities).
+	Recorded        float64 `json:"recorded_seconds"`
+	RecordedWorkers int     `json:"recorded_workers"`
+	// Rate: nodes a second of one worker the units are replayed at (0:
+	// each unit at its recorded seconds); Delay: the transport's delay
+	// added to each unit.
+	Rate        float64      `json:"nodes_per_second"`
+	Delay       float64      `json:"delay_seconds"`
+	Predictions []Prediction `json:"predictions"`
+}
+
+// Simulate replays traces on each count of workers; rate > 0 replays
+// every unit at that many nodes a second instead of its recorded seconds.
+func Simulate(traces []Trace, workers []int, rate float64) Simulation {
+	sim := Simulation{Units: len(traces), Rate: rate}
+	if len(traces) == 0 {
+		return sim
+	}
+	byID := map[string]int{}
+	ids := map[string]bool{}
+	t0, last := math.Inf(1), math.Inf(-1)
+	var delays []float64
+	for i, tr := range traces {
+		byID[tr.ID] = i
+		ids[tr.Worker] = true
+		t0, last = min(t0, tr.Issued), max(last, tr.Finished)
+		sim.Nodes += tr.Nodes
+		delays = append(delays, max(tr.Finished-tr.Issued-tr.Seconds, 0))
+	}
+	slices.Sort(delays)
+	sim.Delay = delays[len(delays)/10]
+	sim.Recorded, sim.RecordedWorkers = last-t0, len(ids)
+	children := make([][]int, len(traces))
+	lag := make([]float64, len(traces))
+	var roots []int
+	for i, tr := range traces {
+		if c, ok := byID[tr.Cause]; ok && tr.Cause != "" && c != i && traces[c].Finished <= tr.Issued {
+			children[c] = append(children[c], i)
+			lag[i] = tr.Issued - traces[c].Finished
+		} else {
+			roots = append(roots, i)
+			lag[i] = tr.Issued - t0
+		}
+	}
+	dur := make([]float64, len(traces))
+	for i, tr := range traces {
+		if rate > 0 {
+			dur[i] = float64(tr.Nodes)/rate + sim.Delay
+		} else {
+			dur[i] = tr.Seconds + sim.Delay
+		}
+	}
+	for _, p := range workers {
+		sim.Predictions = append(sim.Predictions, replay(p, roots, children, lag, dur))
+	}
+	return sim
+}
+
+// replay is one list-scheduling run on p workers.
+func replay(p int, roots []int, children [][]int, lag, dur []float64) Prediction {
+	ready := &evHeap{}
+	for _, i := range roots {
+		heap.Push(ready, ev{at: lag[i], unit: i})
+	}
+	running := &evHeap{}
+	free, t, busy := p, 0.0, 0.0
+	for ready.Len() > 0 || running.Len() > 0 {
+		for free > 0 && ready.Len() > 0 && (*ready)[0].at <= t {
+			e := heap.Pop(ready).(ev)
+			heap.Push(running, ev{at: t + dur[e.unit], unit: e.unit})
+			busy += dur[e.unit]
+			free--
+		}
+		next := math.Inf(1)
+		if running.Len() > 0 {
+			next = (*running)[0].at
+		}
+		if free > 0 && ready.Len() > 0 {
+			next = min(next, (*ready)[0].at)
+		}
+		t = max(t, next)
+		for running.Len() > 0 && (*running)[0].at <= t {
+			e := heap.Pop(running).(ev)
+			free++
+			for _, c := range children[e.unit] {
+				heap.Push(ready, ev{at: e.at + lag[c], unit: c})
+			}
+		}
+	}
+	pr := Prediction{Workers: p, Seconds: round3(t), Busy: round3(busy)}
+	if t > 0 {
+		pr.Efficiency = round3(busy / (float64(p) * t))
+		pr.Idle = round3(1 - busy/(float64(p)*t))
+	}
+	return pr
+}
+
+// ev is a unit ready (at: when) or running (at: its end); ties go to the
+// unit issued first in the recorded run.
+type ev struct {
+	at   float64
+	unit int
+}
+
+type evHeap []ev
+
+func (h evHeap) Len() int { return len(h) }
+func (h evHeap) Less(i, j int) bool {
+	if h[i].at != h[j].at {
+		return h[i].at < h[j].at
+	}
+	return h[i].unit < h[j].unit
+}
+func (h evHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *evHeap) Push(x any)   { *h = append(*h, x.(ev)) }
+func (h *evHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}

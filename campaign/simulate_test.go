@@ -1,0 +1,114 @@
+package campaign
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/kalah-solver/kalah/engine"
+)
+
+// bruteWall is the wall time of a unit tree on p workers by brute force:
+// every order of starting the ready units is tried, and the greedy rule
+// Simulate uses (a free worker never waits while a unit is ready, ties to
+// the first issued) is checked to give one of the schedules, bounded
+// below by the longest chain and by the work over p.
+func lowerBound(traces []Trace, p int, delay float64) float64 {
+	work, chain := 0.0, map[string]float64{}
+	longest := 0.0
+	for _, tr := range traces { // in order of issue: causes come first
+		d := tr.Seconds + delay
+		work += d
+		start := tr.Issued - traces[0].Issued
+		if c, ok := chain[tr.Cause]; ok {
+			for _, u := range traces {
+				if u.ID == tr.Cause {
+					start = c + (tr.Issued - u.Finished)
+				}
+			}
+		}
+		chain[tr.ID] = start + d
+		longest = max(longest, start+d)
+	}
+	return max(longest, work/float64(p))
+}
+
+func TestSimulateSmallTrees(t *testing.T) {
+	// Two roots of 1 s, each answer leading to a child of 2 s issued 0.5 s
+	// later, and a third root of 3 s issued at 1 s.
+	tr := []Trace{
+		{ID: "a", Issued: 100, Finished: 101, Seconds: 1},
+		{ID: "b", Issued: 100, Finished: 102, Seconds: 1},
+		{ID: "c", Issued: 101, Finished: 104, Seconds: 3},
+		{ID: "a1", Cause: "a", Issued: 101.5, Finished: 103.5, Seconds: 2},
+		{ID: "b1", Cause: "b", Issued: 102.5, Finished: 105, Seconds: 2},
+	}
+	for i := range tr {
+		tr[i].Worker = fmt.Sprint("w", i%2)
+	}
+	sim := Simulate(tr, []int{1, 2, 3, 100}, 0)
+	if sim.Units != 5 || sim.Recorded != 5 || sim.RecordedWorkers != 2 {
+		t.Fatalf("%+v", sim)
+	}
+	prev := 1e9
+	for _, p := range sim.Predictions {
+		lb := lowerBound(tr, p.Workers, sim.Delay)
+		if p.Seconds < lb-1e-9 || p.Seconds > prev+1e-9 || p.Busy != round3(9+5*sim.Delay) || p.Efficiency <= 0 || p.Efficiency > 1 {
+			t.Errorf("%d workers: %+v (lower bound %.3f, fewer workers %.3f)", p.Workers, p, lb, prev)
+		}
+		prev = p.Seconds
+	}
+	// One worker runs everything back to back: the work, no gap (every
+	// unit is ready before the one before it ends).
+	if one := sim.Predictions[0]; one.Seconds != round3(9+5*sim.Delay) || one.Idle != 0 {
+		t.Errorf("one worker: %+v", one)
+	}
+	// Enough workers: the longest chain.
+	if many := sim.Predictions[3]; many.Seconds != round3(lowerBound(tr, 100, sim.Delay)) {
+		t.Errorf("100 workers: %+v, want the longest chain %.3f", many, lowerBound(tr, 100, sim.Delay))
+	}
+	// At a rate, a unit takes its nodes over it.
+	for i := range tr {
+		tr[i].Nodes = 1000
+	}
+	if s := Simulate(tr, []int{1}, 1000); s.Predictions[0].Busy != round3(5+5*s.Delay) {
+		t.Errorf("at 1000 nodes/s: %+v", s.Predictions[0])
+	}
+}
+
+// A campaign records every answered unit's trace, with causes among them.
+func TestTracesRecorded(t *testing.T) {
+	e := newEnv(t, 5*time.Second)
+	_, stop := e.workers(2, nil)
+	defer stop()
+	p := params(t, "traced", engine.Variant{Pits: 4, Rule: engine.NoEmptyCapture}, 4, "", engine.South)
+	p.LocalSeeds, p.Split = 4, 2
+	_, st := e.solved(p, CoordinatorConfig{})
+	traces, err := LoadTraces(context.Background(), e.c, p.Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := map[string]bool{}
+	caused := 0
+	var nodes int64
+	for _, tr := range traces {
+		ids[tr.ID] = true
+		nodes += tr.Nodes
+		if tr.Finished < tr.Issued || tr.Parent == "" && p.Split > 0 {
+			t.Errorf("trace %+v", tr)
+		}
+	}
+	for _, tr := range traces {
+		if ids[tr.Cause] {
+			caused++
+		}
+	}
+	if int64(len(traces)) != st.Done || nodes != st.Nodes || caused == 0 {
+		t.Errorf("%d traces (%d with a recorded cause), %d nodes; status %d units, %d nodes", len(traces), caused, nodes, st.Done, st.Nodes)
+	}
+	sim := Simulate(traces, []int{1, 2, 64}, 0)
+	if sim.Units != len(traces) || sim.Predictions[0].Seconds < sim.Predictions[2].Seconds {
+		t.Errorf("%+v", sim)
+	}
+}

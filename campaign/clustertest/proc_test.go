@@ -94,16 +94,6 @@ func (p *proc) kill() {
 	<-p.done
 }
 
-// stop asks the program to end (SIGTERM) and waits for it.
-func (p *proc) stop() {
-	p.signal(syscall.SIGTERM)
-	select {
-	case <-p.done:
-	case <-time.After(30 * time.Second):
-		p.kill()
-	}
-}
-
 func (p *proc) running() bool {
 	select {
 	case <-p.done:

@@ -309,10 +309,6 @@ type output struct {
 	Quarantined []campaign.Quarantine `json:"quarantined,omitempty"`
 }
 
-func printRecord(io *cmdutil.IOStreams, rec *results.Record, asJSON bool) error {
-	return printRecordStatus(io, rec, nil, asJSON)
-}
-
 // printRecordStatus prints the record and, from the campaign's status
 // (nil: none), the workers quarantined.
 func printRecordStatus(io *cmdutil.IOStreams, rec *results.Record, st *campaign.Status, asJSON bool) error {

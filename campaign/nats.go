@@ -52,6 +52,10 @@ const DefaultAckWait = 30 * time.Second
 // ConnectTimeout bounds how long Connect waits for an unreachable server.
 const ConnectTimeout = 4 * time.Second
 
+// ElectionWait bounds how long Connect waits for a reachable cluster's
+// JetStream to answer.
+const ElectionWait = 30 * time.Second
+
 var nameRE = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
 
 // CheckName checks a campaign name: letters, digits, '-' and '_'.
@@ -90,9 +94,19 @@ func Connect(ctx context.Context, url string, ackWait time.Duration, opts ...nat
 	if err != nil {
 		return nil, fmt.Errorf("%w at %s: %v", ErrUnreachable, url, err)
 	}
-	ctx, cancel := context.WithTimeout(ctx, ConnectTimeout)
-	defer cancel()
-	c, err := setup(ctx, nc, ackWait)
+	// A server that answers but whose cluster elects a stream's leader
+	// again (a node just lost) times out or has no responder for a few
+	// seconds: tried again for up to ElectionWait.
+	var c *Conn
+	for t0 := time.Now(); ; {
+		sctx, cancel := context.WithTimeout(ctx, ConnectTimeout)
+		c, err = setup(sctx, nc, ackWait)
+		cancel()
+		if err == nil || !unavailable(err) || ctx.Err() != nil || time.Since(t0) > ElectionWait {
+			break
+		}
+		time.Sleep(time.Second)
+	}
 	if err != nil {
 		nc.Close()
 		return nil, fmt.Errorf("%w at %s: JetStream: %v", ErrUnreachable, url, err)

@@ -259,7 +259,7 @@ func run(opts *Options) error {
 		}
 		done = append(done, a)
 		if opts.JSON {
-			if err := cmdutil.PrintJSON(opts.IO.Out, gameRecord{Analysis: a, File: in.file, Line: in.line, Provenance: results.Current()}); err != nil {
+			if err := cmdutil.PrintJSON(opts.IO.Out, gameRecord{Analysis: a, File: in.file, FileLine: in.line, Provenance: results.Current()}); err != nil {
 				return err
 			}
 		} else {
@@ -275,11 +275,12 @@ func run(opts *Options) error {
 }
 
 // gameRecord is one game's JSON output: the analysis, where the game was
-// read, and the build that analysed it.
+// read (the file and its line: "line" is the analysis' own, the moves),
+// and the build that analysed it.
 type gameRecord struct {
 	*kalah.Analysis
-	File string `json:"file"`
-	Line int    `json:"line"`
+	File     string `json:"file"`
+	FileLine int    `json:"file_line"`
 	results.Provenance
 }
 

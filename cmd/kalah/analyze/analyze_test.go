@@ -67,14 +67,17 @@ func TestJSON(t *testing.T) {
 	for sc.Scan() {
 		var rec struct {
 			kalah.Analysis
-			File string `json:"file"`
-			Line int    `json:"line"`
+			File     string `json:"file"`
+			FileLine int    `json:"file_line"`
 		}
 		if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
 			t.Fatal(err)
 		}
-		if n >= len(lines) || rec.Line != lines[n] || rec.File != "standard input" || rec.Pits != 4 || rec.Rule != "empty-capture" {
-			t.Fatalf("game %d: %s line %d, Kalah(%d) %s", n+1, rec.File, rec.Line, rec.Pits, rec.Rule)
+		if n >= len(lines) || rec.FileLine != lines[n] || rec.File != "standard input" || rec.Pits != 4 || rec.Rule != "empty-capture" {
+			t.Fatalf("game %d: %s line %d, Kalah(%d) %s", n+1, rec.File, rec.FileLine, rec.Pits, rec.Rule)
+		}
+		if rec.Line != engine.FormatLetters(rec.Game.Moves) {
+			t.Errorf("game %d: line %q, moves %v", n+1, rec.Line, rec.Game.Moves)
 		}
 		ps, err := rec.Game.Positions()
 		if err != nil {

@@ -147,11 +147,19 @@ func (co *Coordinator) quarantinedIDs() []string {
 	return ids
 }
 
+// heardRecently is how recently a worker must have answered to count as
+// one that can take a check. A worker that was killed or lost stays in
+// co.heard; without a limit, a check that only it could take would keep
+// the campaign waiting for ever. A live worker idle for longer finds the
+// check on an empty queue and takes it at once.
+const heardRecently = time.Minute
+
 // eligible reports that a worker other than those the check excludes and
-// the quarantined ones has been heard from; co.mu held.
+// the quarantined ones has been heard from within heardRecently; co.mu
+// held.
 func (co *Coordinator) eligible(c *crossCheck) bool {
-	for id := range co.heard {
-		if _, q := co.quarantined[id]; !q && !slices.Contains(c.exclude, id) {
+	for id, at := range co.heard {
+		if _, q := co.quarantined[id]; !q && !slices.Contains(c.exclude, id) && time.Since(at) < heardRecently {
 			return true
 		}
 	}

@@ -215,3 +215,27 @@ func TestVerify(t *testing.T) {
 		t.Errorf("a sample of 3 re-solved %d", rep.Sampled)
 	}
 }
+
+// TestEligibleHeardRecently: a check waits only for workers that answered
+// lately; one silent for longer than heardRecently (killed, cut off) no
+// longer keeps it open, nor does the worker whose answer it checks.
+func TestEligibleHeardRecently(t *testing.T) {
+	co := &Coordinator{heard: map[string]time.Time{}, quarantined: map[string]Quarantine{}}
+	c := &crossCheck{exclude: []string{"w1"}}
+	co.heard["w1"] = time.Now()
+	if co.eligible(c) {
+		t.Error("the checked worker alone is eligible")
+	}
+	co.heard["w2"] = time.Now().Add(-2 * heardRecently)
+	if co.eligible(c) {
+		t.Error("a worker silent for longer than heardRecently is eligible")
+	}
+	co.heard["w3"] = time.Now()
+	if !co.eligible(c) {
+		t.Error("a worker heard just now is not eligible")
+	}
+	co.quarantined["w3"] = Quarantine{}
+	if co.eligible(c) {
+		t.Error("a quarantined worker is eligible")
+	}
+}

@@ -37,7 +37,7 @@ func AutoEGDBSeeds(m int) int {
 // ends (Finished, with Err set if it failed).
 type EGDBBuild struct {
 	Dir       string         // the database directory
-	Rules     engine.Variant // whose database
+	Variant   engine.Variant // whose database
 	MaxSeeds  int            // built up to this seed count
 	Positions int64          // positions to build
 	Bytes     int64          // their size on disk
@@ -93,7 +93,7 @@ func (k *Session) buildEGDB(ctx context.Context, dir string, depth int, missing 
 	if err != nil {
 		return nil, err
 	}
-	ev := EGDBBuild{Dir: egdb.RuleDir(dir, k.rules), Rules: k.rules, MaxSeeds: depth, Background: background}
+	ev := EGDBBuild{Dir: egdb.RuleDir(dir, k.rules), Variant: k.rules, MaxSeeds: depth, Background: background}
 	for _, s := range missing {
 		ev.Positions += x.Size(s)
 		ev.Bytes += egdb.PackedBytes(x.Size(s))

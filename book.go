@@ -126,7 +126,7 @@ func resultOf(r engine.Variant, p engine.Position, rec *results.Record) (*Result
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Position: p, Rules: r, Value: rec.Value, Lower: rec.Value, Upper: rec.Value, Solved: true,
+	res := &Result{Position: p, Variant: r, Value: rec.Value, Lower: rec.Value, Upper: rec.Value, Solved: true,
 		FromCache: true, PV: pv, Record: rec}
 	for _, m := range rec.Moves {
 		res.Moves = append(res.Moves, solver.MoveValue{Pit: m.Pit, Move: m.Move, Value: m.Value, Extra: m.ExtraTurn, Solved: true, Lower: m.Value, Upper: m.Value})

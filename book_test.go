@@ -21,7 +21,7 @@ func TestSessionBook(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, f := range b.Files() {
-		k, err := Open(Config{Pits: f.Pits, Seeds: f.Seeds, Rule: f.Rules.Rule, NoCache: true, NoEGDB: true, TableSize: 1 << 20, Threads: 1})
+		k, err := Open(Config{Pits: f.Pits, Seeds: f.Seeds, Rule: f.Variant.Rule, NoCache: true, NoEGDB: true, TableSize: 1 << 20, Threads: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -72,7 +72,7 @@ func TestSessionNoBook(t *testing.T) {
 	stopped, cancel := context.WithCancel(context.Background())
 	cancel()
 	for _, cfg := range []Config{{NoBook: true}, {Recompute: true}} {
-		cfg.Pits, cfg.Seeds, cfg.Rule, cfg.NoCache, cfg.NoEGDB, cfg.TableSize, cfg.Threads = f.Pits, f.Seeds, f.Rules.Rule, true, true, 1<<20, 1
+		cfg.Pits, cfg.Seeds, cfg.Rule, cfg.NoCache, cfg.NoEGDB, cfg.TableSize, cfg.Threads = f.Pits, f.Seeds, f.Variant.Rule, true, true, 1<<20, 1
 		k, err := Open(cfg)
 		if err != nil {
 			t.Fatal(err)
@@ -81,7 +81,7 @@ func TestSessionNoBook(t *testing.T) {
 		if !errors.Is(err, solver.ErrInterrupted) || (res != nil && (res.FromBook || res.FromCache)) {
 			t.Errorf("%+v: %+v, %v", cfg, res, err)
 		}
-		if _, ok := k.BookAnswer(f.Rules, f.Start); ok {
+		if _, ok := k.BookAnswer(f.Variant, f.Start); ok {
 			t.Errorf("%+v: BookAnswer answers", cfg)
 		}
 		k.Close()
@@ -91,7 +91,7 @@ func TestSessionNoBook(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer k.Close()
-	res, ok := k.BookAnswer(f.Rules, f.Start)
+	res, ok := k.BookAnswer(f.Variant, f.Start)
 	if !ok || !res.FromBook || !res.FromCache || res.Value != f.Records[0].Value || len(res.PV) == 0 || len(res.Best) == 0 {
 		t.Errorf("BookAnswer of %s's start: %+v, %v", f.Name, res, ok)
 	}
@@ -107,12 +107,12 @@ func TestCacheBeforeBook(t *testing.T) {
 		t.Fatal(err)
 	}
 	f := b.Files()[0]
-	k, err := Open(Config{Pits: f.Pits, Seeds: f.Seeds, Rule: f.Rules.Rule, CacheDir: t.TempDir(), NoEGDB: true, TableSize: 1 << 20, Threads: 1})
+	k, err := Open(Config{Pits: f.Pits, Seeds: f.Seeds, Rule: f.Variant.Rule, CacheDir: t.TempDir(), NoEGDB: true, TableSize: 1 << 20, Threads: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer k.Close()
-	rec, _ := b.Lookup(f.Rules, f.Start)
+	rec, _ := b.Lookup(f.Variant, f.Start)
 	rec.Date = "2000-01-01"
 	if err := k.saveRoot(f.Start, rec); err != nil {
 		t.Fatal(err)

@@ -32,7 +32,7 @@ func TestCached(t *testing.T) {
 	defer k.Close()
 	r3, _ := engine.NewVariant(3, EmptyCapture)
 	res, ok := k.Cached(r3, start)
-	if !ok || !res.FromCache || res.Value != want.Value || len(res.Moves) != len(want.Moves) || res.Record.Seeds != 2 || res.Rules != r3 {
+	if !ok || !res.FromCache || res.Value != want.Value || len(res.Moves) != len(want.Moves) || res.Record.Seeds != 2 || res.Variant != r3 {
 		t.Fatalf("Kalah(3,2) from a Kalah(4,3) session: %+v, %v; want value %d", res, ok, want.Value)
 	}
 	for i, m := range res.Moves {
@@ -43,10 +43,10 @@ func TestCached(t *testing.T) {
 	if _, ok := k.Cached(engine.Variant{Pits: 3, Rule: NoEmptyCapture}, start); ok {
 		t.Error("a record of another rule answered")
 	}
-	if _, ok := k.Cached(k.Rules(), k.Start()); ok {
+	if _, ok := k.Cached(k.Variant(), k.Start()); ok {
 		t.Error("a position never solved answered")
 	}
-	if _, ok := k.Cached(k.Rules(), start); ok {
+	if _, ok := k.Cached(k.Variant(), start); ok {
 		t.Error("a position of 3 pits answered under rules of 4")
 	}
 }

@@ -222,8 +222,8 @@ func (k *Session) Close() error {
 	return errors.Join(errs...)
 }
 
-// Rules are the session's rules: its pit count and capture convention.
-func (k *Session) Rules() engine.Variant { return k.rules }
+// Variant is the session's variant: its pit count and rule.
+func (k *Session) Variant() engine.Variant { return k.rules }
 
 // Seeds is n of the session's game, Kalah(m,n).
 func (k *Session) Seeds() int { return k.cfg.Seeds }

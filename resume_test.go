@@ -151,7 +151,7 @@ func TestResumeAfterInterrupt(t *testing.T) {
 	}
 
 	// The finished solve dropped its checkpoint and saved its root record.
-	st, err := persist.Open(dir, k.Rules(), persist.Options{})
+	st, err := persist.Open(dir, k.Variant(), persist.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,7 +16,7 @@ import (
 // Result is the answer for one position.
 type Result struct {
 	Position engine.Position
-	Rules    engine.Variant
+	Variant  engine.Variant
 	Value    int  // final store difference for the side to move under perfect play, stores counted
 	Lower    int  // proven bounds: equal to Value when Solved
 	Upper    int  //
@@ -135,7 +135,7 @@ func (k *Session) solve(ctx context.Context, p engine.Position, valueOnly bool) 
 	if err != nil && !errors.Is(err, solver.ErrInterrupted) {
 		return nil, err
 	}
-	res := &Result{Position: p, Rules: k.rules, Value: sr.Value, Lower: sr.Lower, Upper: sr.Upper, Solved: sr.Solved,
+	res := &Result{Position: p, Variant: k.rules, Value: sr.Value, Lower: sr.Lower, Upper: sr.Upper, Solved: sr.Solved,
 		Moves: sr.Moves, Best: sr.Best, PV: sr.PV, Stats: sr.Stats, Elapsed: sr.Elapsed, Resumed: k.resumed}
 	res.Record = k.record(res)
 	if err != nil {

@@ -32,9 +32,9 @@ const StartTableSize = 1 << 30
 // Case is one position of the suite: a start position, or the position
 // reached from it by a fixed sequence of moves.
 type Case struct {
-	Name  string         // short and unique, e.g. "6x5-e-03"
-	Rules engine.Variant // pits and capture convention
-	Seeds int            // seeds per pit at the start
+	Name    string         // short and unique, e.g. "6x5-e-03"
+	Variant engine.Variant // pits and capture convention
+	Seeds   int            // seeds per pit at the start
 	// Moves are the sowings played from the start, space-separated, by
 	// letter: a.. for South, A.. for North. Each letter names its side, so
 	// a sequence that does not match the extra turns fails to parse.
@@ -48,11 +48,11 @@ type Case struct {
 func (c Case) Start() bool { return c.Moves == "" }
 
 // Game is "Kalah(m,n)".
-func (c Case) Game() string { return fmt.Sprintf("Kalah(%d,%d)", c.Rules.Pits, c.Seeds) }
+func (c Case) Game() string { return fmt.Sprintf("Kalah(%d,%d)", c.Variant.Pits, c.Seeds) }
 
 // Position plays the case's moves from the start.
 func (c Case) Position() (engine.Position, error) {
-	p, err := c.Rules.StartPosition(c.Seeds)
+	p, err := c.Variant.StartPosition(c.Seeds)
 	if err != nil {
 		return p, fmt.Errorf("%s: %w", c.Name, err)
 	}
@@ -61,7 +61,7 @@ func (c Case) Position() (engine.Position, error) {
 		if err != nil {
 			return p, fmt.Errorf("%s: move %d: %w", c.Name, k+1, err)
 		}
-		p, _ = c.Rules.PlayPosition(p, i)
+		p, _ = c.Variant.PlayPosition(p, i)
 	}
 	if p.Board.Over() {
 		return p, fmt.Errorf("%s: the moves end the game", c.Name)
@@ -96,7 +96,7 @@ func Full() []Case {
 		for _, c := range engine.AllRules {
 			out = append(out, Case{
 				Name:      fmt.Sprintf("6x%d-%s-start", n, ruleTag(c)),
-				Rules:     engine.Variant{Pits: 6, Rule: c},
+				Variant:   engine.Variant{Pits: 6, Rule: c},
 				Seeds:     n,
 				TableSize: StartTableSize,
 			})

@@ -51,11 +51,11 @@ func TestSuites(t *testing.T) {
 		if p.Board.NumMoves() < 2 && !c.Start() {
 			t.Errorf("%s: %d legal moves; a benchmark position should offer a choice", c.Name, p.Board.NumMoves())
 		}
-		games[c.Game()+" "+c.Rules.Rule.String()]++
+		games[c.Game()+" "+c.Variant.Rule.String()]++
 	}
 	for _, n := range []int{4, 5, 6} {
 		for _, r := range engine.AllRules {
-			if k := games[Case{Rules: engine.Variant{Pits: 6}, Seeds: n}.Game()+" "+r.String()]; k < 3 {
+			if k := games[Case{Variant: engine.Variant{Pits: 6}, Seeds: n}.Game()+" "+r.String()]; k < 3 {
 				t.Errorf("Kalah(6,%d) %s: %d mid-game positions, want at least 3", n, r, k)
 			}
 		}
@@ -76,9 +76,9 @@ func TestSuites(t *testing.T) {
 func TestCaseErrors(t *testing.T) {
 	r := engine.Variant{Pits: 6, Rule: engine.NoEmptyCapture}
 	for _, c := range []Case{
-		{Name: "x", Rules: r, Seeds: 4, Moves: "A"},   // North's pit, South to move
-		{Name: "x", Rules: r, Seeds: 4, Moves: "c C"}, // c ends in the store: South moves again
-		{Name: "x", Rules: r, Seeds: 40},              // too many seeds
+		{Name: "x", Variant: r, Seeds: 4, Moves: "A"},   // North's pit, South to move
+		{Name: "x", Variant: r, Seeds: 4, Moves: "c C"}, // c ends in the store: South moves again
+		{Name: "x", Variant: r, Seeds: 40},              // too many seeds
 	} {
 		if _, err := c.Position(); err == nil {
 			t.Errorf("%+v: no error", c)
@@ -127,7 +127,7 @@ func TestValues(t *testing.T) {
 			continue
 		}
 		t.Run(c.Name, func(t *testing.T) {
-			ref := reference.NewSolver(reference.Rules{Pits: c.Rules.Pits, EmptyCapture: c.Rules.Rule == engine.EmptyCapture}, limit)
+			ref := reference.NewSolver(reference.Rules{Pits: c.Variant.Pits, EmptyCapture: c.Variant.Rule == engine.EmptyCapture}, limit)
 			g := ref.Game(p.Holes(), p.ToMove == engine.North)
 			base := p.Board.StoreDiff()
 			want := base + ref.Value(g)
@@ -136,7 +136,7 @@ func TestValues(t *testing.T) {
 			}
 			checked++
 			var best []string
-			for i := 0; i < c.Rules.Pits; i++ {
+			for i := 0; i < c.Variant.Pits; i++ {
 				if p.Board.Pit(i) > 0 && base+ref.MoveValue(g, i) == want {
 					best = append(best, engine.MoveLetter(p.ToMove, i))
 				}
@@ -171,7 +171,7 @@ func BenchmarkSolveSmall(b *testing.B) {
 	var nodes int64
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
-		s, err := solver.New(c.Rules, solver.Options{TableSize: DefaultTableSize, Threads: 1})
+		s, err := solver.New(c.Variant, solver.Options{TableSize: DefaultTableSize, Threads: 1})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -203,7 +203,7 @@ func BenchmarkSolveQuick(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			s, err := solver.New(c.Rules, solver.Options{TableSize: DefaultTableSize, Threads: 1})
+			s, err := solver.New(c.Variant, solver.Options{TableSize: DefaultTableSize, Threads: 1})
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -31,7 +31,7 @@ func Growth(ctx context.Context, pits, maxSeeds int, cfg Config, limit time.Dura
 		for n := 1; n <= maxSeeds; n++ {
 			k := Case{
 				Name:      fmt.Sprintf("%dx%d-%s-start", pits, n, ruleTag(c)),
-				Rules:     engine.Variant{Pits: pits, Rule: c},
+				Variant:   engine.Variant{Pits: pits, Rule: c},
 				Seeds:     n,
 				TableSize: StartTableSize,
 			}

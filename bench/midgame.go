@@ -56,5 +56,5 @@ var midgame = []Case{
 
 // mid is a mid-game case of Kalah(6,seeds).
 func mid(name string, seeds int, c engine.Rule, moves string) Case {
-	return Case{Name: name, Rules: engine.Variant{Pits: 6, Rule: c}, Seeds: seeds, Moves: moves}
+	return Case{Name: name, Variant: engine.Variant{Pits: 6, Rule: c}, Seeds: seeds, Moves: moves}
 }

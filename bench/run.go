@@ -180,11 +180,11 @@ func RunCase(ctx context.Context, c Case, cfg Config) (Result, error) {
 		opts.Progress = func(p solver.Progress) { cfg.Progress(c.Name, p) }
 	}
 	if cfg.DB != nil {
-		if opts.DB, err = cfg.DB(c.Rules); err != nil {
+		if opts.DB, err = cfg.DB(c.Variant); err != nil {
 			return Result{}, err
 		}
 	}
-	s, err := solver.New(c.Rules, opts)
+	s, err := solver.New(c.Variant, opts)
 	if err != nil {
 		return Result{}, err
 	}
@@ -202,7 +202,7 @@ func RunCase(ctx context.Context, c Case, cfg Config) (Result, error) {
 	}
 	st := sol.Stats
 	res := Result{
-		Case: c.Name, Game: c.Game(), Rule: c.Rules.Rule.String(), Pits: c.Rules.Pits, Seeds: c.Seeds,
+		Case: c.Name, Game: c.Game(), Rule: c.Variant.Rule.String(), Pits: c.Variant.Pits, Seeds: c.Seeds,
 		Moves: c.Moves, Position: p.String(), ToMove: p.ToMove.String(), Value: sol.Value,
 		Best: []string{}, Threads: cfg.threads(),
 		Nodes: st.Nodes, TTProbes: st.TTProbes, TTHits: st.TTHits, DBHits: st.DBHits,

@@ -60,7 +60,7 @@ func FileName(h Header) string {
 type File struct {
 	Header
 	Name    string          // the file name it was read from ("" for one made in memory)
-	Rules   engine.Variant  // from the header
+	Variant engine.Variant  // from the header
 	Start   engine.Position // the start of Kalah(Pits, Seeds)
 	Records []*results.Record
 }
@@ -91,7 +91,7 @@ func newFile(h Header, recs []*results.Record) (*File, error) {
 	if h.Plies < 0 {
 		return nil, fmt.Errorf("book of %d plies", h.Plies)
 	}
-	return &File{Header: h, Rules: r, Start: start, Records: recs}, nil
+	return &File{Header: h, Variant: r, Start: start, Records: recs}, nil
 }
 
 // Write writes f: the header line, then a record a line, gzip-compressed.
@@ -226,7 +226,7 @@ func recordPosition(rec *results.Record) (engine.Position, error) {
 // negated when the turn passes) or the final store difference when the
 // move ends the game.
 func (f *File) Check() error {
-	want := Levels(f.Rules, f.Start, f.Plies)
+	want := Levels(f.Variant, f.Start, f.Plies)
 	var order []engine.Position
 	for _, lv := range want {
 		order = append(order, lv...)
@@ -243,7 +243,7 @@ func (f *File) Check() error {
 		if p != order[i] {
 			return fmt.Errorf("%s: record %d is %s %s, want %v %v (start first, by ply)", f.name(), i+1, rec.Position, rec.ToMove, order[i], order[i].ToMove)
 		}
-		if err := rec.CheckPosition(f.Rules, p); err != nil {
+		if err := rec.CheckPosition(f.Variant, p); err != nil {
 			return fmt.Errorf("%s: record %d (%s %s): %w", f.name(), i+1, rec.Position, rec.ToMove, err)
 		}
 		byPos[p] = rec
@@ -251,7 +251,7 @@ func (f *File) Check() error {
 	for i, rec := range f.Records {
 		p := order[i]
 		for _, m := range rec.Moves {
-			c, res := f.Rules.PlayPosition(p, m.Pit-1)
+			c, res := f.Variant.PlayPosition(p, m.Pit-1)
 			if extra := res&engine.ResExtra != 0; extra != m.ExtraTurn {
 				return fmt.Errorf("%s: %s %s: move %s: extra_turn %v", f.name(), rec.Position, rec.ToMove, m.Move, m.ExtraTurn)
 			}
@@ -323,7 +323,7 @@ func (b *Book) add(f *File) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", f.name(), err)
 		}
-		keys[i] = key{f.Rules, p}
+		keys[i] = key{f.Variant, p}
 	}
 	for i, k := range keys {
 		if _, ok := b.index[k]; !ok {
@@ -498,7 +498,7 @@ func (b *Book) File(r engine.Variant, seeds int) *File {
 	defer b.mu.Unlock()
 	b.load(game{r, seeds})
 	for _, f := range b.files {
-		if f.Rules == r && f.Seeds == seeds {
+		if f.Variant == r && f.Seeds == seeds {
 			return f
 		}
 	}

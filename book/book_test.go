@@ -44,13 +44,13 @@ func embedded(t *testing.T) *book.Book {
 // f's game.
 func complete(b *book.Book, f *book.File) error {
 	n := 0
-	for _, lv := range book.Levels(f.Rules, f.Start, f.Plies) {
+	for _, lv := range book.Levels(f.Variant, f.Start, f.Plies) {
 		for _, p := range lv {
-			rec, ok := b.Lookup(f.Rules, p)
+			rec, ok := b.Lookup(f.Variant, p)
 			if !ok {
 				return fmt.Errorf("%s: %v %v is missing", f.Name, p, p.ToMove)
 			}
-			if err := rec.CheckPosition(f.Rules, p); err != nil {
+			if err := rec.CheckPosition(f.Variant, p); err != nil {
 				return fmt.Errorf("%s: %v %v: %w", f.Name, p, p.ToMove, err)
 			}
 			n++
@@ -81,14 +81,14 @@ func consistent(b *book.Book, f *book.File) error {
 		best := -1 << 30
 		for _, m := range rec.Moves {
 			best = max(best, m.Value)
-			c, res := f.Rules.PlayPosition(p, m.Pit-1)
+			c, res := f.Variant.PlayPosition(p, m.Pit-1)
 			if m.ExtraTurn != res.Extra() {
 				return fmt.Errorf("%s: %s %s: move %s: extra_turn %v", f.Name, rec.Position, rec.ToMove, m.Move, m.ExtraTurn)
 			}
 			want, known := 0, true
 			if res.Over() {
 				want = c.Board.StoreDiff()
-			} else if cr, ok := b.Lookup(f.Rules, c); !ok {
+			} else if cr, ok := b.Lookup(f.Variant, c); !ok {
 				known = false
 			} else if c.ToMove == p.ToMove {
 				want = cr.Value
@@ -184,18 +184,18 @@ func TestEmbedded(t *testing.T) {
 func TestLookupCopies(t *testing.T) {
 	b := embedded(t)
 	f := b.Files()[0]
-	rec, ok := b.Lookup(f.Rules, f.Start)
+	rec, ok := b.Lookup(f.Variant, f.Start)
 	if !ok {
 		t.Fatal("no record of the start")
 	}
 	v := rec.Value
 	rec.Value += 2
 	rec.Moves[0].Value += 2
-	again, _ := b.Lookup(f.Rules, f.Start)
+	again, _ := b.Lookup(f.Variant, f.Start)
 	if again.Value != v || again.Moves[0].Value == rec.Moves[0].Value {
 		t.Error("Lookup shares the book's record")
 	}
-	if _, ok := b.Lookup(engine.Variant{Pits: 5, Rule: f.Rules.Rule}, f.Start); ok {
+	if _, ok := b.Lookup(engine.Variant{Pits: 5, Rule: f.Variant.Rule}, f.Start); ok {
 		t.Error("a record under other rules")
 	}
 }
@@ -303,7 +303,7 @@ func TestCorruptionCaught(t *testing.T) {
 	h := f.Header
 	h.Format = 2
 	buf.Reset()
-	book.Write(&buf, &book.File{Header: h, Rules: f.Rules, Start: f.Start})
+	book.Write(&buf, &book.File{Header: h, Variant: f.Variant, Start: f.Start})
 	if _, err := book.Read(&buf); err == nil {
 		t.Error("a file of format 2 reads")
 	}
@@ -364,11 +364,11 @@ func TestAgainstSolver(t *testing.T) {
 	dir := t.TempDir()
 	for _, c := range checks {
 		t0 := time.Now()
-		if _, err := egdb.BuildDir(context.Background(), dir, c.f.Rules, dbSeeds, egdb.Options{Threads: 1}); err != nil {
+		if _, err := egdb.BuildDir(context.Background(), dir, c.f.Variant, dbSeeds, egdb.Options{Threads: 1}); err != nil {
 			t.Fatal(err)
 		}
 		built := time.Since(t0)
-		k, err := kalah.Open(kalah.Config{Pits: c.f.Pits, Seeds: c.f.Seeds, Rule: c.f.Rules.Rule, Threads: 1,
+		k, err := kalah.Open(kalah.Config{Pits: c.f.Pits, Seeds: c.f.Seeds, Rule: c.f.Variant.Rule, Threads: 1,
 			TableSize: 64 << 20, EGDBDir: dir, NoCache: true, NoBook: true})
 		if err != nil {
 			t.Fatal(err)
@@ -447,7 +447,7 @@ func TestLazy(t *testing.T) {
 	if err := book.Write(&buf, good); err != nil {
 		t.Fatal(err)
 	}
-	other := engine.Variant{Pits: good.Rules.Pits, Rule: 1 - good.Rules.Rule}
+	other := engine.Variant{Pits: good.Variant.Pits, Rule: 1 - good.Variant.Rule}
 	otherName := book.FileName(book.Header{Pits: other.Pits, Seeds: good.Seeds, Rule: other.Rule.String()})
 	fsys := fstest.MapFS{
 		"d/" + good.Name: {Data: buf.Bytes()},
@@ -458,12 +458,12 @@ func TestLazy(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Another game's lookup reads neither file.
-	small, _ := engine.NewVariant(3, good.Rules.Rule)
+	small, _ := engine.NewVariant(3, good.Variant.Rule)
 	p3, _ := small.StartPosition(3)
 	if _, ok, err := b.Find(small, p3); ok || err != nil {
 		t.Fatalf("Kalah(3,3): %v %v, want nothing", ok, err)
 	}
-	rec, ok, err := b.Find(good.Rules, good.Start)
+	rec, ok, err := b.Find(good.Variant, good.Start)
 	if !ok || err != nil || rec.Value != good.Records[0].Value {
 		t.Fatalf("the good file's start: %v %v", ok, err)
 	}

@@ -26,8 +26,8 @@ type DB struct {
 	shared *mapped // the mappings this handle shares (Open), nil: its own
 }
 
-// Rules is the pit count and capture rule of the database.
-func (db *DB) Rules() engine.Variant { return db.rules }
+// Variant is the pit count and rule of the database.
+func (db *DB) Variant() engine.Variant { return db.rules }
 
 // MaxSeeds is the largest seed count (stores excluded) the database covers;
 // -1 when it holds no slice.

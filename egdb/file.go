@@ -94,7 +94,7 @@ var (
 // Header is the decoded header of a slice file.
 type Header struct {
 	Version    int
-	Rules      engine.Variant
+	Variant    engine.Variant
 	Seeds      int
 	Encoding   int
 	Entries    int64
@@ -117,8 +117,8 @@ func (h Header) encode() []byte {
 	b := make([]byte, HeaderSize)
 	copy(b, Magic)
 	binary.LittleEndian.PutUint16(b[8:], uint16(h.Version))
-	b[10] = byte(h.Rules.Rule)
-	b[11] = byte(h.Rules.Pits)
+	b[10] = byte(h.Variant.Rule)
+	b[11] = byte(h.Variant.Pits)
 	binary.LittleEndian.PutUint16(b[12:], uint16(h.Seeds))
 	binary.LittleEndian.PutUint16(b[14:], uint16(h.Encoding))
 	binary.LittleEndian.PutUint64(b[16:], uint64(h.Entries))
@@ -145,7 +145,7 @@ func decodeHeader(b []byte) (Header, error) {
 	}
 	h := Header{
 		Version:  v,
-		Rules:    engine.Variant{Pits: int(b[11]), Rule: engine.Rule(b[10])},
+		Variant:  engine.Variant{Pits: int(b[11]), Rule: engine.Rule(b[10])},
 		Seeds:    int(binary.LittleEndian.Uint16(b[12:])),
 		Encoding: int(binary.LittleEndian.Uint16(b[14:])),
 		Entries:  int64(binary.LittleEndian.Uint64(b[16:])),
@@ -215,8 +215,8 @@ func openSlice(path string, rules engine.Variant, s int, entries int64, known *c
 	if err != nil {
 		return fail("%w", err)
 	}
-	if h.Rules != rules || h.Seeds != s {
-		return fail("%w: holds slice %d of %v, want slice %d of %v", ErrMismatch, h.Seeds, h.Rules, s, rules)
+	if h.Variant != rules || h.Seeds != s {
+		return fail("%w: holds slice %d of %v, want slice %d of %v", ErrMismatch, h.Seeds, h.Variant, s, rules)
 	}
 	if h.Encoding != EncodingGainByte && h.Encoding != EncodingPacked || versionOf(h.Encoding) != h.Version {
 		return fail("%w: unknown encoding %d in a version %d file", ErrMismatch, h.Encoding, h.Version)
@@ -299,7 +299,7 @@ func writeSlice(path string, rules engine.Variant, s int, t table) error {
 	for _, p := range parts {
 		d.Write(p)
 	}
-	h := Header{Version: versionOf(enc), Rules: rules, Seeds: s, Encoding: enc,
+	h := Header{Version: versionOf(enc), Variant: rules, Seeds: s, Encoding: enc,
 		Entries: t.n, Checksum: d.Sum64(), Exceptions: t.exceptions()}
 	err := outfile.Write(path, func(w io.Writer) error {
 		if _, err := w.Write(h.encode()); err != nil {
@@ -348,7 +348,7 @@ func writeSliceFrom(path string, rules engine.Variant, s int, n int64, enc int, 
 		return err
 	}
 	d.Reset()
-	h := Header{Version: versionOf(enc), Rules: rules, Seeds: s, Encoding: enc, Entries: n}
+	h := Header{Version: versionOf(enc), Variant: rules, Seeds: s, Encoding: enc, Entries: n}
 	src := make([]byte, min(n, min(max(batch, 1), writeBatch)*perLine))
 	if enc == EncodingGainByte {
 		for r := int64(0); r < n; r += int64(len(src)) {

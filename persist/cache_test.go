@@ -85,7 +85,7 @@ func TestCacheRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(st.Counts) != 1 || st.Counts[0].Entries != int64(len(keys)) || st.Counts[0].Roots != 1 || st.Counts[0].Rules != r6 || st.DiskBytes == 0 {
+	if len(st.Counts) != 1 || st.Counts[0].Entries != int64(len(keys)) || st.Counts[0].Roots != 1 || st.Counts[0].Variant != r6 || st.DiskBytes == 0 {
 		t.Errorf("stats %+v", st)
 	}
 	n := 0

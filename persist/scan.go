@@ -15,7 +15,7 @@ import (
 
 // CacheCount is what the cache holds for one rule and pit count.
 type CacheCount struct {
-	Rules   engine.Variant
+	Variant engine.Variant
 	Entries int64 // proven entries
 	Roots   int64 // root records (solved positions)
 	Resume  int64 // checkpoints of unfinished solves (resume.go)
@@ -44,7 +44,7 @@ func (s *Cache) Stats() (Stats, error) {
 			}
 			c := counts[[2]byte{k[1], k[2]}]
 			if c == nil {
-				c = &CacheCount{Rules: engine.Variant{Pits: int(k[2]), Rule: engine.Rule(k[1])}}
+				c = &CacheCount{Variant: engine.Variant{Pits: int(k[2]), Rule: engine.Rule(k[1])}}
 				counts[[2]byte{k[1], k[2]}] = c
 			}
 			if k[0] == kindEntry {
@@ -66,7 +66,7 @@ func (s *Cache) Stats() (Stats, error) {
 		}
 		c := counts[[2]byte{byte(r.Rule), byte(r.Pits)}]
 		if c == nil {
-			c = &CacheCount{Rules: r}
+			c = &CacheCount{Variant: r}
 			counts[[2]byte{byte(r.Rule), byte(r.Pits)}] = c
 		}
 		c.Resume++
@@ -75,10 +75,10 @@ func (s *Cache) Stats() (Stats, error) {
 		st.Counts = append(st.Counts, *c)
 	}
 	slices.SortFunc(st.Counts, func(a, b CacheCount) int {
-		if a.Rules.Pits != b.Rules.Pits {
-			return a.Rules.Pits - b.Rules.Pits
+		if a.Variant.Pits != b.Variant.Pits {
+			return a.Variant.Pits - b.Variant.Pits
 		}
-		return int(a.Rules.Rule) - int(b.Rules.Rule)
+		return int(a.Variant.Rule) - int(b.Variant.Rule)
 	})
 	st.LSMBytes, st.VlogBytes = s.db.Size()
 	err = filepath.WalkDir(s.dir, func(_ string, d fs.DirEntry, err error) error {

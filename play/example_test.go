@@ -20,7 +20,7 @@ func ExampleLevel_Candidates() {
 		log.Fatal(err)
 	}
 	defer k.Close()
-	line, err := play.Replay(k.Rules(), k.Start(), []string{"b"})
+	line, err := play.Replay(k.Variant(), k.Start(), []string{"b"})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -26,9 +26,9 @@ type Step struct {
 
 // Line is a start position and the sowings played from it.
 type Line struct {
-	Rules engine.Variant
-	Start engine.Position
-	Steps []Step
+	Variant engine.Variant
+	Start   engine.Position
+	Steps   []Step
 }
 
 // Current is the position at the end of the line.
@@ -52,7 +52,7 @@ func (l *Line) Play(move string) error {
 	if err != nil {
 		return fmt.Errorf("ply %d: %w", ply, err)
 	}
-	l.Steps = append(l.Steps, sow(l.Rules, p, i))
+	l.Steps = append(l.Steps, sow(l.Variant, p, i))
 	return nil
 }
 
@@ -64,7 +64,7 @@ func (l *Line) Undo(n int) {
 // Replay plays moves from start: the line they make, or an error naming
 // the first bad one.
 func Replay(r engine.Variant, start engine.Position, moves []string) (*Line, error) {
-	l := &Line{Rules: r, Start: start}
+	l := &Line{Variant: r, Start: start}
 	for _, m := range moves {
 		if err := l.Play(m); err != nil {
 			return l, err

@@ -20,7 +20,7 @@ func TestCaptureCounts(t *testing.T) {
 			r, _ := engine.NewVariant(m, c)
 			for game := 0; game < 200; game++ {
 				start, _ := r.StartPosition(1 + rng.IntN(6))
-				l := &Line{Rules: r, Start: start}
+				l := &Line{Variant: r, Start: start}
 				for !l.Current().Board.Over() {
 					p := l.Current()
 					ms := p.Board.MoveList()

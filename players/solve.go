@@ -66,7 +66,7 @@ type MoveValue struct {
 // Solution is a solved position.
 type Solution struct {
 	Concept Concept
-	Rules   Variant
+	Variant Variant
 	Mover   int         // the seat to move at the root
 	Value   int         // the mover's final store under the concept
 	Stores  []int       // final stores along PV
@@ -216,7 +216,7 @@ func (s *Solver) Solve(ctx context.Context, p Position) (*Solution, error) {
 	t0 := time.Now()
 	n0, _ := s.nodes()
 	b := p.Board
-	sol := &Solution{Concept: s.concept, Rules: s.r, Mover: p.ToMove(), Value: -1}
+	sol := &Solution{Concept: s.concept, Variant: s.r, Mover: p.ToMove(), Value: -1}
 	// The line and the stores of every move follow the concept's play
 	// from each child; the values are exact.
 	for _, i := range b.MoveList() {

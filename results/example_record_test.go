@@ -83,11 +83,11 @@ func ExampleRecord_CheckPosition() {
 	for _, m := range fields.Moves {
 		fmt.Printf("%s %+d\n", m.Move, m.Value)
 	}
-	fmt.Println("check:", rec.CheckPosition(k.Rules(), p))
+	fmt.Println("check:", rec.CheckPosition(k.Variant(), p))
 
 	bad := *rec
 	bad.Value, bad.Result = rec.Value+2, results.Outcome(rec.Value+2)
-	fmt.Println("changed value:", bad.CheckPosition(k.Rules(), p))
+	fmt.Println("changed value:", bad.CheckPosition(k.Variant(), p))
 	// Output:
 	// 0,3,0,2,5,1,1,0,4,0 north to move: 4 W best [B] pv B-d
 	// A -2

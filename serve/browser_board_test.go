@@ -108,7 +108,7 @@ func TestBrowserBuildPercent(t *testing.T) {
 	t.Cleanup(release) // before the server's Close, which waits for the slot
 	p := page{t: t, ctx: newBrowser(t)}
 	r, _ := engine.NewVariant(3, engine.NoEmptyCapture)
-	ev := kalah.EGDBBuild{Dir: t.TempDir(), Rules: r, MaxSeeds: 9, Positions: 7919}
+	ev := kalah.EGDBBuild{Dir: t.TempDir(), Variant: r, MaxSeeds: 9, Positions: 7919}
 	s.egdbBuild(ev)
 	p.run("loading the page", chromedp.Navigate(hs.URL+"/?pits=3&seeds=2"))
 	<-held

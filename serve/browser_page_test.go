@@ -206,7 +206,7 @@ func movesOf(res *kalah.Result) []kalahMove {
 // end of the game.
 func randomGame(r engine.Variant, seeds int, seed uint64) *play.Line {
 	start, _ := r.StartPosition(seeds)
-	l := &play.Line{Rules: r, Start: start}
+	l := &play.Line{Variant: r, Start: start}
 	rng := rand.New(rand.NewPCG(seed, 1))
 	for !l.Current().Board.Over() {
 		ms := l.Current().Board.MoveList()

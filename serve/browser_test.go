@@ -285,7 +285,7 @@ func TestBrowser(t *testing.T) {
 	p.waitPosition(start)
 	p.checkBoard(start)
 	p.checkValues(r.Rule, start)
-	l := &play.Line{Rules: r, Start: start}
+	l := &play.Line{Variant: r, Start: start}
 	for k, mv := range []string{"b", "d", "A", "C"} {
 		if k == 2 {
 			// The sowings so far were animated; the rest are not.

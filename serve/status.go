@@ -199,7 +199,7 @@ func (s *Server) egdbBuild(ev kalah.EGDBBuild) {
 			s.deep.built.Store(true) // the next search switches to it
 		}
 	case *st == nil || ev.Done == 0:
-		*st = &buildState{Pits: ev.Rules.Pits, Rule: ev.Rules.Rule.String(), MaxSeeds: ev.MaxSeeds, Dir: ev.Dir,
+		*st = &buildState{Pits: ev.Variant.Pits, Rule: ev.Variant.Rule.String(), MaxSeeds: ev.MaxSeeds, Dir: ev.Dir,
 			Positions: ev.Positions, Bytes: ev.Bytes, Done: ev.Done, started: time.Now()}
 	default:
 		(*st).Done = ev.Done
@@ -207,11 +207,11 @@ func (s *Server) egdbBuild(ev kalah.EGDBBuild) {
 	b.mu.Unlock()
 	switch {
 	case ev.Finished && ev.Err != nil:
-		s.logf("%s the endgame database of %v in %s failed: %v", what, ev.Rules, ev.Dir, ev.Err)
+		s.logf("%s the endgame database of %v in %s failed: %v", what, ev.Variant, ev.Dir, ev.Err)
 	case ev.Finished:
-		s.logf("%s the endgame database of %v up to %d seeds in %s: done", what, ev.Rules, ev.MaxSeeds, ev.Dir)
+		s.logf("%s the endgame database of %v up to %d seeds in %s: done", what, ev.Variant, ev.MaxSeeds, ev.Dir)
 	case ev.Done == 0:
-		s.logf("%s the endgame database of %v up to %d seeds in %s (%d positions)", what, ev.Rules, ev.MaxSeeds, ev.Dir, ev.Positions)
+		s.logf("%s the endgame database of %v up to %d seeds in %s (%d positions)", what, ev.Variant, ev.MaxSeeds, ev.Dir, ev.Positions)
 	}
 	if s.opts.OnEGDBBuild != nil {
 		s.opts.OnEGDBBuild(ev)

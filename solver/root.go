@@ -27,7 +27,7 @@ type MoveValue struct {
 // Result is the answer for one position.
 type Result struct {
 	Position engine.Position
-	Rules    engine.Variant
+	Variant  engine.Variant
 	Value    int // final store difference for the side to move, stores counted
 	Lower    int // proven bounds (equal to Value when Solved)
 	Upper    int
@@ -77,7 +77,7 @@ func (s *Solver) begin(ctx context.Context, p engine.Position, stage string) (*R
 		return nil, nil, fmt.Errorf("position has %d pits, solver is for %d", p.Pits, s.rules.Pits)
 	}
 	base := p.Board.StoreDiff()
-	res := &Result{Position: p, Rules: s.rules, Value: base, Lower: base, Upper: base, Solved: true}
+	res := &Result{Position: p, Variant: s.rules, Value: base, Lower: base, Upper: base, Solved: true}
 	if p.Board.Over() {
 		return res, nil, nil
 	}

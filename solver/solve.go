@@ -226,8 +226,8 @@ func cacheMinSeeds(level, table int) int { return max(level, table) }
 // Close releases the table's memory. The solver must not be used after.
 func (s *Solver) Close() { s.tab.Free() }
 
-// Rules returns the solver's rules.
-func (s *Solver) Rules() engine.Variant { return s.rules }
+// Variant returns the solver's variant: its pit count and rule.
+func (s *Solver) Variant() engine.Variant { return s.rules }
 
 // Table returns the solver's transposition table.
 func (s *Solver) Table() *tt.Table { return s.tab }

@@ -319,6 +319,6 @@ func egdbBuild(opts *Options, ev kalah.EGDBBuild) {
 		fmt.Fprintf(w, "kalah: endgame database built\n")
 	case ev.Done == 0:
 		fmt.Fprintf(w, "kalah: building the endgame database of %v up to %d seeds in %s (%s positions, about %s; once, later runs reuse it; --no-egdb goes without)\n",
-			ev.Rules, ev.MaxSeeds, ev.Dir, results.Group(ev.Positions), cmdutil.FormatBytes(ev.Bytes))
+			ev.Variant, ev.MaxSeeds, ev.Dir, results.Group(ev.Positions), cmdutil.FormatBytes(ev.Bytes))
 	}
 }

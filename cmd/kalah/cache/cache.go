@@ -138,7 +138,7 @@ func runStats(opts *StatsOptions) error {
 	}
 	rec := statsRecord{Dir: st.Dir(), Counts: []countRecord{}, DiskBytes: s.DiskBytes, LSMBytes: s.LSMBytes, VlogBytes: s.VlogBytes, Provenance: results.Current()}
 	for _, c := range s.Counts {
-		rec.Counts = append(rec.Counts, countRecord{Rule: c.Rules.Rule.String(), Pits: c.Rules.Pits, Entries: c.Entries, Roots: c.Roots, Resume: c.Resume})
+		rec.Counts = append(rec.Counts, countRecord{Rule: c.Variant.Rule.String(), Pits: c.Variant.Pits, Entries: c.Entries, Roots: c.Roots, Resume: c.Resume})
 		rec.Entries += c.Entries
 		rec.Roots += c.Roots
 		rec.Resume += c.Resume

@@ -22,7 +22,7 @@ const help = `commands: a move (letter, or pit number 1..m from the mover's left
 // loop reads commands, one a line, until quit or the end of input.
 func (g *game) loop(ctx context.Context) error {
 	w := g.opts.IO.Out
-	fmt.Fprintf(w, "%s, rule %s; ", g.title, g.line.Rules.Rule)
+	fmt.Fprintf(w, "%s, rule %s; ", g.title, g.line.Variant.Rule)
 	if g.mode == "play" {
 		fmt.Fprintf(w, "you play %s against the computer (%s, seed %d)\n", g.you, g.level.Name, g.opts.Seed)
 	} else {

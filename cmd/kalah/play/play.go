@@ -155,7 +155,7 @@ func run(ctx context.Context, opts *Options) error {
 	if err != nil {
 		return err
 	}
-	g := &game{opts: opts, line: &play.Line{Rules: rules, Start: start}, level: level, you: you, mode: opts.Mode}
+	g := &game{opts: opts, line: &play.Line{Variant: rules, Start: start}, level: level, you: you, mode: opts.Mode}
 	// The line is checked before any session opens: a bad move is bad
 	// input, at once.
 	var moves []string

@@ -96,7 +96,7 @@ func (g *game) printRecord(ctx context.Context) error {
 		return cmdutil.PrintJSON(g.opts.IO.Out, rec)
 	}
 	w := g.opts.IO.Out
-	fmt.Fprintf(w, "Kalah(%d), rule %s\nfrom %s, %s to move; line %s\n", p.Pits, g.line.Rules.Rule, rec.StartPosition, rec.StartToMove, orNone(rec.Line))
+	fmt.Fprintf(w, "Kalah(%d), rule %s\nfrom %s, %s to move; line %s\n", p.Pits, g.line.Variant.Rule, rec.StartPosition, rec.StartToMove, orNone(rec.Line))
 	g.printBoard(w)
 	if rec.Over {
 		fmt.Fprintf(w, "game over: South %d, North %d: %s\n", rec.SouthStore, rec.NorthStore, cmdutil.Outcome(rec.StoreDiff))

@@ -285,11 +285,11 @@ func egdbLogger(io *cmdutil.IOStreams) func(kalah.EGDBBuild) {
 			case ev.Finished && ev.Err != nil:
 				fmt.Fprintf(w, "kalah serve: deepening the endgame database in %s failed: %v (searches go on with the one there)\n", ev.Dir, ev.Err)
 			case ev.Finished:
-				fmt.Fprintf(w, "kalah serve: the endgame database of %v is deepened to %d seeds (%v); searches use it from the next on\n", ev.Rules, ev.MaxSeeds, time.Since(d0).Round(100*time.Millisecond))
+				fmt.Fprintf(w, "kalah serve: the endgame database of %v is deepened to %d seeds (%v); searches use it from the next on\n", ev.Variant, ev.MaxSeeds, time.Since(d0).Round(100*time.Millisecond))
 			case ev.Done == 0:
 				d0, dtenths = time.Now(), cmdutil.Tenths()
 				fmt.Fprintf(w, "kalah serve: deepening the endgame database of %v to %d seeds in the background in %s (%s positions, about %s more on disk; --egdb-target 0 turns this off); searches go on meanwhile\n",
-					ev.Rules, ev.MaxSeeds, ev.Dir, results.Group(ev.Positions), cmdutil.FormatBytes(ev.Bytes))
+					ev.Variant, ev.MaxSeeds, ev.Dir, results.Group(ev.Positions), cmdutil.FormatBytes(ev.Bytes))
 			case dtenths != nil:
 				if pct, ok := dtenths(ev.Done, ev.Positions); ok {
 					fmt.Fprintf(w, "kalah serve: deepening the endgame database %d%% (%s of %s positions, %v)\n", pct, results.Group(ev.Done), results.Group(ev.Positions), time.Since(d0).Round(time.Second))
@@ -301,11 +301,11 @@ func egdbLogger(io *cmdutil.IOStreams) func(kalah.EGDBBuild) {
 		case ev.Finished && ev.Err != nil:
 			fmt.Fprintf(w, "kalah serve: building the endgame database in %s failed: %v\n", ev.Dir, ev.Err)
 		case ev.Finished:
-			fmt.Fprintf(w, "kalah serve: the endgame database of %v up to %d seeds is built (%v)\n", ev.Rules, ev.MaxSeeds, time.Since(t0).Round(100*time.Millisecond))
+			fmt.Fprintf(w, "kalah serve: the endgame database of %v up to %d seeds is built (%v)\n", ev.Variant, ev.MaxSeeds, time.Since(t0).Round(100*time.Millisecond))
 		case ev.Done == 0:
 			t0, tenths = time.Now(), cmdutil.Tenths()
 			fmt.Fprintf(w, "kalah serve: building the endgame database of %v up to %d seeds in %s (%s positions, about %s; once, later runs reuse it; --no-egdb serves without); the page waits for it\n",
-				ev.Rules, ev.MaxSeeds, ev.Dir, results.Group(ev.Positions), cmdutil.FormatBytes(ev.Bytes))
+				ev.Variant, ev.MaxSeeds, ev.Dir, results.Group(ev.Positions), cmdutil.FormatBytes(ev.Bytes))
 		case tenths != nil:
 			if pct, ok := tenths(ev.Done, ev.Positions); ok {
 				fmt.Fprintf(w, "kalah serve: endgame database %d%% (%s of %s positions, %v)\n", pct, results.Group(ev.Done), results.Group(ev.Positions), time.Since(t0).Round(100*time.Millisecond))

@@ -88,7 +88,7 @@ func TestServeEGDBLog(t *testing.T) {
 	io_, _, errOut := cmdutil.Test()
 	log := egdbLogger(io_)
 	r := engine.Variant{Pits: 6, Rule: engine.NoEmptyCapture}
-	ev := kalah.EGDBBuild{Dir: "/data/kalah/egdb/kalah-m6-no-empty-capture", Rules: r, MaxSeeds: 20, Positions: 1000, Bytes: 500}
+	ev := kalah.EGDBBuild{Dir: "/data/kalah/egdb/kalah-m6-no-empty-capture", Variant: r, MaxSeeds: 20, Positions: 1000, Bytes: 500}
 	log(ev)
 	for done := int64(50); done <= 1000; done += 50 {
 		ev.Done = done

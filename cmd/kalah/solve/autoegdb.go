@@ -25,7 +25,7 @@ func (s *solveRun) egdbBuild(ev kalah.EGDBBuild) {
 		s.bar = nil
 	case ev.Done == 0:
 		fmt.Fprintf(w, "kalah: building the endgame database of %v up to %d seeds in %s (%s positions, about %s; once, later solves reuse it; --no-egdb solves without)\n",
-			ev.Rules, ev.MaxSeeds, ev.Dir, results.Group(ev.Positions), cmdutil.FormatBytes(ev.Bytes))
+			ev.Variant, ev.MaxSeeds, ev.Dir, results.Group(ev.Positions), cmdutil.FormatBytes(ev.Bytes))
 		if s.progress {
 			s.bar = cmdutil.NewBar(w, ev.Positions, "egdb")
 		}

@@ -20,7 +20,7 @@ func TestEGDBBuildLines(t *testing.T) {
 	build := func(quiet bool, fail bool) string {
 		io, _, errOut := cmdutil.Test()
 		s := newSolveRun(&Options{IO: io, Quiet: quiet}, 0, 48, false)
-		ev := kalah.EGDBBuild{Dir: "/d", Rules: rules, MaxSeeds: 20, Positions: 1000, Bytes: 500}
+		ev := kalah.EGDBBuild{Dir: "/d", Variant: rules, MaxSeeds: 20, Positions: 1000, Bytes: 500}
 		s.egdbBuild(ev)
 		for _, done := range []int64{50, 99, 100, 150, 250, 260, 990, 1000} {
 			ev.Done = done

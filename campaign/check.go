@@ -68,6 +68,7 @@ type crossCheck struct {
 	seq     uint64       // the last one's stream sequence
 	issued  time.Time
 	done    bool
+	mine    bool // handed to the coordinator's own solver (settle)
 }
 
 // checkGamma is the window of the test that checks the claim of the
@@ -410,6 +411,12 @@ func (co *Coordinator) quarantine(w Identity, reason string) {
 	}
 }
 
+// checkPatience is how long settle waits for a worker to answer a check
+// before the coordinator's own solver runs it, so that a check unit lost
+// on the way (a worker gone with it, a delivery that never comes) cannot
+// keep the campaign from ending.
+const checkPatience = 2 * DefaultAckWait
+
 // errRestart ends a search that a quarantine made void.
 var errRestart = errors.New("search restarted after a quarantine")
 
@@ -425,6 +432,7 @@ func (co *Coordinator) settle(ctx context.Context) error {
 		}
 		open := 0
 		var drop []uint64
+		var mine []*crossCheck
 		for _, c := range co.checks {
 			switch {
 			case c.done:
@@ -432,11 +440,19 @@ func (co *Coordinator) settle(ctx context.Context) error {
 				c.done = true
 				co.st.ChecksUndone++
 				drop = append(drop, c.seq)
+			case len(c.answers) == 0 && !c.mine && time.Since(c.issued) > checkPatience:
+				c.mine = true
+				mine = append(mine, c)
+				open++
 			default:
 				open++
 			}
 		}
 		co.mu.Unlock()
+		for _, c := range mine {
+			co.logf("the check of %s has had no answer for %s; the coordinator runs it", c.key, checkPatience)
+			go co.checkLocally(c)
+		}
 		if len(drop) > 0 {
 			co.logf("%d checks left undone: no worker but the ones whose answers they check was heard from", len(drop))
 			if st, err := co.c.JS.Stream(ctx, unitStream); err == nil {

@@ -96,6 +96,9 @@ func lyingRun(t *testing.T, p Params, share float64, seed uint64) (*Status, bool
 
 // A worker lying on every answer is caught, and the value is right.
 func TestLyingWorkerCaught(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a campaign restarted by a quarantine; in the full suite (make slow)")
+	}
 	p := params(t, "liar", engine.Variant{Pits: 6, Rule: engine.NoEmptyCapture}, 0, midGame, engine.North)
 	st, caught := lyingRun(t, p, 1, 1)
 	if !caught {

@@ -93,8 +93,9 @@ heard from); the worker it contradicts is quarantined: its answers are
 deleted and solved again, its later answers refused, the search starts
 again from what is left, and the record's output and 'kalah campaign
 status' name it. A check costs about what its unit did, so the share is
-the cost in nodes. With --local 1 there is no other worker and the
-default share is 0.`,
+the cost in nodes. With --local the workers share one table, so another
+of them would answer a check from the entries that made the answer: the
+default share is 0 there.`,
 		Example: `  kalah campaign start k63 --pits 6 --seeds 3 --local 2
   kalah campaign start k64-ec --pits 6 --seeds 4 --rule empty-capture \
       --nats nats://10.0.0.1:4222
@@ -153,7 +154,7 @@ default share is 0.`,
 	f.IntVar(&opts.LocalSeeds, "local-seeds", 12, "boards with at most this many seeds are tested by the coordinator itself")
 	f.IntVar(&opts.GuessDepth, "guess-depth", campaign.DefaultGuessDepth, "depth of the coordinator's deepening that guesses each root move's value before its MTD(f) (0: none); it changes the cost, never a value")
 	f.DurationVar(&opts.AckWait, "ack-wait", campaign.DefaultAckWait, "with --local: how long a unit may go without a heartbeat before another worker gets it")
-	f.Float64Var(&opts.VerifyShare, "verify-share", campaign.DefaultVerifyShare, "share (0 to 1) of the accepted answers checked by another worker; 0: none (default 0 with --local 1)")
+	f.Float64Var(&opts.VerifyShare, "verify-share", campaign.DefaultVerifyShare, "share (0 to 1) of the accepted answers checked by another worker; 0: none (default 0 with --local)")
 	f.BoolVar(&opts.JSON, "json", false, "print the record as one JSON object ('kalah solve --json' shape)")
 	f.BoolVarP(&opts.Quiet, "quiet", "q", false, "no progress on standard error")
 	return cmd
@@ -224,8 +225,8 @@ func runStart(ctx context.Context, opts *StartOptions) error {
 		gd = -1 // none
 	}
 	share := opts.VerifyShare
-	if opts.Local == 1 && !opts.VerifySet {
-		share = 0 // no other worker to check with
+	if opts.Local > 0 && !opts.VerifySet {
+		share = 0 // one shared table: no independent worker to check with
 	}
 	co, err := campaign.NewCoordinator(c, p, campaign.CoordinatorConfig{Log: logger, GuessDepth: gd, EGDBDir: opts.EGDB, NoEGDB: opts.NoEGDB,
 		VerifyShare: share})

@@ -412,6 +412,13 @@ func (co *Coordinator) issue(ctx context.Context, key string, b engine.Board, ga
 			return err
 		}
 		id = fmt.Sprintf("%s.%s.%d", co.p.Name, key, mk.N)
+		// Noted before the copy goes out: its answer may be taken
+		// before the publish returns.
+		co.mu.Lock()
+		if ti, ok := co.issued[key]; !ok || ti.id != id {
+			co.issued[key] = issueInfo{id: id, at: time.Now(), cause: p.cause, parent: p.parent}
+		}
+		co.mu.Unlock()
 		if err := co.retry(ctx, "queueing unit "+key, func(ctx context.Context) (err error) {
 			ack, err = co.c.JS.PublishMsg(ctx, &nats.Msg{Subject: unitSubject(co.p.Name), Data: body}, jetstream.WithMsgID(id))
 			return err
@@ -452,9 +459,6 @@ func (co *Coordinator) issue(ctx context.Context, key string, b engine.Board, ga
 	}
 	co.mu.Lock()
 	p.seq, p.msgID = ack.Sequence, id
-	if ti, ok := co.issued[key]; !ok || ti.id != id {
-		co.issued[key] = issueInfo{id: id, at: time.Now(), cause: p.cause, parent: p.parent}
-	}
 	if !ack.Duplicate {
 		co.st.Issued++
 	}

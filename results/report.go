@@ -469,7 +469,7 @@ func (rp *report) lines() {
 	rp.p("at each change of player). Each record's line is replayed when the record is\n")
 	rp.p("read: it is legal, ends the game, and ends at the cell's value.\n\n")
 	rp.p("The paper's own perfect games (Table 9, empty-capture) are checked by\n")
-	rp.p("`kalah verify-line` in the tests of `cmd/kalah/verifyline`: each replays\n")
+	rp.p("`kalah verify-line` in the tests of `cmd/kalah/analyze`: each replays\n")
 	rp.p("legally to its published margin and every move in it is optimal (the value\n")
 	rp.p("after each move equals the value before it), except the 4(6) game, which is\n")
 	for _, g := range Table9 {

@@ -7,7 +7,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/signal"
 	"syscall"
@@ -26,6 +25,7 @@ type Options struct {
 	IO           *cmdutil.IOStreams
 	Game         cmdutil.GameFlags
 	Files        []string // "" or "-": standard input
+	Line         string   // verify-line: the one game, instead of Files
 	Format       string
 	JSON         bool
 	Plot         string
@@ -34,7 +34,8 @@ type Options struct {
 	PositionTime time.Duration
 	MaxTime      time.Duration
 	Threads      int
-	TableSize    int64 // bytes; 0 for the policy's
+	TableSize    int64  // bytes; 0 for the policy's
+	tableSize    string // --table-size as given
 	EGDB         string
 	NoEGDB       bool
 	Cache        string
@@ -46,7 +47,6 @@ type Options struct {
 // NewCmdAnalyze returns the analyze command.
 func NewCmdAnalyze(io *cmdutil.IOStreams) *cobra.Command {
 	opts := &Options{IO: io}
-	var tableSize string
 	cmd := &cobra.Command{
 		Use:   "analyze [FILE...]",
 		Short: "Analyse games: every move's value, loss and class",
@@ -79,7 +79,8 @@ The board and rule of notation and OpenSpiel games come from --pits,
 --seeds, --rule (and --position), or from a header line such as
 "# Kalah(4,3) empty-capture" or "# pits=4 seeds=3 rule=empty-capture
 format=openspiel", which holds for the lines after it. Blank lines and
-other lines starting with # are skipped.
+other lines starting with # are skipped. 'kalah verify-line LINE' analyses
+the one game LINE given on the command line.
 
 Each position is valued once, from the opening book or the cache when they
 hold it and else by a value-only search; best moves are found by
@@ -88,33 +89,30 @@ null-window tests of the other moves only where the move played loses
 stops there and its figures are bounds, shown as [lower,upper].
 
 A malformed game is bad input (exit code 2), named by file, line and move;
-nothing is analysed then.`,
+nothing is analysed then. A move that loses is no error (exit code 0).`,
 		Example: `  echo 13-1-032-2-3-0-1320-3-0-2 |
       kalah analyze --pits 4 --seeds 3 --rule empty-capture
   echo '[6, 11, 4, 12, 1, 5]' | kalah analyze --format openspiel
   kalah analyze --json --plot game.svg games.txt`,
 		Args: cmdutil.Args(cobra.ArbitraryArgs),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if opts.NoEGDB && cmd.Flags().Changed("egdb") {
-				return cmdutil.BadInputf("--egdb and --no-egdb contradict each other")
+			if err := opts.check(cmd); err != nil {
+				return err
 			}
-			if opts.NoCache && cmd.Flags().Changed("cache") {
-				return cmdutil.BadInputf("--cache and --no-cache contradict each other")
-			}
-			b, err := cmdutil.ParseBytes(tableSize)
-			if err != nil {
-				return cmdutil.BadInputf("--table-size: %v", err)
-			}
-			if err := opts.Thresholds.Validate(); err != nil {
-				return cmdutil.BadInput(err)
-			}
-			opts.TableSize, opts.Files = b, args
+			opts.Files = args
 			return run(opts)
 		},
 	}
+	addFlags(cmd, opts, "auto")
+	return cmd
+}
+
+// addFlags defines the flags of analyze and of its alias verify-line,
+// whose games are in the move notation unless --format says otherwise.
+func addFlags(cmd *cobra.Command, opts *Options, format string) {
 	cmdutil.AddGameFlags(cmd, &opts.Game, true)
 	f := cmd.Flags()
-	f.StringVar(&opts.Format, "format", "auto", "form of the games: notation, json, openspiel, or auto (by each line's look)")
+	f.StringVar(&opts.Format, "format", format, "form of the games: notation, json, openspiel, or auto (by each line's look)")
 	f.BoolVar(&opts.JSON, "json", false, "print one JSON object a game instead of text")
 	f.StringVar(&opts.Plot, "plot", "", "draw the value along each game into `FILE` (.svg or .png)")
 	f.IntVar(&opts.Thresholds.Inaccuracy, "inaccuracy", kalah.DefaultThresholds.Inaccuracy, "least loss, in seeds, of an inaccuracy")
@@ -124,85 +122,28 @@ nothing is analysed then.`,
 	f.DurationVar(&opts.PositionTime, "position-time", 0, "longest search of one position; past it its figures are bounds (default: none)")
 	f.DurationVar(&opts.MaxTime, "max-time", 0, "time limit for the whole run (default: none)")
 	f.IntVar(&opts.Threads, "threads", 0, "search threads (default: all cores)")
-	f.StringVar(&tableSize, "table-size", "", "transposition table size, e.g. 512MiB (default: by the board and the endgame database's depth)")
+	f.StringVar(&opts.tableSize, "table-size", "", "transposition table size, e.g. 512MiB (default: by the board and the endgame database's depth)")
 	f.StringVar(&opts.EGDB, "egdb", "", "endgame-database directory (default: $XDG_DATA_HOME/kalah/egdb or ~/.local/share/kalah/egdb, built there on first use)")
 	f.BoolVar(&opts.NoEGDB, "no-egdb", false, "use no endgame database")
 	f.StringVar(&opts.Cache, "cache", "", "cache directory (default: $XDG_DATA_HOME/kalah/cache or ~/.local/share/kalah/cache)")
 	f.BoolVar(&opts.NoCache, "no-cache", false, "neither read nor write the cache")
 	f.BoolVar(&opts.Quiet, "quiet", false, "print nothing on standard error")
-	return cmd
 }
 
-// input is one game read, with where it was read.
-type input struct {
-	game kalah.Game
-	file string
-	line int
-}
-
-// readGames reads every file's games; a bad line is bad input naming the
-// file and the line.
-func readGames(opts *Options) ([]input, error) {
-	format, err := kalah.ParseFormat(opts.Format)
+// check validates the flags that do not parse alone.
+func (opts *Options) check(cmd *cobra.Command) error {
+	if opts.NoEGDB && cmd.Flags().Changed("egdb") {
+		return cmdutil.BadInputf("--egdb and --no-egdb contradict each other")
+	}
+	if opts.NoCache && cmd.Flags().Changed("cache") {
+		return cmdutil.BadInputf("--cache and --no-cache contradict each other")
+	}
+	b, err := cmdutil.ParseBytes(opts.tableSize)
 	if err != nil {
-		return nil, cmdutil.BadInput(err)
+		return cmdutil.BadInputf("--table-size: %v", err)
 	}
-	rule, err := opts.Game.ParseRule()
-	if err != nil {
-		return nil, err
-	}
-	def := kalah.Game{Pits: opts.Game.Pits, Seeds: opts.Game.Seeds, Rule: rule}
-	if opts.Game.Position != "" {
-		_, p, _, err := opts.Game.ResolvePosition(rule, opts.Game.Position)
-		if err != nil {
-			return nil, err
-		}
-		def.Pits, def.Seeds, def.Position = p.Pits, 0, &p
-	}
-	files := opts.Files
-	if len(files) == 0 {
-		files = []string{"-"}
-	}
-	var out []input
-	for _, name := range files {
-		var b []byte
-		if name == "-" || name == "" {
-			name = "standard input"
-			b, err = io.ReadAll(opts.IO.In)
-		} else {
-			b, err = os.ReadFile(name)
-		}
-		if err != nil {
-			return nil, err
-		}
-		gs, lines, err := parseLines(string(b), format, def)
-		if err != nil {
-			return nil, cmdutil.BadInputf("%s: %v", name, err)
-		}
-		for i, g := range gs {
-			out = append(out, input{game: g, file: name, line: lines[i]})
-		}
-	}
-	if len(out) == 0 {
-		return nil, cmdutil.BadInputf("no games to analyse")
-	}
-	return out, nil
-}
-
-// parseLines is kalah.ParseGames that also says on which line each game
-// stands.
-func parseLines(text string, f kalah.Format, def kalah.Game) ([]kalah.Game, []int, error) {
-	gs, err := kalah.ParseGames(text, f, def)
-	if err != nil {
-		return nil, nil, err
-	}
-	var lines []int
-	for i, l := range splitLines(text) {
-		if l != "" && l[0] != '#' {
-			lines = append(lines, i+1)
-		}
-	}
-	return gs, lines, nil
+	opts.TableSize = b
+	return cmdutil.BadInput(opts.Thresholds.Validate())
 }
 
 // sessionKey is what a session is opened for.
@@ -252,10 +193,10 @@ func run(opts *Options) error {
 		a, err := k.Analyze(ctx, g, kalah.AnalyzeOptions{Thresholds: opts.Thresholds, AllBest: opts.AllBest, PositionTime: opts.PositionTime})
 		if err != nil {
 			if errors.Is(err, solver.ErrInterrupted) || ctx.Err() != nil {
-				return fmt.Errorf("%w: game %d of %d (%s line %d), %d of %d moves analysed (%v)", cmdutil.ErrInterrupted,
-					n+1, len(games), in.file, in.line, len(a.Moves), len(g.Moves), err)
+				return fmt.Errorf("%w: game %d of %d (%s), %d of %d moves analysed (%v)", cmdutil.ErrInterrupted,
+					n+1, len(games), in.where(), len(a.Moves), len(g.Moves), err)
 			}
-			return fmt.Errorf("%s line %d: %w", in.file, in.line, err)
+			return fmt.Errorf("%s: %w", in.where(), err)
 		}
 		done = append(done, a)
 		if opts.JSON {
@@ -280,7 +221,7 @@ func run(opts *Options) error {
 type gameRecord struct {
 	*kalah.Analysis
 	File     string `json:"file"`
-	FileLine int    `json:"file_line"`
+	FileLine int    `json:"file_line,omitempty"` // 0 for the command line
 	results.Provenance
 }
 

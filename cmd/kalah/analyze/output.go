@@ -15,16 +15,6 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 )
 
-// splitLines splits a text into its lines, trimmed, as kalah.ParseGames
-// reads them.
-func splitLines(text string) []string {
-	ls := strings.Split(text, "\n")
-	for i, l := range ls {
-		ls[i] = strings.TrimSpace(l)
-	}
-	return ls
-}
-
 // value writes a value, or its bounds when it is one.
 func value(v int, b *kalah.Interval) string {
 	if b != nil && b.Lower != b.Upper {
@@ -50,7 +40,7 @@ func printText(w io.Writer, n int, in input, a *kalah.Analysis) {
 	if n > 1 {
 		fmt.Fprintln(w)
 	}
-	fmt.Fprintf(w, "game %d (%s line %d): %s, rule %s, %s: %s\n", n, in.file, in.line, game, a.Rule, plural(len(a.Moves), "move"), a.Line)
+	fmt.Fprintf(w, "game %d (%s): %s, rule %s, %s: %s\n", n, in.where(), game, a.Rule, plural(len(a.Moves), "move"), a.Line)
 	fmt.Fprintf(w, "values: South's final store minus North's under perfect play; loss: seeds of margin the mover gave away\n")
 	fmt.Fprintf(w, "%4s  %-5s  %4s  %7s  %7s  %5s  %-10s  %s\n", "ply", "side", "move", "before", "after", "loss", "class", "best")
 	for _, m := range a.Moves {

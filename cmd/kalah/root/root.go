@@ -21,7 +21,6 @@ import (
 	showcmd "github.com/kalah-solver/kalah/cmd/kalah/show"
 	solvecmd "github.com/kalah-solver/kalah/cmd/kalah/solve"
 	sweepcmd "github.com/kalah-solver/kalah/cmd/kalah/sweep"
-	verifylinecmd "github.com/kalah-solver/kalah/cmd/kalah/verifyline"
 	versioncmd "github.com/kalah-solver/kalah/cmd/kalah/version"
 	workercmd "github.com/kalah-solver/kalah/cmd/kalah/worker"
 	"github.com/spf13/cobra"
@@ -63,7 +62,7 @@ on disk and a parallel MTD(f) search.`,
 	cmd.AddCommand(bookcmd.NewCmdBook(io))
 	cmd.AddCommand(graphcmd.NewCmdGraph(io))
 	cmd.AddCommand(analyzecmd.NewCmdAnalyze(io))
-	cmd.AddCommand(verifylinecmd.NewCmdVerifyLine(io))
+	cmd.AddCommand(analyzecmd.NewCmdVerifyLine(io))
 	cmd.AddCommand(reportcmd.NewCmdReport(io))
 	cmd.AddCommand(servecmd.NewCmdServe(io))
 	cmd.AddCommand(playcmd.NewCmdPlay(io))

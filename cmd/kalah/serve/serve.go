@@ -13,14 +13,12 @@ import (
 	"os/exec"
 	"os/signal"
 	"runtime"
-	"sync"
 	"syscall"
 	"time"
 
 	"github.com/kalah-solver/kalah"
 	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
 	"github.com/kalah-solver/kalah/engine"
-	"github.com/kalah-solver/kalah/results"
 	"github.com/kalah-solver/kalah/serve"
 	"github.com/spf13/cobra"
 )
@@ -269,49 +267,11 @@ func warm(ctx context.Context, srv *serve.Server, io *cmdutil.IOStreams) {
 	}
 }
 
-// egdbLogger returns the reporter of the server's database builds: a line
-// when one starts, one at every tenth of it, and one when it ends; the
-// background deepening's the same way, each with its own count.
+// egdbLogger returns the reporter of the server's database builds and
+// deepenings.
 func egdbLogger(io *cmdutil.IOStreams) func(kalah.EGDBBuild) {
-	var mu sync.Mutex
-	var t0, d0 time.Time
-	var tenths, dtenths func(done, total int64) (int, bool)
-	return func(ev kalah.EGDBBuild) {
-		mu.Lock()
-		defer mu.Unlock()
-		w := io.ErrOut
-		if ev.Background {
-			switch {
-			case ev.Finished && ev.Err != nil:
-				fmt.Fprintf(w, "kalah serve: deepening the endgame database in %s failed: %v (searches go on with the one there)\n", ev.Dir, ev.Err)
-			case ev.Finished:
-				fmt.Fprintf(w, "kalah serve: the endgame database of %v is deepened to %d seeds (%v); searches use it from the next on\n", ev.Variant, ev.MaxSeeds, time.Since(d0).Round(100*time.Millisecond))
-			case ev.Done == 0:
-				d0, dtenths = time.Now(), cmdutil.Tenths()
-				fmt.Fprintf(w, "kalah serve: deepening the endgame database of %v to %d seeds in the background in %s (%s positions, about %s more on disk; --egdb-target 0 turns this off); searches go on meanwhile\n",
-					ev.Variant, ev.MaxSeeds, ev.Dir, results.Group(ev.Positions), cmdutil.FormatBytes(ev.Bytes))
-			case dtenths != nil:
-				if pct, ok := dtenths(ev.Done, ev.Positions); ok {
-					fmt.Fprintf(w, "kalah serve: deepening the endgame database %d%% (%s of %s positions, %v)\n", pct, results.Group(ev.Done), results.Group(ev.Positions), time.Since(d0).Round(time.Second))
-				}
-			}
-			return
-		}
-		switch {
-		case ev.Finished && ev.Err != nil:
-			fmt.Fprintf(w, "kalah serve: building the endgame database in %s failed: %v\n", ev.Dir, ev.Err)
-		case ev.Finished:
-			fmt.Fprintf(w, "kalah serve: the endgame database of %v up to %d seeds is built (%v)\n", ev.Variant, ev.MaxSeeds, time.Since(t0).Round(100*time.Millisecond))
-		case ev.Done == 0:
-			t0, tenths = time.Now(), cmdutil.Tenths()
-			fmt.Fprintf(w, "kalah serve: building the endgame database of %v up to %d seeds in %s (%s positions, about %s; once, later runs reuse it; --no-egdb serves without); the page waits for it\n",
-				ev.Variant, ev.MaxSeeds, ev.Dir, results.Group(ev.Positions), cmdutil.FormatBytes(ev.Bytes))
-		case tenths != nil:
-			if pct, ok := tenths(ev.Done, ev.Positions); ok {
-				fmt.Fprintf(w, "kalah serve: endgame database %d%% (%s of %s positions, %v)\n", pct, results.Group(ev.Done), results.Group(ev.Positions), time.Since(t0).Round(100*time.Millisecond))
-			}
-		}
-	}
+	return cmdutil.EGDBLogger(io.ErrOut, cmdutil.EGDBLogWords{Prefix: "kalah serve", NoEGDB: "--no-egdb serves without",
+		Waiting: "the page", NoDeepen: "--egdb-target 0 turns this off"})
 }
 
 // loopback reports whether host names only this machine.

@@ -41,12 +41,19 @@ type Options struct {
 	Cache        string
 	NoCache      bool
 	Quiet        bool
-	ctx          context.Context // tests may set it
+	EGDBTarget   int // seeds of the background deepening; 0: none
+
+	ctx           context.Context // tests may set it
+	autoEGDBSeeds int             // if positive, the depth of the first build (tests)
+	waitDeepening bool            // each game after the first waits for the deepening (tests)
 }
 
 // NewCmdAnalyze returns the analyze command.
 func NewCmdAnalyze(io *cmdutil.IOStreams) *cobra.Command {
-	opts := &Options{IO: io}
+	return newCmdAnalyze(&Options{IO: io})
+}
+
+func newCmdAnalyze(opts *Options) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "analyze [FILE...]",
 		Short: "Analyse games: every move's value, loss and class",
@@ -88,6 +95,16 @@ null-window tests of the other moves only where the move played loses
 (every best move with --all-best). With --position-time a position's search
 stops there and its figures are bounds, shown as [lower,upper].
 
+On a fresh install the first run builds the default endgame database
+(Kalah(6,4): 20 seeds, 110 MB; once), as 'kalah solve' does; --no-egdb
+goes without. A run of more than one game of a board then deepens it in
+the background to --egdb-target seeds (28 by default: 2.9 GB a rule for
+six pits, minutes on two cores; 0 turns this off), its progress on
+standard error, analysing meanwhile with the database there and with the
+deeper one from the first game after it is built. A run that ends first
+stops the deepening, keeping the slices built: the next run goes on. A
+single game never starts one, nor waits for one.
+
 A malformed game is bad input (exit code 2), named by file, line and move;
 nothing is analysed then. A move that loses is no error (exit code 0).`,
 		Example: `  echo 13-1-032-2-3-0-1320-3-0-2 |
@@ -127,6 +144,7 @@ func addFlags(cmd *cobra.Command, opts *Options, format string) {
 	f.BoolVar(&opts.NoEGDB, "no-egdb", false, "use no endgame database")
 	f.StringVar(&opts.Cache, "cache", "", "cache directory (default: $XDG_DATA_HOME/kalah/cache or ~/.local/share/kalah/cache)")
 	f.BoolVar(&opts.NoCache, "no-cache", false, "neither read nor write the cache")
+	f.IntVar(&opts.EGDBTarget, "egdb-target", kalah.DefaultDeepenSeeds, "with more than one game of a board, deepen the default endgame database in the background to this many seeds (six pits: 2.9 GB a rule at 28); 0: never")
 	f.BoolVar(&opts.Quiet, "quiet", false, "print nothing on standard error")
 }
 
@@ -143,6 +161,9 @@ func (opts *Options) check(cmd *cobra.Command) error {
 		return cmdutil.BadInputf("--table-size: %v", err)
 	}
 	opts.TableSize = b
+	if opts.EGDBTarget < 0 {
+		return cmdutil.BadInputf("--egdb-target must be 0 (off) or a seed count, got %d", opts.EGDBTarget)
+	}
 	return cmdutil.BadInput(opts.Thresholds.Validate())
 }
 
@@ -168,9 +189,15 @@ func run(opts *Options) error {
 		ctx, cancel = context.WithTimeout(ctx, opts.MaxTime)
 		defer cancel()
 	}
+	perBoard := map[sessionKey]int{}
+	for _, in := range games {
+		perBoard[sessionKey{in.game.Pits, in.game.Rule}]++
+	}
 	var k *kalah.Session
 	var open sessionKey
+	var deep *deepening
 	defer func() {
+		deep.stop(ctx, opts)
 		if k != nil {
 			k.Close()
 		}
@@ -189,6 +216,15 @@ func run(opts *Options) error {
 				return err
 			}
 			open = key
+			if deep == nil && opts.deepens(perBoard[key]) {
+				if err := k.PrepareEGDB(ctx); err != nil {
+					return err
+				}
+				deep = startDeepening(ctx, k, key, opts.EGDBTarget)
+			}
+		}
+		if deep != nil && deep.key == open && n > 0 {
+			deep.refresh(k, opts)
 		}
 		a, err := k.Analyze(ctx, g, kalah.AnalyzeOptions{Thresholds: opts.Thresholds, AllBest: opts.AllBest, PositionTime: opts.PositionTime})
 		if err != nil {
@@ -238,7 +274,7 @@ func openSession(opts *Options, g kalah.Game) (*kalah.Session, error) {
 	}
 	cfg := kalah.Config{Pits: g.Pits, Seeds: seeds, Rule: g.Rule, Threads: opts.Threads, TableSize: opts.TableSize,
 		TableSeeds: tableSeeds, TableValueOnly: true, EGDBDir: opts.EGDB, NoEGDB: opts.NoEGDB,
-		CacheDir: opts.Cache, NoCache: opts.NoCache, AutoEGDB: true, OnEGDBBuild: func(ev kalah.EGDBBuild) { egdbBuild(opts, ev) }}
+		CacheDir: opts.Cache, NoCache: opts.NoCache, AutoEGDB: true, AutoEGDBSeeds: opts.autoEGDBSeeds, OnEGDBBuild: egdbBuild(opts)}
 	k, err := kalah.Open(cfg)
 	if err != nil {
 		return nil, err
@@ -246,20 +282,16 @@ func openSession(opts *Options, g kalah.Game) (*kalah.Session, error) {
 	return k, nil
 }
 
-// egdbBuild says on standard error that the default database is being
-// built, and when it is done.
-func egdbBuild(opts *Options, ev kalah.EGDBBuild) {
-	if opts.Quiet {
-		return
-	}
-	w := opts.IO.ErrOut
-	switch {
-	case ev.Finished && ev.Err != nil:
-		fmt.Fprintf(w, "kalah: building the endgame database: %v\n", ev.Err)
-	case ev.Finished:
-		fmt.Fprintf(w, "kalah: endgame database built\n")
-	case ev.Done == 0:
-		fmt.Fprintf(w, "kalah: building the endgame database of %v up to %d seeds in %s (%s positions, about %s; once, later runs reuse it; --no-egdb goes without)\n",
-			ev.Variant, ev.MaxSeeds, ev.Dir, results.Group(ev.Positions), cmdutil.FormatBytes(ev.Bytes))
+// egdbBuild reports the session's database builds on standard error,
+// the first build and the deepening (deepen.go), but not a deepening's
+// end when the analysis stopped it.
+func egdbBuild(opts *Options) func(kalah.EGDBBuild) {
+	log := cmdutil.EGDBLogger(opts.IO.ErrOut, cmdutil.EGDBLogWords{Prefix: "kalah analyze", NoEGDB: "--no-egdb goes without",
+		NoDeepen: "--egdb-target 0 turns this off", Deepened: "the next game"})
+	return func(ev kalah.EGDBBuild) {
+		if opts.Quiet || ev.Background && errors.Is(ev.Err, context.Canceled) {
+			return
+		}
+		log(ev)
 	}
 }

@@ -16,6 +16,7 @@ type EGDBLogWords struct {
 	NoEGDB   string // how to go without a database, e.g. "--no-egdb serves without"
 	Waiting  string // what waits for a first build ("the page"); "" says nothing
 	NoDeepen string // how to turn the deepening off, e.g. "--egdb-target 0 turns this off"
+	Deepened string // from when a deepened database is used, e.g. "the next search"
 }
 
 // EGDBLogger returns a reporter of a session's database builds
@@ -46,8 +47,8 @@ func EGDBLogger(w io.Writer, words EGDBLogWords) func(kalah.EGDBBuild) {
 			}
 			fmt.Fprintln(w)
 		case ev.Finished && ev.Background:
-			fmt.Fprintf(w, "%s: the endgame database of %v is deepened to %d seeds (%v); searches use it from the next on\n",
-				words.Prefix, ev.Variant, ev.MaxSeeds, time.Since(c.t0).Round(100*time.Millisecond))
+			fmt.Fprintf(w, "%s: the endgame database of %v is deepened to %d seeds (%v); %s on uses it\n",
+				words.Prefix, ev.Variant, ev.MaxSeeds, time.Since(c.t0).Round(100*time.Millisecond), words.Deepened)
 		case ev.Finished:
 			fmt.Fprintf(w, "%s: the endgame database of %v up to %d seeds is built (%v)\n",
 				words.Prefix, ev.Variant, ev.MaxSeeds, time.Since(c.t0).Round(100*time.Millisecond))

@@ -271,7 +271,7 @@ func warm(ctx context.Context, srv *serve.Server, io *cmdutil.IOStreams) {
 // deepenings.
 func egdbLogger(io *cmdutil.IOStreams) func(kalah.EGDBBuild) {
 	return cmdutil.EGDBLogger(io.ErrOut, cmdutil.EGDBLogWords{Prefix: "kalah serve", NoEGDB: "--no-egdb serves without",
-		Waiting: "the page", NoDeepen: "--egdb-target 0 turns this off"})
+		Waiting: "the page", NoDeepen: "--egdb-target 0 turns this off", Deepened: "the next search"})
 }
 
 // loopback reports whether host names only this machine.

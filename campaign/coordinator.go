@@ -503,6 +503,7 @@ func (co *Coordinator) lookup(b engine.Board, gamma int) (int, bool) {
 // logged and dropped, and a unit whose answer had another signature is
 // queued again.
 func (co *Coordinator) take(ctx context.Context, msg jetstream.Msg) {
+	received := time.Now()
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	res, b, gamma, err := parseResult(msg.Data(), co.rules)
@@ -589,7 +590,7 @@ func (co *Coordinator) take(ctx context.Context, msg jetstream.Msg) {
 	co.note(b, gamma, res.Value)
 	var tr *Trace
 	if ti, ok := co.issued[res.Key]; ok && !repeated {
-		tr = &Trace{ID: ti.id, Key: res.Key, Parent: ti.parent, Cause: ti.cause, Issued: unixSeconds(ti.at), Finished: unixSeconds(time.Now()),
+		tr = &Trace{ID: ti.id, Key: res.Key, Parent: ti.parent, Cause: ti.cause, Issued: unixSeconds(ti.at), Received: unixSeconds(received), Finished: unixSeconds(time.Now()),
 			Nodes: res.Nodes, Seconds: res.Seconds, Worker: res.Identity().ID(), Threads: res.Threads}
 		delete(co.issued, res.Key)
 	}

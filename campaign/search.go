@@ -56,12 +56,17 @@ func (co *Coordinator) search(ctx context.Context) (*results.Record, error) {
 	}
 	co.mu.Unlock()
 	errs := make([]error, len(moves))
+	// The line after the moves' values (pv) goes on from the answer the
+	// search took last: the last root move to end that took one.
+	ctx, _ = withCause(ctx)
+	top := ctx
 	var wg sync.WaitGroup
 	for j, i := range moves {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			ctx, _ := withCause(ctx)
+			defer func() { setCause(top, causeOf(ctx)) }()
 			c, r := co.rules.Sow(b, i)
 			gain := int(c.OwnStore - b.OwnStore)
 			mv := results.MoveValue{Move: engine.MoveLetter(p.ToMove, i), Pit: i + 1, ExtraTurn: r.Extra()}

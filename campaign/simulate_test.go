@@ -77,6 +77,31 @@ func TestSimulateSmallTrees(t *testing.T) {
 	}
 }
 
+// Two root moves' units of 10 s each, issued at once, and the line's unit
+// of 1 s caused by the later answer, 0.5 s after it: one worker runs them
+// one after the other as recorded (21.5 s); two run the moves side by
+// side and the line's unit after the later of them (0.1 + 10 + 0.5 + 1).
+func TestSimulateLineAfterMoves(t *testing.T) {
+	tr := []Trace{
+		{ID: "a", Issued: 0, Finished: 10, Seconds: 10, Nodes: 1e7, Worker: "w"},
+		{ID: "b", Issued: 0.1, Finished: 20, Seconds: 10, Nodes: 1e7, Worker: "w"},
+		{ID: "c", Cause: "b", Issued: 20.5, Finished: 21.5, Seconds: 1, Nodes: 1e6, Worker: "w"},
+	}
+	sim := Simulate(tr, []int{1, 2, 3}, 0)
+	if sim.Delay != 0 || sim.Recorded != 21.5 {
+		t.Fatalf("%+v", sim)
+	}
+	for i, want := range []float64{21.5, 11.6, 11.6} {
+		if got := sim.Predictions[i].Seconds; got != want {
+			t.Errorf("%d workers: %.3f s, want %.3f", sim.Predictions[i].Workers, got, want)
+		}
+	}
+	// At half the recorded rate every unit takes twice as long.
+	if got := Simulate(tr, []int{2}, 5e5).Predictions[0].Seconds; got != 0.1+20+0.5+2 {
+		t.Errorf("2 workers at 5e5 nodes/s: %.3f s, want %.3f", got, 0.1+20+0.5+2)
+	}
+}
+
 // A campaign records every answered unit's trace, with causes among them.
 func TestTracesRecorded(t *testing.T) {
 	e := newEnv(t, 5*time.Second)
@@ -103,6 +128,11 @@ func TestTracesRecorded(t *testing.T) {
 		if ids[tr.Cause] {
 			caused++
 		}
+	}
+	// Only a root move's first units go without a cause (they follow the
+	// coordinator's guesses); the unit issued last follows an answer.
+	if last := traces[len(traces)-1]; !ids[last.Cause] {
+		t.Errorf("the unit issued last, %+v, has no recorded cause", last)
 	}
 	if int64(len(traces)) != st.Done || nodes != st.Nodes || caused == 0 {
 		t.Errorf("%d traces (%d with a recorded cause), %d nodes; status %d units, %d nodes", len(traces), caused, nodes, st.Done, st.Nodes)

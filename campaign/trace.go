@@ -11,17 +11,19 @@ import (
 
 // The unit tree of a campaign, recorded for 'kalah campaign simulate'
 // (simulate.go). When the coordinator takes an answer it writes the unit's
-// trace to the state bucket (<campaign>.trace.<issue>): when it was issued
-// and answered, its nodes and the worker's seconds, the split test that
-// asked for it (parent) and the answer that led to its issue (cause).
+// trace to the state bucket (<campaign>.trace.<issue>): when it was issued,
+// when its answer reached the coordinator and when it was taken, its nodes
+// and the worker's seconds, the split test that asked for it (parent) and
+// the answer that led to its issue (cause).
 //
 // The cause is the answer the search goroutine that issued the unit last
 // received: each root move's MTD(f), and each younger brother of a split
 // test, runs in a goroutine of its own that issues its tests one after
 // the other; a brother starts from its parent's cause, and a parent goes
-// on from the cause of the brother whose answer it took last. A unit
-// without a cause was issued by the search's start (after the
-// coordinator's guesses).
+// on from the cause of the brother whose answer it took last; the line
+// after the root moves' values (the principal variation) goes on from the
+// cause of the last root move to end. A unit without a cause was issued
+// by the search's start (after the coordinator's guesses).
 
 // Trace is one answered unit of a campaign's tree.
 type Trace struct {
@@ -30,6 +32,7 @@ type Trace struct {
 	Parent   string  `json:"parent,omitempty"` // the unit key of the split test that asked for it
 	Cause    string  `json:"cause,omitempty"`  // the ID of the answer that led to its issue
 	Issued   float64 `json:"issued"`           // Unix seconds
+	Received float64 `json:"received"`         // Unix seconds, when the answer reached the coordinator
 	Finished float64 `json:"finished"`         // Unix seconds, when the coordinator took the answer
 	Nodes    int64   `json:"nodes"`
 	Seconds  float64 `json:"seconds"` // the worker's

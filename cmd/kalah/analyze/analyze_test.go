@@ -16,15 +16,7 @@ import (
 
 func execute(t *testing.T, stdin string, args ...string) (string, string, error) {
 	t.Helper()
-	io, out, errOut := cmdutil.Test()
-	io.In = strings.NewReader(stdin)
-	cmd := NewCmdAnalyze(io)
-	cmd.SetArgs(append([]string{"--no-egdb", "--no-cache", "--threads", "1"}, args...))
-	cmd.SetOut(io.Out)
-	cmd.SetErr(io.ErrOut)
-	cmd.SilenceUsage, cmd.SilenceErrors = true, true
-	err := cmd.Execute()
-	return out.String(), errOut.String(), err
+	return cmdutil.RunTest(NewCmdAnalyze, stdin, append([]string{"--no-egdb", "--no-cache", "--threads", "1"}, args...)...)
 }
 
 // refSouth is the brute-force value of p for South, stores counted.
@@ -40,6 +32,21 @@ func refSouth(ref *reference.Solver, rr reference.Rules, p engine.Position) int 
 		v = -v
 	}
 	return v
+}
+
+// checkValues checks every value of game n's analysis against the
+// brute-force reference.
+func checkValues(t *testing.T, ref *reference.Solver, rr reference.Rules, n int, a *kalah.Analysis) {
+	t.Helper()
+	ps, err := a.Game.Positions()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, m := range a.Moves {
+		if m.Before != refSouth(ref, rr, ps[i]) || m.After != refSouth(ref, rr, ps[i+1]) {
+			t.Errorf("game %d ply %d: %+v", n, m.Ply, m)
+		}
+	}
 }
 
 // TestJSON: games in every form, with a header, give one JSON object each
@@ -79,15 +86,7 @@ func TestJSON(t *testing.T) {
 		if rec.Line != engine.FormatLetters(rec.Game.Moves) {
 			t.Errorf("game %d: line %q, moves %v", n+1, rec.Line, rec.Game.Moves)
 		}
-		ps, err := rec.Game.Positions()
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i, m := range rec.Moves {
-			if m.Before != refSouth(ref, rr, ps[i]) || m.After != refSouth(ref, rr, ps[i+1]) {
-				t.Errorf("game %d ply %d: %+v", n+1, m.Ply, m)
-			}
-		}
+		checkValues(t, ref, rr, n+1, &rec.Analysis)
 		if rec.Value-rec.End != rec.South.Loss-rec.North.Loss {
 			t.Errorf("game %d: %d - %d != %d - %d", n+1, rec.Value, rec.End, rec.South.Loss, rec.North.Loss)
 		}

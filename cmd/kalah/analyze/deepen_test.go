@@ -12,6 +12,7 @@ import (
 	"github.com/kalah-solver/kalah/egdb"
 	"github.com/kalah-solver/kalah/engine"
 	"github.com/kalah-solver/kalah/internal/reference"
+	"github.com/spf13/cobra"
 )
 
 // randomGames returns n random whole games of Kalah(pits,seeds) under
@@ -40,18 +41,15 @@ func randomGames(pits, seeds, n int, seed uint64) string {
 func analyzeDeepening(t *testing.T, games string, wait bool, args ...string) ([]kalah.Analysis, string) {
 	t.Helper()
 	t.Setenv("XDG_DATA_HOME", t.TempDir())
-	io, out, errOut := cmdutil.Test()
-	io.In = strings.NewReader(games)
-	cmd := newCmdAnalyze(&Options{IO: io, autoEGDBSeeds: 4, waitDeepening: wait})
-	cmd.SetArgs(append([]string{"--no-cache", "--threads", "1", "--json", "--pits", "3", "--seeds", "3"}, args...))
-	cmd.SetOut(io.Out)
-	cmd.SetErr(io.ErrOut)
-	cmd.SilenceUsage, cmd.SilenceErrors = true, true
-	if err := cmd.Execute(); err != nil {
+	newCmd := func(io *cmdutil.IOStreams) *cobra.Command {
+		return newCmdAnalyze(&Options{IO: io, autoEGDBSeeds: 4, waitDeepening: wait})
+	}
+	out, errOut, err := cmdutil.RunTest(newCmd, games, append([]string{"--no-cache", "--threads", "1", "--json", "--pits", "3", "--seeds", "3"}, args...)...)
+	if err != nil {
 		t.Fatalf("%v\n%s", err, errOut)
 	}
 	var as []kalah.Analysis
-	sc := bufio.NewScanner(out)
+	sc := bufio.NewScanner(strings.NewReader(out))
 	for sc.Scan() {
 		var a kalah.Analysis
 		if err := json.Unmarshal(sc.Bytes(), &a); err != nil {
@@ -59,7 +57,7 @@ func analyzeDeepening(t *testing.T, games string, wait bool, args ...string) ([]
 		}
 		as = append(as, a)
 	}
-	return as, errOut.String()
+	return as, errOut
 }
 
 // TestDeepening: a run of several games deepens the default database in
@@ -91,16 +89,8 @@ func TestDeepening(t *testing.T) {
 	}
 	rr := reference.Rules{Pits: 3}
 	ref := reference.NewSolver(rr, 0)
-	for n, a := range as {
-		ps, err := a.Game.Positions()
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i, m := range a.Moves {
-			if m.Before != refSouth(ref, rr, ps[i]) || m.After != refSouth(ref, rr, ps[i+1]) {
-				t.Errorf("game %d ply %d: %+v", n+1, m.Ply, m)
-			}
-		}
+	for n := range as {
+		checkValues(t, ref, rr, n+1, &as[n])
 	}
 }
 

@@ -18,14 +18,7 @@ import (
 // verifyLine runs "kalah verify-line" with args and returns its output.
 func verifyLine(t *testing.T, args ...string) (string, string, error) {
 	t.Helper()
-	io, out, errOut := cmdutil.Test()
-	cmd := NewCmdVerifyLine(io)
-	cmd.SetArgs(args)
-	cmd.SetOut(io.Out)
-	cmd.SetErr(io.ErrOut)
-	cmd.SilenceUsage, cmd.SilenceErrors = true, true
-	err := cmd.Execute()
-	return out.String(), errOut.String(), err
+	return cmdutil.RunTest(NewCmdVerifyLine, "", args...)
 }
 
 // verifyLineJSON runs verify-line --json and reads its one analysis.

@@ -66,3 +66,16 @@ KALAH_CLUSTER_EGDB ?= 20
 cluster-test:
 	KALAH_CLUSTER_GAME=$(KALAH_CLUSTER_GAME) KALAH_CLUSTER_EGDB=$(KALAH_CLUSTER_EGDB) \
 		$(GO) test -v -count=1 -timeout 180m ./campaign/clustertest
+
+# The same campaign with 1, 2 and 4 workers on fresh clusters, each run's
+# wall time against kalah campaign simulate of the one-worker run (a
+# measurement of a few minutes; its records go to bench/data/campaign.jsonl
+# from a clean tree, then go test ./bench -run TestBenchmarksPage -update).
+KALAH_CLUSTER_RULE ?= empty-capture
+KALAH_CLUSTER_SCALE ?= 1,2,4
+
+.PHONY: scale-test
+scale-test:
+	KALAH_CLUSTER_GAME=$(KALAH_CLUSTER_GAME) KALAH_CLUSTER_EGDB=$(KALAH_CLUSTER_EGDB) \
+	KALAH_CLUSTER_RULE=$(KALAH_CLUSTER_RULE) KALAH_CLUSTER_SCALE=$(KALAH_CLUSTER_SCALE) KALAH_CLUSTER_SCALE_RECORD=1 \
+		$(GO) test -v -count=1 -timeout 60m -run '^TestScaling$$' ./campaign/clustertest

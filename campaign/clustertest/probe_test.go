@@ -100,6 +100,17 @@ func probeMain(op string) int {
 		return 1
 	}
 	defer c.Close()
+	if op == "traces" {
+		tr, err := campaign.LoadTraces(ctx, c, os.Getenv(probeCampign))
+		if err == nil {
+			err = json.NewEncoder(os.Stdout).Encode(tr)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		return 0
+	}
 	if err := runProbe(ctx, c, op); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1

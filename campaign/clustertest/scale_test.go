@@ -1,0 +1,230 @@
+package clustertest
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kalah-solver/kalah/bench"
+	"github.com/kalah-solver/kalah/campaign"
+)
+
+// scaleEnv turns on TestScaling: it runs one campaign three times and
+// takes minutes, a measurement rather than a check (make scale-test).
+const scaleEnv = "KALAH_CLUSTER_SCALE"
+
+// scaleRun is one measured campaign: its workers and its recorded units.
+type scaleRun struct {
+	Workers int              `json:"workers"`
+	Traces  []campaign.Trace `json:"traces"`
+}
+
+// TestScaling runs the campaign of KALAH_CLUSTER_GAME under
+// KALAH_CLUSTER_RULE (default empty-capture) on a fresh cluster with each
+// count of workers of KALAH_CLUSTER_SCALE ("1,2,4"), one thread each and
+// no cross-checks, and compares each run's wall time (first issue to last
+// answer) with the simulation of the one-worker run's unit tree
+// (campaign.Simulate). It checks the values against kalah solve and logs
+// the times, a measurement, never a timed check. KALAH_CLUSTER_SCALE_OUT
+// names a file for the runs' traces (JSON); KALAH_CLUSTER_SCALE_RECORD=1
+// adds the comparison to bench/data/campaign.jsonl, from a clean tree
+// only (the records' topic campaign-scale in docs/benchmarks.md).
+func TestScaling(t *testing.T) {
+	spec := os.Getenv(scaleEnv)
+	if spec == "" {
+		t.Skip(scaleEnv + " unset: the scaling runs take minutes (make scale-test)")
+	}
+	need(t)
+	var counts []int
+	for _, f := range strings.Split(spec, ",") {
+		var n int
+		if _, err := fmt.Sscan(f, &n); err != nil || n < 1 || n > 8 {
+			t.Fatalf("%s=%q: want counts of workers 1..8, separated by commas", scaleEnv, spec)
+		}
+		counts = append(counts, n)
+	}
+	rule := os.Getenv("KALAH_CLUSTER_RULE")
+	if rule == "" {
+		rule = "empty-capture"
+	}
+	g := envGame(t, rule)
+	loadBefore := loadAverage()
+	var runs []scaleRun
+	for _, p := range counts {
+		// A fresh cluster each: no answer of an earlier run is known.
+		t.Run(fmt.Sprintf("workers=%d", p), func(t *testing.T) {
+			c := newCluster(t, p)
+			for i := 1; i <= p; i++ {
+				c.worker(fmt.Sprintf("w%d", i), g)
+			}
+			co := c.coordinator("c1", g, "--verify-share", "0")
+			rec := c.record(co, "c1", g, 2*time.Hour)
+			c.check(g, rec, true)
+			out, err := probe(c.net.hosts["c1"], c.urls, "traces", g.name())
+			if err != nil {
+				t.Fatal(err)
+			}
+			var tr []campaign.Trace
+			if err := json.Unmarshal(out, &tr); err != nil {
+				t.Fatal(err)
+			}
+			runs = append(runs, scaleRun{Workers: p, Traces: tr})
+		})
+	}
+	if len(runs) != len(counts) || runs[0].Workers != 1 {
+		return
+	}
+	if out := os.Getenv("KALAH_CLUSTER_SCALE_OUT"); out != "" {
+		b, _ := json.Marshal(runs)
+		if err := os.WriteFile(out, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	recs := scaleRecords(g, runs, loadBefore, loadAverage())
+	for _, r := range recs {
+		var fs []string
+		for _, m := range r.Metrics {
+			fs = append(fs, fmt.Sprintf("%s %g", m.Name, *m.Value))
+		}
+		t.Logf("%s: %s", r.Config, strings.Join(fs, ", "))
+	}
+	if os.Getenv("KALAH_CLUSTER_SCALE_RECORD") != "" {
+		appendRecords(t, recs)
+	}
+}
+
+// scaleRecords compares each run with the simulation of the one-worker
+// run's unit tree: at that run's recorded seconds, and at each run's own
+// node rate a worker (how fast a worker ran beside the others).
+func scaleRecords(g game, runs []scaleRun, loadBefore, loadAfter string) []bench.Record {
+	one := runs[0].Traces
+	base := campaign.Simulate(one, []int{1}, 0)
+	rev, date := revision(), time.Now().UTC()
+	rule := "empty-capture"
+	if g.rule != rule {
+		rule = "no-empty-capture"
+	}
+	db := "no database"
+	if g.egdb > 0 {
+		db = fmt.Sprintf("%d-seed database", g.egdb)
+	}
+	var out []bench.Record
+	for _, r := range runs {
+		measured := campaign.Simulate(r.Traces, []int{r.Workers}, 0).Recorded
+		var busy float64
+		for _, tr := range r.Traces {
+			busy += tr.Seconds
+		}
+		nodes := campaign.Simulate(r.Traces, nil, 0).Nodes
+		rate := float64(nodes) / busy
+		atSeconds := campaign.Simulate(one, []int{r.Workers}, 0).Predictions[0].Seconds
+		atRate := campaign.Simulate(one, []int{r.Workers}, rate).Predictions[0].Seconds
+		errPct := func(p float64) float64 { return math.Round(1000*(p/measured-1)) / 10 }
+		out = append(out, bench.Record{
+			ID:    fmt.Sprintf("campaign-scale-%s-w%d-%s", g.name(), r.Workers, date.Format("20060102-1504")),
+			Topic: "campaign-scale",
+			Config: fmt.Sprintf("Kalah(%d,%d) %s, %s, three-node cluster, %d worker(s) of one thread",
+				g.pits, g.seeds, rule, db, r.Workers),
+			What: "the campaign's wall time (first issue to last answer) against kalah campaign simulate of the one-worker run's unit tree, " +
+				"at that run's recorded unit seconds and at this run's node rate a worker",
+			Command:  fmt.Sprintf("make scale-test KALAH_CLUSTER_GAME=%d,%d KALAH_CLUSTER_EGDB=%d KALAH_CLUSTER_RULE=%s", g.pits, g.seeds, g.egdb, g.rule),
+			Revision: rev,
+			Machine:  "epyc-2c",
+			Date:     date.Format("2006-01-02"),
+			Load:     fmt.Sprintf("load average %s before the runs, %s after; the engineers' builds and tests ran on the same two cores", loadBefore, loadAfter),
+			Metrics: []bench.Metric{
+				value("measured s", round(measured, 1)),
+				value("predicted s", round(atSeconds, 1)),
+				value("error %", errPct(atSeconds)),
+				value("predicted s at this run's rate", round(atRate, 1)),
+				value("error % at this rate", errPct(atRate)),
+				value("units", float64(len(r.Traces))),
+				value("nodes / one worker's", round(float64(nodes)/float64(base.Nodes), 2)),
+				value("M nodes/s a worker", round(rate/1e6, 2)),
+			},
+			Note: "The workers, the three NATS servers and the coordinator share two cores: a run with more workers than free cores " +
+				"runs each unit slower, which the prediction at the recorded seconds cannot know and the one at this run's rate is told. " +
+				"More workers also search more nodes (each has its own table), which no prediction from the one-worker tree includes.",
+		})
+	}
+	return out
+}
+
+func value(name string, v float64) bench.Metric { return bench.Metric{Name: name, Value: &v} }
+
+func round(v float64, digits int) float64 {
+	p := math.Pow(10, float64(digits))
+	return math.Round(v*p) / p
+}
+
+// loadAverage is the first three fields of /proc/loadavg.
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return "unknown"
+	}
+	return strings.Join(f[:3], " ")
+}
+
+// moduleDir is the repository's root.
+func moduleDir(t *testing.T) string {
+	out, err := exec.Command("go", "env", "GOMOD").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return filepath.Dir(strings.TrimSpace(string(out)))
+}
+
+// revision is the built kalah binary's commit (vcs.revision), with
+// "+dirty" when it was built from a modified tree.
+func revision() string {
+	out, err := exec.Command("go", "version", "-m", bins.kalah).Output()
+	if err != nil {
+		return "unknown"
+	}
+	rev, dirty := "unknown", false
+	for _, l := range strings.Split(string(out), "\n") {
+		f := strings.Fields(l)
+		if len(f) == 2 && f[0] == "build" && strings.HasPrefix(f[1], "vcs.revision=") {
+			rev = strings.TrimPrefix(f[1], "vcs.revision=")[:min(7, len(f[1])-len("vcs.revision="))]
+		}
+		if len(f) == 2 && f[0] == "build" && f[1] == "vcs.modified=true" {
+			dirty = true
+		}
+	}
+	if dirty {
+		return rev + "+dirty"
+	}
+	return rev
+}
+
+// appendRecords adds the records to bench/data/campaign.jsonl, only from
+// a clean tree (a record names the commit it measured).
+func appendRecords(t *testing.T, recs []bench.Record) {
+	for _, r := range recs {
+		if err := r.Check(); err != nil {
+			t.Fatalf("not recorded (built from a modified tree?): %v", err)
+		}
+	}
+	name := filepath.Join(moduleDir(t), bench.DataDir, "campaign.jsonl")
+	f, err := os.OpenFile(name, os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for _, r := range recs {
+		b, _ := json.Marshal(r)
+		fmt.Fprintf(f, "%s\n", b)
+	}
+	t.Logf("%d records added to %s", len(recs), name)
+}

@@ -55,6 +55,38 @@ func Simulate(traces []Trace, workers []int, rate float64) Simulation {
 	if len(traces) == 0 {
 		return sim
 	}
+	t := newTree(traces)
+	sim.Delay, sim.Recorded, sim.RecordedWorkers = t.delay, t.recorded, t.workers
+	dur := make([]float64, len(traces))
+	for i, tr := range traces {
+		sim.Nodes += tr.Nodes
+		if rate > 0 {
+			dur[i] = float64(tr.Nodes)/rate + t.delay
+		} else {
+			dur[i] = tr.Seconds + t.delay
+		}
+	}
+	for _, p := range workers {
+		sim.Predictions = append(sim.Predictions, replay(p, t.roots, t.children, t.lag, dur))
+	}
+	return sim
+}
+
+// tree is a recorded unit tree as Simulate replays it: the units without
+// a recorded cause (roots), each unit's units caused by it (children), its
+// lag after its cause (after the first issue for a root), and the run's
+// transport delay, recorded wall time and workers.
+type tree struct {
+	roots    []int
+	children [][]int
+	lag      []float64
+	delay    float64
+	recorded float64
+	workers  int
+}
+
+func newTree(traces []Trace) tree {
+	var t tree
 	byID := map[string]int{}
 	ids := map[string]bool{}
 	t0, last := math.Inf(1), math.Inf(-1)
@@ -63,36 +95,23 @@ func Simulate(traces []Trace, workers []int, rate float64) Simulation {
 		byID[tr.ID] = i
 		ids[tr.Worker] = true
 		t0, last = min(t0, tr.Issued), max(last, tr.Finished)
-		sim.Nodes += tr.Nodes
 		delays = append(delays, max(tr.Finished-tr.Issued-tr.Seconds, 0))
 	}
 	slices.Sort(delays)
-	sim.Delay = delays[len(delays)/10]
-	sim.Recorded, sim.RecordedWorkers = last-t0, len(ids)
-	children := make([][]int, len(traces))
-	lag := make([]float64, len(traces))
-	var roots []int
+	t.delay = delays[len(delays)/10]
+	t.recorded, t.workers = last-t0, len(ids)
+	t.children = make([][]int, len(traces))
+	t.lag = make([]float64, len(traces))
 	for i, tr := range traces {
 		if c, ok := byID[tr.Cause]; ok && tr.Cause != "" && c != i && traces[c].Finished <= tr.Issued {
-			children[c] = append(children[c], i)
-			lag[i] = tr.Issued - traces[c].Finished
+			t.children[c] = append(t.children[c], i)
+			t.lag[i] = tr.Issued - traces[c].Finished
 		} else {
-			roots = append(roots, i)
-			lag[i] = tr.Issued - t0
+			t.roots = append(t.roots, i)
+			t.lag[i] = tr.Issued - t0
 		}
 	}
-	dur := make([]float64, len(traces))
-	for i, tr := range traces {
-		if rate > 0 {
-			dur[i] = float64(tr.Nodes)/rate + sim.Delay
-		} else {
-			dur[i] = tr.Seconds + sim.Delay
-		}
-	}
-	for _, p := range workers {
-		sim.Predictions = append(sim.Predictions, replay(p, roots, children, lag, dur))
-	}
-	return sim
+	return t
 }
 
 // replay is one list-scheduling run on p workers.

@@ -142,3 +142,40 @@ func TestTracesRecorded(t *testing.T) {
 		t.Errorf("%+v", sim)
 	}
 }
+
+// Every sample test of the same cost: each draw gives every unit that
+// cost times the estimate's units over the tree's, so the projection is
+// Simulate at the rate that makes a recorded unit's nodes take that long.
+func TestProjectOneCost(t *testing.T) {
+	tr := []Trace{
+		{ID: "a", Issued: 0, Finished: 10, Seconds: 10, Nodes: 1e7, Worker: "w"},
+		{ID: "b", Issued: 0.1, Finished: 20, Seconds: 10, Nodes: 1e7, Worker: "w"},
+		{ID: "c", Cause: "b", Issued: 20.5, Finished: 21.5, Seconds: 1, Nodes: 1e7, Worker: "w"},
+	}
+	// 6 units of 2e6 nodes estimated on a tree of 3: 4e6 nodes a unit,
+	// 2 s each at 2e6 nodes a second.
+	pr, err := Project(tr, []int64{2e6, 2e6}, 6, 2e6, []int{1, 2}, 20, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sim := Simulate(tr, []int{1, 2}, 1e7/2)
+	for i, sp := range pr.Predictions {
+		want := sim.Predictions[i].Seconds
+		if pr.Scale != 2 || sp.Seconds != want || sp.Low != want || sp.High != want {
+			t.Errorf("%d workers: %+v, want %.3f s", sp.Workers, sp, want)
+		}
+	}
+	// Two costs: the draws spread between the tree with every unit cheap
+	// and with every unit dear.
+	pr, err = Project(tr, []int64{1e6, 4e6}, 3, 1e6, []int{2}, 400, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lo, hi := Simulate(tr, []int{2}, 1e7).Predictions[0].Seconds, Simulate(tr, []int{2}, 1e7/4).Predictions[0].Seconds
+	if sp := pr.Predictions[0]; sp.Low < lo || sp.High > hi || sp.Low >= sp.High || sp.Seconds < sp.Low || sp.Seconds > sp.High {
+		t.Errorf("%+v, want within [%.3f, %.3f] and spread", sp, lo, hi)
+	}
+	if _, err := Project(tr, nil, 3, 1e6, []int{2}, 10, 1); err == nil {
+		t.Error("no sample: no error")
+	}
+}

@@ -21,12 +21,15 @@ const scaleEnv = "KALAH_CLUSTER_SCALE"
 
 // scaleRun is one measured campaign: its workers and its recorded units.
 type scaleRun struct {
+	Game    string           `json:"game"` // its position, rule, database and split
+	Split   int              `json:"split"`
 	Workers int              `json:"workers"`
 	Traces  []campaign.Trace `json:"traces"`
 }
 
 // TestScaling runs the campaign of KALAH_CLUSTER_GAME under
-// KALAH_CLUSTER_RULE (default empty-capture) on a fresh cluster with each
+// KALAH_CLUSTER_RULE (default empty-capture) at KALAH_CLUSTER_SPLIT
+// (default 1) on a fresh cluster with each
 // count of workers of KALAH_CLUSTER_SCALE ("1,2,4"), one thread each and
 // no cross-checks, and compares each run's wall time (first issue to last
 // answer) with the simulation of the one-worker run's unit tree
@@ -54,7 +57,14 @@ func TestScaling(t *testing.T) {
 		rule = "empty-capture"
 	}
 	g := envGame(t, rule)
+	split := 1
+	if v := os.Getenv("KALAH_CLUSTER_SPLIT"); v != "" {
+		if _, err := fmt.Sscan(v, &split); err != nil || split < 0 || split > 4 {
+			t.Fatalf("KALAH_CLUSTER_SPLIT=%q: want 0..4", v)
+		}
+	}
 	loadBefore := loadAverage()
+	rev := revision(t) // before the runs: the tree the binaries are built from
 	var runs []scaleRun
 	for _, p := range counts {
 		// A fresh cluster each: no answer of an earlier run is known.
@@ -63,7 +73,7 @@ func TestScaling(t *testing.T) {
 			for i := 1; i <= p; i++ {
 				c.worker(fmt.Sprintf("w%d", i), g)
 			}
-			co := c.coordinator("c1", g, "--verify-share", "0")
+			co := c.coordinator("c1", g, "--verify-share", "0", "--split", fmt.Sprint(split))
 			rec := c.record(co, "c1", g, 2*time.Hour)
 			c.check(g, rec, true)
 			out, err := probe(c.net.hosts["c1"], c.urls, "traces", g.name())
@@ -74,7 +84,8 @@ func TestScaling(t *testing.T) {
 			if err := json.Unmarshal(out, &tr); err != nil {
 				t.Fatal(err)
 			}
-			runs = append(runs, scaleRun{Workers: p, Traces: tr})
+			runs = append(runs, scaleRun{Game: fmt.Sprintf("Kalah(%d,%d) %s, %d-seed database, split %d", g.pits, g.seeds, g.rule, g.egdb, split),
+				Split: split, Workers: p, Traces: tr})
 		})
 	}
 	if len(runs) != len(counts) || runs[0].Workers != 1 {
@@ -86,7 +97,7 @@ func TestScaling(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	recs := scaleRecords(g, runs, loadBefore, loadAverage())
+	recs := scaleRecords(g, split, runs, rev, loadBefore, loadAverage())
 	for _, r := range recs {
 		var fs []string
 		for _, m := range r.Metrics {
@@ -102,10 +113,10 @@ func TestScaling(t *testing.T) {
 // scaleRecords compares each run with the simulation of the one-worker
 // run's unit tree: at that run's recorded seconds, and at each run's own
 // node rate a worker (how fast a worker ran beside the others).
-func scaleRecords(g game, runs []scaleRun, loadBefore, loadAfter string) []bench.Record {
+func scaleRecords(g game, split int, runs []scaleRun, rev, loadBefore, loadAfter string) []bench.Record {
 	one := runs[0].Traces
 	base := campaign.Simulate(one, []int{1}, 0)
-	rev, date := revision(), time.Now().UTC()
+	date := time.Now().UTC()
 	rule := "empty-capture"
 	if g.rule != rule {
 		rule = "no-empty-capture"
@@ -125,15 +136,19 @@ func scaleRecords(g game, runs []scaleRun, loadBefore, loadAfter string) []bench
 		rate := float64(nodes) / busy
 		atSeconds := campaign.Simulate(one, []int{r.Workers}, 0).Predictions[0].Seconds
 		atRate := campaign.Simulate(one, []int{r.Workers}, rate).Predictions[0].Seconds
+		// The run's rate over the one-worker tree's nodes: every unit
+		// also as much larger as this run's nodes are.
+		growth := float64(nodes) / float64(base.Nodes)
+		atNodes := campaign.Simulate(one, []int{r.Workers}, rate/growth).Predictions[0].Seconds
 		errPct := func(p float64) float64 { return math.Round(1000*(p/measured-1)) / 10 }
 		out = append(out, bench.Record{
-			ID:    fmt.Sprintf("campaign-scale-%s-w%d-%s", g.name(), r.Workers, date.Format("20060102-1504")),
+			ID:    fmt.Sprintf("campaign-scale-%s-s%d-w%d-%s", g.name(), split, r.Workers, date.Format("20060102-1504")),
 			Topic: "campaign-scale",
-			Config: fmt.Sprintf("Kalah(%d,%d) %s, %s, three-node cluster, %d worker(s) of one thread",
-				g.pits, g.seeds, rule, db, r.Workers),
-			What: "the campaign's wall time (first issue to last answer) against kalah campaign simulate of the one-worker run's unit tree, " +
-				"at that run's recorded unit seconds and at this run's node rate a worker",
-			Command:  fmt.Sprintf("make scale-test KALAH_CLUSTER_GAME=%d,%d KALAH_CLUSTER_EGDB=%d KALAH_CLUSTER_RULE=%s", g.pits, g.seeds, g.egdb, g.rule),
+			Config: fmt.Sprintf("Kalah(%d,%d) %s, %s, split %d, three-node cluster, %d worker(s) of one thread",
+				g.pits, g.seeds, rule, db, split, r.Workers),
+			What: "the campaign's wall time (first issue to last answer) against kalah campaign simulate of the one-worker run's unit tree: " +
+				"at that run's recorded unit seconds, at this run's node rate a worker, and at that rate with every unit's nodes times this run's nodes over the one-worker run's",
+			Command:  fmt.Sprintf("make scale-test KALAH_CLUSTER_GAME=%d,%d KALAH_CLUSTER_EGDB=%d KALAH_CLUSTER_RULE=%s KALAH_CLUSTER_SPLIT=%d", g.pits, g.seeds, g.egdb, g.rule, split),
 			Revision: rev,
 			Machine:  "epyc-2c",
 			Date:     date.Format("2006-01-02"),
@@ -144,13 +159,16 @@ func scaleRecords(g game, runs []scaleRun, loadBefore, loadAfter string) []bench
 				value("error %", errPct(atSeconds)),
 				value("predicted s at this run's rate", round(atRate, 1)),
 				value("error % at this rate", errPct(atRate)),
+				value("predicted s at this run's rate and nodes", round(atNodes, 1)),
+				value("error % at this rate and nodes", errPct(atNodes)),
 				value("units", float64(len(r.Traces))),
-				value("nodes / one worker's", round(float64(nodes)/float64(base.Nodes), 2)),
+				value("nodes / one worker's", round(growth, 2)),
 				value("M nodes/s a worker", round(rate/1e6, 2)),
 			},
 			Note: "The workers, the three NATS servers and the coordinator share two cores: a run with more workers than free cores " +
 				"runs each unit slower, which the prediction at the recorded seconds cannot know and the one at this run's rate is told. " +
-				"More workers also search more nodes (each has its own table), which no prediction from the one-worker tree includes.",
+				"More workers also search more nodes (each has its own table and misses what the others' units left in theirs), " +
+				"which only the last prediction is told.",
 		})
 	}
 	return out
@@ -185,25 +203,18 @@ func moduleDir(t *testing.T) string {
 	return filepath.Dir(strings.TrimSpace(string(out)))
 }
 
-// revision is the built kalah binary's commit (vcs.revision), with
-// "+dirty" when it was built from a modified tree.
-func revision() string {
-	out, err := exec.Command("go", "version", "-m", bins.kalah).Output()
+// revision is the repository's commit, with "+dirty" when the tree has
+// changes (the binaries are built from it; GOFLAGS may leave the VCS
+// stamp out of them).
+func revision(t *testing.T) string {
+	dir := moduleDir(t)
+	out, err := exec.Command("git", "-C", dir, "rev-parse", "--short=7", "HEAD").Output()
 	if err != nil {
 		return "unknown"
 	}
-	rev, dirty := "unknown", false
-	for _, l := range strings.Split(string(out), "\n") {
-		f := strings.Fields(l)
-		if len(f) == 2 && f[0] == "build" && strings.HasPrefix(f[1], "vcs.revision=") {
-			rev = strings.TrimPrefix(f[1], "vcs.revision=")[:min(7, len(f[1])-len("vcs.revision="))]
-		}
-		if len(f) == 2 && f[0] == "build" && f[1] == "vcs.modified=true" {
-			dirty = true
-		}
-	}
-	if dirty {
-		return rev + "+dirty"
+	rev := strings.TrimSpace(string(out))
+	if st, err := exec.Command("git", "-C", dir, "status", "--porcelain").Output(); err != nil || len(st) > 0 {
+		rev += "+dirty"
 	}
 	return rev
 }

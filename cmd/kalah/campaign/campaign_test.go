@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -92,6 +94,33 @@ func TestStartLocalStatusResult(t *testing.T) {
 	if err != nil || json.Unmarshal([]byte(out), &sr) != nil || sr.Units == 0 || len(sr.Predictions) != 6 {
 		t.Errorf("simulate --json: %q %v", out, err)
 	}
+	// Replayed with the costs of an estimate of the same pits and split.
+	est := filepath.Join(t.TempDir(), "e.json")
+	out, err = run(t, "estimate", "--pits", "4", "--seeds", "4", "--budget", "10m", "--table-size", "16MiB", "--no-egdb", "--threads", "1", "--json")
+	if err != nil || os.WriteFile(est, []byte(out), 0o644) != nil {
+		t.Fatalf("estimate: %q %v", out, err)
+	}
+	out, err = run(t, "simulate", "k43", "--data", data, "--estimate", est, "--workers", "1,4", "--draws", "20", "--json")
+	var pr struct {
+		Units       int
+		Predictions []struct {
+			Workers int
+			Low     float64 `json:"low_seconds"`
+			Seconds float64
+			High    float64 `json:"high_seconds"`
+		}
+	}
+	if err != nil || json.Unmarshal([]byte(out), &pr) != nil || pr.Units != sr.Units || len(pr.Predictions) != 2 ||
+		pr.Predictions[1].Low > pr.Predictions[1].Seconds || pr.Predictions[1].Seconds > pr.Predictions[1].High || pr.Predictions[1].Seconds == 0 {
+		t.Errorf("simulate --estimate: %q %v", out, err)
+	}
+	out, err = run(t, "simulate", "k43", "--data", data, "--estimate", est, "--workers", "64")
+	if err != nil || !strings.Contains(out, "10th-90th percentile") {
+		t.Errorf("simulate --estimate: %q %v", out, err)
+	}
+	if _, err = run(t, "simulate", "k43", "--data", data, "--estimate", filepath.Join(data, "none.json")); cmdutil.ExitCode(err) != 2 {
+		t.Errorf("simulate --estimate of no file: exit %d (%v)", cmdutil.ExitCode(err), err)
+	}
 	// Recorded: the cell stays open (no opening chains), with the exact
 	// value and every first move's.
 	res := t.TempDir()
@@ -141,6 +170,7 @@ func TestBadInputAndUnreachable(t *testing.T) {
 		{"simulate", "x", "--workers", "0"},
 		{"simulate", "x", "--workers", "2,a"},
 		{"simulate", "x", "--nodes-per-second", "-1"},
+		{"simulate", "x", "--draws", "0"},
 	} {
 		if _, err := run(t, args...); cmdutil.ExitCode(err) != 2 {
 			t.Errorf("%v: exit %d (%v)", args, cmdutil.ExitCode(err), err)

@@ -2,7 +2,9 @@ package campaigncmd
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"os"
 	"strconv"
 	"strings"
 
@@ -20,6 +22,19 @@ type SimulateOptions struct {
 	Workers string
 	Rate    float64
 	JSON    bool
+	// Estimate: a 'kalah campaign estimate --json' file whose sample
+	// costs replace the recorded units' (campaign.Project); Draws: how
+	// many times.
+	Estimate string
+	Draws    int
+	Seed     uint64
+}
+
+// projectOutput is what --json prints with --estimate.
+type projectOutput struct {
+	Campaign string            `json:"campaign"`
+	Estimate campaign.Estimate `json:"estimate"`
+	campaign.Projection
 }
 
 // simulateOutput is what --json prints.
@@ -49,10 +64,22 @@ without a unit out (its guesses before the first unit, its line after the
 last answer) is left out of the model and of the recorded wall time shown
 beside it. The tree is the one this run's order of answers produced: more
 workers would also speculate on other brothers, so the prediction is of
-this tree.`,
+this tree.
+
+With --estimate FILE (the --json output of 'kalah campaign estimate' of
+a campaign not run, at the same pits and split) the recorded tree is
+replayed --draws times with the estimate's costs: each draw resamples the
+estimate's sample tests with replacement and gives every unit the nodes of
+one of them at random, scaled so that the draws' mean work is the
+estimate's nodes, at the estimate's rate (one worker's when the estimate
+ran with --threads 1) or --nodes-per-second. It prints the median wall
+time and the 10th to 90th percentile of the draws: the uncertainty of
+the sample, not of the estimate's assumed tests per board.`,
 		Example: `  kalah campaign simulate k64 --workers 1,2,4,16,64,512
   kalah campaign simulate k66e --nats nats://10.0.0.1:4222 \
-      --nodes-per-second 3e6 --json`,
+      --nodes-per-second 3e6 --json
+  kalah campaign estimate --pits 6 --seeds 6 --threads 1 --json > e66.json
+  kalah campaign simulate k64 --estimate e66.json --workers 64,512`,
 		Args: nameArg,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Name = args[0]
@@ -62,6 +89,9 @@ this tree.`,
 			if _, err := parseWorkers(opts.Workers); err != nil {
 				return err
 			}
+			if opts.Draws < 1 || opts.Draws > 100000 {
+				return cmdutil.BadInputf("--draws must be from 1 to 100000, got %d", opts.Draws)
+			}
 			return inputError(runSimulate(bg(cmd.Context()), opts))
 		},
 	}
@@ -70,6 +100,9 @@ this tree.`,
 	f.StringVar(&opts.Workers, "workers", "1,2,4,16,64,512", "comma-separated counts of workers to simulate")
 	f.Float64Var(&opts.Rate, "nodes-per-second", 0, "one worker's rate to replay every unit at (0: each unit's recorded seconds)")
 	f.BoolVar(&opts.JSON, "json", false, "print one JSON object")
+	f.StringVar(&opts.Estimate, "estimate", "", "replay with the unit costs of this 'campaign estimate --json' file")
+	f.IntVar(&opts.Draws, "draws", 200, "with --estimate: how many draws of the costs")
+	f.Uint64Var(&opts.Seed, "seed", 1, "with --estimate: the draws' seed")
 	return cmd
 }
 
@@ -99,6 +132,9 @@ func runSimulate(ctx context.Context, opts *SimulateOptions) error {
 	if err != nil {
 		return err
 	}
+	if opts.Estimate != "" {
+		return runProject(ctx, opts, c, traces, workers)
+	}
 	sim := campaign.Simulate(traces, workers, opts.Rate)
 	if opts.JSON {
 		return cmdutil.PrintJSON(opts.IO.Out, simulateOutput{Campaign: opts.Name, Simulation: sim})
@@ -113,6 +149,45 @@ func runSimulate(ctx context.Context, opts *SimulateOptions) error {
 	fmt.Fprintf(w, "%8s %12s %10s %6s\n", "workers", "wall s", "efficiency", "idle")
 	for _, p := range sim.Predictions {
 		fmt.Fprintf(w, "%8d %12.1f %9.1f%% %5.1f%%\n", p.Workers, p.Seconds, 100*p.Efficiency, 100*p.Idle)
+	}
+	return nil
+}
+
+// runProject replays the campaign's tree with an estimate's costs.
+func runProject(ctx context.Context, opts *SimulateOptions, c *campaign.Conn, traces []campaign.Trace, workers []int) error {
+	data, err := os.ReadFile(opts.Estimate)
+	if err != nil {
+		return cmdutil.BadInput(err)
+	}
+	var e campaign.Estimate
+	if err := json.Unmarshal(data, &e); err != nil || e.Pits == 0 {
+		return cmdutil.BadInputf("%s is not the --json output of 'kalah campaign estimate' (%v)", opts.Estimate, err)
+	}
+	p, err := campaign.LoadParams(ctx, c, opts.Name)
+	if err != nil {
+		return err
+	}
+	if p.Pits != e.Pits || p.Split != e.Split {
+		return cmdutil.BadInputf("campaign %s has %d pits and split %d, the estimate %d and %d: the tree is a template only at the same pits and split",
+			opts.Name, p.Pits, p.Split, e.Pits, e.Split)
+	}
+	rate := e.NodesPerSec
+	if opts.Rate > 0 {
+		rate = opts.Rate
+	}
+	pr, err := campaign.Project(traces, e.SampleNodes, e.Units, rate, workers, opts.Draws, opts.Seed)
+	if err != nil {
+		return cmdutil.BadInput(err)
+	}
+	if opts.JSON {
+		return cmdutil.PrintJSON(opts.IO.Out, projectOutput{Campaign: opts.Name, Estimate: e, Projection: pr})
+	}
+	w := opts.IO.Out
+	fmt.Fprintf(w, "campaign %s's tree (%d units) with the costs of Kalah(%d) %s at %d seeds (estimate: %.0f units, %.3g nodes; %d sample tests), each unit x %.3g, at %.3g nodes a second a worker, %d draws\n",
+		opts.Name, pr.Units, e.Pits, e.Rule, e.Seeds, e.Units, e.Nodes, pr.Sample, pr.Scale, rate, pr.Draws)
+	fmt.Fprintf(w, "%8s %12s %23s %10s\n", "workers", "wall s", "10th-90th percentile s", "efficiency")
+	for _, s := range pr.Predictions {
+		fmt.Fprintf(w, "%8d %12.4g %23s %9.1f%%\n", s.Workers, s.Seconds, fmt.Sprintf("%.4g-%.4g", s.Low, s.High), 100*s.Efficiency)
 	}
 	return nil
 }

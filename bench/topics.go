@@ -97,10 +97,12 @@ A campaign with two local workers against one solve on two threads
 against measured campaigns: the same campaign on a fresh three-node
 cluster (campaign/clustertest, ` + "`make scale-test`" + `) with 1, 2 and 4 workers of
 one thread, each run's wall time beside the simulation of the one-worker
-run's unit tree, at that run's unit seconds and at the measured run's node
-rate a worker. The machine has two cores for the workers, the three NATS
-servers and the coordinator: four workers cannot run faster than two
-there, and only the prediction told the run's rate can follow that.`},
+run's unit tree, at that run's unit seconds, at the measured run's node
+rate a worker, and at that rate with the measured run's nodes. The
+machine has two cores for the workers, the three NATS servers and the
+coordinator: four workers cannot run faster than two there. The
+predictions are ` + "`kalah campaign simulate --estimate`" + `: a one-worker run's tree
+with the unit costs of an estimate's sample, on 64 and 512 workers.`},
 	{ID: "campaign-design", Title: "Campaign design", Intro: `
 The measurements behind [distributed.md](distributed.md#design-notes): the
 first guesses, the coordinator's tests, the workers' sharing, and the

@@ -102,7 +102,7 @@ func TestProjection(t *testing.T) {
 		})
 	}
 	for _, r := range recs {
-		t.Logf("%s: %+v", r.Config, r.Metrics)
+		t.Logf("%s: %s", r.Config, metricText(r.Metrics))
 	}
 	if os.Getenv("KALAH_CLUSTER_SCALE_RECORD") != "" {
 		appendRecords(t, recs)

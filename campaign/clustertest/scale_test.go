@@ -99,11 +99,7 @@ func TestScaling(t *testing.T) {
 	}
 	recs := scaleRecords(g, split, runs, rev, loadBefore, loadAverage())
 	for _, r := range recs {
-		var fs []string
-		for _, m := range r.Metrics {
-			fs = append(fs, fmt.Sprintf("%s %g", m.Name, *m.Value))
-		}
-		t.Logf("%s: %s", r.Config, strings.Join(fs, ", "))
+		t.Logf("%s: %s", r.Config, metricText(r.Metrics))
 	}
 	if os.Getenv("KALAH_CLUSTER_SCALE_RECORD") != "" {
 		appendRecords(t, recs)
@@ -172,6 +168,20 @@ func scaleRecords(g game, split int, runs []scaleRun, rev, loadBefore, loadAfter
 		})
 	}
 	return out
+}
+
+// metricText is the metrics as a line of the log.
+func metricText(ms []bench.Metric) string {
+	var fs []string
+	for _, m := range ms {
+		switch {
+		case m.Value != nil:
+			fs = append(fs, fmt.Sprintf("%s %g", m.Name, *m.Value))
+		case m.Median != nil && m.Min != nil && m.Max != nil:
+			fs = append(fs, fmt.Sprintf("%s %g (%g-%g)", m.Name, *m.Median, *m.Min, *m.Max))
+		}
+	}
+	return strings.Join(fs, ", ")
 }
 
 func value(name string, v float64) bench.Metric { return bench.Metric{Name: name, Value: &v} }

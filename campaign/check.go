@@ -30,8 +30,9 @@ import (
 // The check thus covers the whole claim, the bound as well as the side of
 // the window, at the cost of about one unit. When the checker agrees, the
 // check is done. When it disagrees, a third test of the same claim goes to
-// a worker that is neither of the two (or, when none is heard from, to the
-// coordinator's own solver), and whichever of the two it contradicts is
+// a worker that is neither of the two (or to the coordinator's own solver,
+// when none is heard from, or none is left that may take it, or none
+// answers in time), and whichever of the two it contradicts is
 // quarantined:
 //
 //   - its identity (Identity.ID) is written to the state bucket
@@ -66,9 +67,9 @@ type crossCheck struct {
 	exclude []string     // identities that must not solve the check
 	issues  int          // check units put on the queue (message ids)
 	seq     uint64       // the last one's stream sequence
-	issued  time.Time
+	issued  time.Time    // when its last check unit went out
 	done    bool
-	mine    bool // handed to the coordinator's own solver (settle)
+	mine    bool // handed to the coordinator's own solver (issueCheck, settle)
 }
 
 // checkGamma is the window of the test that checks the claim of the
@@ -239,6 +240,10 @@ func (co *Coordinator) issueCheck(c *crossCheck) {
 	}
 	third, local := len(c.answers) == 1, !co.eligible(c)
 	id := fmt.Sprintf("%s.%s.c%d", co.p.Name, c.key, c.issues)
+	c.issued = time.Now()
+	if third && local {
+		c.mine = true
+	}
 	co.mu.Unlock()
 	if third && local {
 		go co.checkLocally(c)
@@ -440,7 +445,12 @@ func (co *Coordinator) settle(ctx context.Context) error {
 				c.done = true
 				co.st.ChecksUndone++
 				drop = append(drop, c.seq)
-			case len(c.answers) == 0 && !c.mine && time.Since(c.issued) > checkPatience:
+			case c.mine:
+				open++
+			case len(c.answers) == 1 && !co.eligible(c), time.Since(c.issued) > checkPatience:
+				// A third test decides a disagreement: when the worker it
+				// went to is gone or quarantined, or it is not answered
+				// in time, the coordinator runs it.
 				c.mine = true
 				mine = append(mine, c)
 				open++
@@ -450,7 +460,7 @@ func (co *Coordinator) settle(ctx context.Context) error {
 		}
 		co.mu.Unlock()
 		for _, c := range mine {
-			co.logf("the check of %s has had no answer for %s; the coordinator runs it", c.key, checkPatience)
+			co.logf("the check of %s has had no answer from a worker that may take it; the coordinator runs it", c.key)
 			go co.checkLocally(c)
 		}
 		if len(drop) > 0 {

@@ -3,6 +3,7 @@ package campaign
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -240,5 +241,49 @@ func TestEligibleHeardRecently(t *testing.T) {
 	co.quarantined["w3"] = Quarantine{}
 	if co.eligible(c) {
 		t.Error("a quarantined worker is eligible")
+	}
+}
+
+// A third test handed to the queue while a worker that may take it was
+// heard from is run by the coordinator once that worker is quarantined
+// (or silent): settle does not wait for it for ever.
+func TestThirdTestWithoutWorker(t *testing.T) {
+	e := newEnv(t, 5*time.Second)
+	p := params(t, "third", engine.Variant{Pits: 4, Rule: engine.NoEmptyCapture}, 3, "", engine.South)
+	if err := Create(context.Background(), e.c, p); err != nil {
+		t.Fatal(err)
+	}
+	co, err := NewCoordinator(e.c, p, CoordinatorConfig{Log: testLog(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer co.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	co.runCtx = ctx
+	b := co.root.Board
+	want := reference(t, p).Value - b.StoreDiff()
+	// w1 answered "value >= want" (true); w2's check said otherwise; w3,
+	// the one worker left to decide, went to the queue, then was
+	// quarantined. No worker runs.
+	orig := Result{Campaign: p.Name, Key: UnitKey(co.rules, b, want), Value: want, Worker: "w1"}
+	c := &crossCheck{key: orig.Key, orig: orig, b: b, gamma: want, ckey: orig.Key, cgamma: want,
+		answers: []Result{{Worker: "w2", Value: want - 1}}, exclude: []string{orig.Identity().ID(), Result{Worker: "w2"}.Identity().ID()}}
+	now := time.Now()
+	co.heard[Result{Worker: "w3"}.Identity().ID()] = now
+	co.checks[c.key] = c
+	co.issueCheck(c)
+	if c.mine {
+		t.Fatal("the third test was not handed to the queue while w3 was heard from")
+	}
+	co.quarantined[Result{Worker: "w3"}.Identity().ID()] = Quarantine{}
+	co.st.Quarantined = nil
+	// The coordinator's third test agrees with w1: w2 is quarantined,
+	// and the search is to start again.
+	if err := co.settle(ctx); !errors.Is(err, errRestart) {
+		t.Fatalf("settle with the third test's only worker quarantined: %v", err)
+	}
+	if _, q := co.quarantined[Result{Worker: "w2"}.Identity().ID()]; !c.done || len(c.answers) != 2 || c.answers[1].Worker != "coordinator" || !q {
+		t.Errorf("the third test: done %v, answers %+v, w2 quarantined %v", c.done, c.answers, q)
 	}
 }

@@ -69,6 +69,11 @@ type CoordinatorConfig struct {
 	VerifySeed uint64
 	// onResult, for tests: called after each accepted result.
 	onResult func(Result)
+	// afterLoad, for tests: called after each reading of the results
+	// bucket into the table.
+	afterLoad func()
+	// watch, for tests: the watch's periods (default defaultWatch).
+	watch *watchTimes
 }
 
 // Coordinator runs the top of the search of one campaign (search.go) and
@@ -111,6 +116,7 @@ type Coordinator struct {
 	restart      bool                   // a quarantine voided the search
 	issued       map[string]issueInfo   // units out, by key, for their traces (trace.go)
 	searchCancel context.CancelFunc     // ends the current search
+	watchT       watchTimes             // the watch over units out (watch.go)
 }
 
 type bounds struct{ lo, hi int }
@@ -128,6 +134,9 @@ type pend struct {
 	v      int
 	err    error
 	closed bool
+	// For the watch over units out (watch.go): when it was asked, when
+	// its copy was first seen gone from the queue, when to look next.
+	since, gone, look time.Time
 }
 
 // mark is an issued unit's record in the state bucket: the count of its
@@ -260,6 +269,10 @@ func NewCoordinator(c *Conn, p Params, cfg CoordinatorConfig) (*Coordinator, err
 		table: map[engine.Key]bounds{}, pending: map[string]*pend{},
 		id: processIdentity("coordinator", p.Build), rng: rand.New(rand.NewPCG(seed, 0x6b616c6168)),
 		checks: map[string]*crossCheck{}, issued: map[string]issueInfo{}, quarantined: map[string]Quarantine{}, answeredBy: map[string][]string{}, heard: map[string]time.Time{}}
+	co.watchT = defaultWatch
+	if cfg.watch != nil {
+		co.watchT = *cfg.watch
+	}
 	co.st = Status{Params: p, State: "running"}
 	co.st.Lower, co.st.Upper = p.wholeRange()
 	return co, nil
@@ -351,7 +364,9 @@ func (co *Coordinator) Run(ctx context.Context) (*results.Record, error) {
 		return nil, err
 	}
 	stopStatus := co.statusLoop(ctx, prevSeconds)
+	stopWatch := co.watchLoop(ctx)
 	rec, err := co.searchChecked(ctx)
+	stopWatch()
 	stopStatus()
 	// On the way out, the answers already fetched are taken in too, so
 	// that none waits out its ack wait before the next run sees it.
@@ -359,6 +374,7 @@ func (co *Coordinator) Run(ctx context.Context) (*results.Record, error) {
 	<-cc.Closed()
 	co.mu.Lock()
 	co.st.Seconds = prevSeconds + time.Since(co.start).Seconds()
+	co.st.Stalled = 0
 	if err != nil {
 		co.st.State = "stopped"
 	} else {
@@ -462,6 +478,9 @@ func (co *Coordinator) loadTable(ctx context.Context) error {
 		}
 	}
 	co.logf("%d answers of %v in the results bucket, %d of them of another build or database depth (not used)", len(keys), co.rules, other)
+	if co.cfg.afterLoad != nil {
+		co.cfg.afterLoad()
+	}
 	return nil
 }
 

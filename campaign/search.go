@@ -342,10 +342,18 @@ func (co *Coordinator) testLocal(ctx context.Context, b engine.Board, gamma int)
 func (co *Coordinator) ask(ctx context.Context, b engine.Board, gamma int) (int, error) {
 	key := UnitKey(co.rules, b, gamma)
 	co.mu.Lock()
+	// The table again, under the lock that take notes an answer and
+	// closes its unit under: an answer taken since test looked is not
+	// asked for again (its unit's copy is gone, and a worker given a new
+	// one skips it, its answer being in the bucket).
+	if v, ok := co.lookup(b, gamma); ok {
+		co.mu.Unlock()
+		return v, nil
+	}
 	p := co.pending[key]
 	first := p == nil
 	if first {
-		p = &pend{done: make(chan struct{}), cause: causeOf(ctx), parent: parentOf(ctx)}
+		p = &pend{done: make(chan struct{}), cause: causeOf(ctx), parent: parentOf(ctx), since: time.Now()}
 		co.pending[key] = p
 	}
 	p.refs++
@@ -449,51 +457,24 @@ func (co *Coordinator) issue(ctx context.Context, key string, b engine.Board, ga
 		}); err == nil {
 			break
 		}
-		// A worker acks a unit after publishing its answer, so a copy
-		// gone from the queue may have been answered: once the answers
-		// published so far are taken, an answered unit needs no copy.
-		if co.answersTaken(ctx) {
-			co.mu.Lock()
-			closed := p.closed
-			co.mu.Unlock()
-			if closed {
-				return nil
-			}
+		// A worker acks a unit after publishing its answer, and acks
+		// unsolved a unit whose answer is in the bucket: a copy gone
+		// from the queue may have been answered. An answer in the bucket
+		// answers the unit; one still on its way closes it when taken
+		// (and the new copy is then skipped).
+		if co.fromBucket(ctx, key, p) {
+			return nil
 		}
 		mk.N++
 	}
 	co.mu.Lock()
 	p.seq, p.msgID = ack.Sequence, id
+	p.gone, p.look = time.Time{}, time.Now().Add(co.watchT.gone)
 	if !ack.Duplicate {
 		co.st.Issued++
 	}
 	co.mu.Unlock()
 	return nil
-}
-
-// answersTaken waits, for at most two seconds, until the run's consumer
-// of answers has taken every answer on the stream (none waiting or
-// unacknowledged); false when it has not or cannot tell.
-func (co *Coordinator) answersTaken(ctx context.Context) bool {
-	if co.results == nil {
-		return false
-	}
-	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-	defer cancel()
-	for {
-		info, err := co.results.Info(ctx)
-		if err != nil {
-			return false
-		}
-		if info.NumPending == 0 && info.NumAckPending == 0 {
-			return true
-		}
-		select {
-		case <-ctx.Done():
-			return false
-		case <-time.After(5 * time.Millisecond):
-		}
-	}
 }
 
 // reissue queues a unit still waited for again, under a new message id,

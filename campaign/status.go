@@ -31,6 +31,12 @@ type Status struct {
 	Done        int64 `json:"units_done"`        // answers accepted
 	Cancelled   int64 `json:"units_cancelled"`   // units given up after a brother failed high
 	Redelivered int64 `json:"units_redelivered"` // answers that needed a second delivery (a worker vanished)
+	// Recovered: units whose copy left the queue unanswered, answered
+	// from the results bucket or queued again; Stalled: units waiting
+	// now for longer than a minute with no worker that may take them
+	// heard from for as long (watch.go).
+	Recovered int64 `json:"units_recovered"`
+	Stalled   int64 `json:"units_stalled"`
 	// Repeated: result messages delivered to the coordinator again (held
 	// past the results consumer's ack wait, or around a crash), taken
 	// once and not counted in Done or Nodes again.

@@ -200,14 +200,15 @@ func (w *Worker) refuse(ctx context.Context, msg jetstream.Msg, u Unit, why stri
 }
 
 // answered reports that the bucket holds an answer to u computed with its
-// campaign's signature.
+// campaign's signature by a worker the unit does not exclude (a
+// quarantined one's answer is solved again).
 func answered(data []byte, u Unit) bool {
 	var res Result
 	if json.Unmarshal(data, &res) != nil {
 		return false
 	}
 	p := Params{Rule: u.Rule, Build: u.Build, EGDBSeeds: u.EGDBSeeds}
-	return res.Key == u.Key && p.mismatch(res.Rule, res.Build, res.EGDBSeeds) == ""
+	return res.Key == u.Key && p.mismatch(res.Rule, res.Build, res.EGDBSeeds) == "" && !slices.Contains(u.Exclude, res.Identity().ID())
 }
 
 func (w *Worker) logf(format string, a ...any) {

@@ -80,6 +80,9 @@ func TestProjection(t *testing.T) {
 			"bootstrap of the estimate's sample, times %.3g (the estimate's units over the template's), at the template run's rate; "+
 			"hours as median (10th-90th percentile) of 200 draws: the sample's uncertainty, not that of the assumed %.2g units per frontier board "+
 			"nor of the template's shape. Workers of one thread each.", runs[0].Game, pr.Units, pr.Scale, e.TestsPerBoard)
+		if e.Sampled < 2 {
+			note += " One sample test: every draw gives every unit its cost, and the draws show no uncertainty at all; the sample's is unknown."
+		}
 		if e.LowerBound {
 			note += " The budget stopped a sample test: its nodes count as searched so far, and every figure is a floor."
 		}

@@ -605,12 +605,14 @@ func (e *env) waitFor(name string, ok func(*Status) bool) {
 	e.t.Fatalf("campaign %s: the status never came: %+v", name, st)
 }
 
-// Workers of another database depth or build hand the units back; the
-// campaign is solved by the worker that matches, and says who refused.
+// Workers of another database depth or build, or with a database of the
+// other rule only, hand the units back; the campaign is solved by the
+// worker that matches, and says who refused.
 func TestWorkersOfAnotherSignature(t *testing.T) {
 	e := newEnv(t, 5*time.Second)
 	r := engine.Variant{Pits: 4, Rule: engine.NoEmptyCapture}
 	dbDir := buildDB(t, r, 4)
+	otherRule := buildDB(t, engine.Variant{Pits: 4, Rule: engine.EmptyCapture}, 4)
 	p := params(t, "sig", r, 3, "", engine.South)
 	if p.EGDBSeeds != -1 || p.Build != CurrentBuild() {
 		t.Fatalf("declared %q %d", p.Build, p.EGDBSeeds)
@@ -626,15 +628,18 @@ func TestWorkersOfAnotherSignature(t *testing.T) {
 		rec, err := e.coordinate(ctx, p, CoordinatorConfig{})
 		done <- out{rec, err}
 	}()
-	odd, stopOdd := e.workers(2, func(i int, c *WorkerConfig) {
-		if i == 0 {
+	odd, stopOdd := e.workers(3, func(i int, c *WorkerConfig) {
+		switch i {
+		case 0:
 			c.Name, c.NoEGDB, c.EGDBDir = "deep", false, dbDir
-		} else {
+		case 1:
 			c.Name, c.build = "other", "0123abcd"
+		default:
+			c.Name, c.NoEGDB, c.EGDBDir = "otherrule", false, otherRule
 		}
 	})
 	defer stopOdd()
-	e.waitFor(p.Name, func(st *Status) bool { return len(st.Refused) == 2 })
+	e.waitFor(p.Name, func(st *Status) bool { return len(st.Refused) == 3 })
 	_, stop := e.workers(1, nil)
 	defer stop()
 	o := <-done
@@ -643,16 +648,18 @@ func TestWorkersOfAnotherSignature(t *testing.T) {
 	}
 	check(t, p, o.rec)
 	st, _ := Info(context.Background(), e.c, p.Name)
-	if odd[0].Solved.Load() != 0 || odd[1].Solved.Load() != 0 || odd[0].Refused.Load() == 0 || odd[1].Refused.Load() == 0 {
-		t.Errorf("deep: %d solved, %d refused; other: %d solved, %d refused",
-			odd[0].Solved.Load(), odd[0].Refused.Load(), odd[1].Solved.Load(), odd[1].Refused.Load())
+	for _, w := range odd {
+		if w.Solved.Load() != 0 || w.Refused.Load() == 0 {
+			t.Errorf("%s: %d solved, %d refused", w.cfg.Name, w.Solved.Load(), w.Refused.Load())
+		}
 	}
 	why := map[string]string{}
 	for _, r := range st.Refused {
 		why[r.Worker] = r.Reason
 	}
 	if !strings.Contains(why["deep"], "endgame database of 4 seeds, campaign none") ||
-		!strings.Contains(why["other"], `build "0123abcd", campaign "`+p.Build+`"`) {
+		!strings.Contains(why["other"], `build "0123abcd", campaign "`+p.Build+`"`) ||
+		!strings.Contains(why["otherrule"], "no endgame database for "+r.String()) {
 		t.Errorf("refusals %+v", st.Refused)
 	}
 	if len(st.Workers) != 1 || st.Workers[0].Name != "w1" || o.rec.EGDBSeeds != -1 {

@@ -205,8 +205,14 @@ func (c *cluster) worker(h string, g game, extra ...string) *proc {
 // environment.
 func (c *cluster) workerOf(bin string, env []string, h string, g game, extra ...string) *proc {
 	c.t.Helper()
-	args := []string{"worker", "--nats", c.urls, "--name", h, "--threads", "1", "--ack-wait", ackWait.String()}
-	args = append(append(args, c.egdbArgs(g)...), extra...)
+	return c.workerArgs(bin, env, h, c.urls, append(c.egdbArgs(g), extra...))
+}
+
+// workerArgs starts the worker of binary bin on host h, reaching the
+// cluster at urls, with args (the database flags among them).
+func (c *cluster) workerArgs(bin string, env []string, h, urls string, args []string) *proc {
+	c.t.Helper()
+	args = append([]string{"worker", "--nats", urls, "--name", h, "--threads", "1", "--ack-wait", ackWait.String()}, args...)
 	p := startEnv(c.t, env, "worker-"+h, c.net.hosts[h], filepath.Join(c.dir, h), "", bin, args...)
 	c.workers[h] = p
 	return p

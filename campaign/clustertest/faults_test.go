@@ -9,11 +9,11 @@ import (
 	"time"
 )
 
-// step lets the workers ws run a moment at a time (SIGCONT, a pause,
+// step lets the workers ws run slice at a time (SIGCONT, a pause,
 // SIGSTOP) and reads the campaign's state while they are stopped, until
 // ok says yes; the workers are left stopped. A fault injected then finds
 // the campaign where ok said, whatever the speed of the machine.
-func (c *cluster) step(g game, ws []*proc, what string, ok func(snapshot) bool) snapshot {
+func (c *cluster) step(g game, ws []*proc, slice time.Duration, what string, ok func(snapshot) bool) snapshot {
 	c.t.Helper()
 	for i := 0; i < 2000; i++ {
 		for _, w := range ws {
@@ -32,7 +32,7 @@ func (c *cluster) step(g game, ws []*proc, what string, ok func(snapshot) bool) 
 		for _, w := range ws {
 			w.signal(syscall.SIGCONT)
 		}
-		time.Sleep(100 * time.Millisecond)
+		time.Sleep(slice)
 	}
 	c.t.Fatalf("campaign %s never reached %s", g.name(), what)
 	return snapshot{}
@@ -46,15 +46,76 @@ func cont(ws ...*proc) {
 
 func running(s snapshot) bool { return s.Status.State == "running" }
 
+// faultRun is a campaign of the test's game (KALAH_CLUSTER_GAME,
+// no-empty-capture) on a three-node cluster with three worker hosts:
+// worker w1 and the coordinator on c1 run, the other workers are the
+// test's to start.
+type faultRun struct {
+	*cluster
+	g      game
+	w1, co *proc
+}
+
+// startFault starts the cluster, w1 and the coordinator. With stopped, w1
+// is stopped (SIGSTOP) once it serves, before the campaign starts: a pull
+// it has out then gets the first unit queued, and it holds that unit.
+func startFault(t *testing.T, stopped bool) *faultRun {
+	t.Helper()
+	c := newCluster(t, 3)
+	f := &faultRun{cluster: c, g: envGame(t, "no-empty-capture")}
+	f.w1 = c.worker("w1", f.g)
+	if stopped {
+		f.w1.waitLog(t, "serving", time.Minute)
+		time.Sleep(300 * time.Millisecond) // its first pull out
+		f.w1.signal(syscall.SIGSTOP)
+	}
+	f.co = c.coordinator("c1", f.g)
+	return f
+}
+
+// firstAnswers lets ws run until the campaign has answers; they are left
+// stopped.
+func (f *faultRun) firstAnswers(ws ...*proc) snapshot {
+	f.t.Helper()
+	return f.step(f.g, ws, 100*time.Millisecond, "its first answers", func(s snapshot) bool { return running(s) && s.Status.Done >= 1 })
+}
+
+// heldByW1 returns the key of a unit that w1 (started stopped, the only
+// worker) holds unanswered, and leaves w1 stopped: it runs a few
+// milliseconds at a time until it holds one.
+func (f *faultRun) heldByW1() string {
+	f.t.Helper()
+	f.waitFor(f.g, "the first units queued", 10*time.Minute, func(s snapshot) bool { return running(s) && s.Status.Issued > 0 })
+	s := f.step(f.g, []*proc{f.w1}, 10*time.Millisecond, "w1 holding a unit", func(s snapshot) bool {
+		_, answered := s.Answers[s.Held]
+		return running(s) && s.Held != "" && !answered
+	})
+	return s.Held
+}
+
+// workers starts the workers of hosts.
+func (f *faultRun) workers(hosts ...string) []*proc {
+	var ps []*proc
+	for _, h := range hosts {
+		ps = append(ps, f.worker(h, f.g))
+	}
+	return ps
+}
+
+// end waits for the coordinator co on host h and checks its record
+// (check; exact as there).
+func (f *faultRun) end(co *proc, h string, exact bool) snapshot {
+	f.t.Helper()
+	return f.check(f.g, f.record(co, h, f.g, 2*time.Hour), exact)
+}
+
 // Kill -9 the node leading the results stream in the middle of a
 // campaign, go on with two nodes, then bring it back: the campaign ends
 // with solve's values and the node serves it again.
 func TestNodeKilled(t *testing.T) {
-	c := newCluster(t, 3)
-	g := envGame(t, "no-empty-capture")
-	w1 := c.worker("w1", g)
-	co := c.coordinator("c1", g)
-	s0 := c.step(g, []*proc{w1}, "its first answers", func(s snapshot) bool { return running(s) && s.Status.Done >= 1 })
+	f := startFault(t, false)
+	c, g := f.cluster, f.g
+	s0 := f.firstAnswers(f.w1)
 	victim := c.nodes[0]
 	for _, n := range c.nodes {
 		if n.name == s0.Leaders["KALAH_RESULTS"] {
@@ -63,15 +124,13 @@ func TestNodeKilled(t *testing.T) {
 	}
 	t.Logf("killing %s (leader of KALAH_RESULTS) with %d answers in", victim.name, s0.Status.Done)
 	victim.p.kill()
-	cont(w1)
-	c.worker("w2", g)
-	c.worker("w3", g)
+	cont(f.w1)
+	f.workers("w2", "w3")
 	c.waitFor(g, "answers with a node down", time.Hour, func(s snapshot) bool {
 		return s.Status.Done > s0.Status.Done || s.Status.State == "done"
 	})
 	c.startNode(victim)
-	rec := c.record(co, "c1", g, 2*time.Hour)
-	s := c.check(g, rec, true)
+	s := f.end(f.co, "c1", true)
 	// The node that was down has the campaign again: a client that
 	// tries it first reads the same books from it.
 	first := "nats://" + victim.addr + ":4222"
@@ -100,21 +159,12 @@ func TestNodeKilled(t *testing.T) {
 // Kill -9 a worker holding a unit: JetStream gives the unit to another
 // worker once the ack wait has run out.
 func TestWorkerKilled(t *testing.T) {
-	c := newCluster(t, 3)
-	g := envGame(t, "no-empty-capture")
-	w1 := c.worker("w1", g)
-	co := c.coordinator("c1", g)
-	s0 := c.step(g, []*proc{w1}, "w1 holding a unit", func(s snapshot) bool {
-		_, answered := s.Answers[s.Held]
-		return running(s) && s.Held != "" && !answered
-	})
-	k := s0.Held
+	f := startFault(t, true)
+	k := f.heldByW1()
 	t.Logf("killing w1 holding %s", k)
-	w1.kill()
-	c.worker("w2", g)
-	c.worker("w3", g)
-	rec := c.record(co, "c1", g, 2*time.Hour)
-	s := c.check(g, rec, true)
+	f.w1.kill()
+	f.workers("w2", "w3")
+	s := f.end(f.co, "c1", true)
 	a, ok := s.Answers[k]
 	switch {
 	case !ok:
@@ -133,33 +183,33 @@ func TestWorkerKilled(t *testing.T) {
 // another worker, and the late answer the first one sends when it is
 // back is taken once (counted as repeated, not as done).
 func TestWorkerCutOff(t *testing.T) {
-	c := newCluster(t, 3)
-	g := envGame(t, "no-empty-capture")
-	w1 := c.worker("w1", g)
-	co := c.coordinator("c1", g)
-	s0 := c.step(g, []*proc{w1}, "w1 holding a unit", func(s snapshot) bool {
-		_, answered := s.Answers[s.Held]
-		return running(s) && s.Held != "" && !answered
-	})
-	k := s0.Held
+	f := startFault(t, true)
+	c, g, w1 := f.cluster, f.g, f.w1
+	k := f.heldByW1()
 	t.Logf("w1's link down while it holds %s", k)
 	c.net.link("w1", false)
 	w2 := c.worker("w2", g)
-	c.step(g, []*proc{w2}, "another worker's answer to "+k, func(s snapshot) bool {
+	c.step(g, []*proc{w2}, 100*time.Millisecond, "another worker's answer to "+k, func(s snapshot) bool {
 		_, ok := s.Answers[k]
 		return ok || s.Marks[k]
 	})
 	time.Sleep(ackWait) // w1 stays cut off well past the ack wait
-	// w1 comes back and finishes the unit it held: its answer is late.
+	// w1 comes back and finishes the unit it held: its answer is late
+	// (or none, when w1 had not read the unit before it was stopped: it
+	// finds the unit answered in the bucket). w2 goes on after two ack
+	// waits at most: the checks of w1's answers need another worker.
 	c.net.link("w1", true)
 	cont(w1)
-	c.waitFor(g, "w1's late answer", 10*time.Minute, func(s snapshot) bool {
-		return s.Status.Repeated >= 1 || s.Status.State == "done"
-	})
+	for t0 := time.Now(); time.Since(t0) < 2*ackWait; time.Sleep(500 * time.Millisecond) {
+		if out, err := probe(c.net.hosts["c1"], c.urls, "state", g.name()); err == nil {
+			if s, err := decode(out); err == nil && (s.Status.Repeated >= 1 || s.Status.State == "done") {
+				break
+			}
+		}
+	}
 	cont(w2)
-	c.worker("w3", g)
-	rec := c.record(co, "c1", g, 2*time.Hour)
-	s := c.check(g, rec, true)
+	f.workers("w3")
+	s := f.end(f.co, "c1", true)
 	if a, ok := s.Answers[k]; ok && a.Worker == "w1" {
 		t.Errorf("the answer to %s in the bucket is w1's late one", k)
 	}
@@ -171,19 +221,13 @@ func TestWorkerCutOff(t *testing.T) {
 // Kill -9 the coordinator in the middle of a campaign and start it again
 // on another host: it goes on from what the cluster holds.
 func TestCoordinatorKilled(t *testing.T) {
-	c := newCluster(t, 3)
-	g := envGame(t, "no-empty-capture")
-	w1 := c.worker("w1", g)
-	co := c.coordinator("c1", g)
-	s0 := c.step(g, []*proc{w1}, "its first answers", func(s snapshot) bool { return running(s) && s.Status.Done >= 1 })
+	f := startFault(t, false)
+	s0 := f.firstAnswers(f.w1)
 	t.Logf("killing the coordinator on c1 with %d answers in", s0.Status.Done)
-	co.kill()
-	cont(w1)
-	c.worker("w2", g)
-	c.worker("w3", g)
-	co2 := c.coordinator("c2", g)
-	rec := c.record(co2, "c2", g, 2*time.Hour)
-	s := c.check(g, rec, false)
+	f.co.kill()
+	cont(f.w1)
+	f.workers("w2", "w3")
+	s := f.end(f.coordinator("c2", f.g), "c2", false)
 	if s.Status.Runs < 2 {
 		t.Errorf("the status counts %d coordinator runs, want 2", s.Status.Runs)
 	}
@@ -205,11 +249,10 @@ func outage(t *testing.T) time.Duration {
 // All three nodes killed with -9 for a while: the coordinator and the
 // workers wait, say so in their logs, and go on when the cluster is back.
 func TestClusterDown(t *testing.T) {
-	c := newCluster(t, 3)
-	g := envGame(t, "no-empty-capture")
-	ws := []*proc{c.worker("w1", g), c.worker("w2", g), c.worker("w3", g)}
-	co := c.coordinator("c1", g)
-	s0 := c.step(g, ws, "its first answers", func(s snapshot) bool { return running(s) && s.Status.Done >= 1 })
+	f := startFault(t, false)
+	c, co := f.cluster, f.co
+	ws := append([]*proc{f.w1}, f.workers("w2", "w3")...)
+	s0 := f.firstAnswers(ws...)
 	t.Logf("killing every node with %d answers in", s0.Status.Done)
 	for _, n := range c.nodes {
 		n.p.kill()
@@ -224,8 +267,7 @@ func TestClusterDown(t *testing.T) {
 	for _, n := range c.nodes {
 		c.startNode(n)
 	}
-	rec := c.record(co, "c1", g, 2*time.Hour)
-	s := c.check(g, rec, true)
+	s := f.end(co, "c1", true)
 	for _, p := range append([]*proc{co}, ws...) {
 		var said []string
 		for _, l := range strings.Split(p.logText(), "\n") {
@@ -258,19 +300,36 @@ func TestWorkerRefused(t *testing.T) {
 	}
 	c.worker("w1", other)
 	c.worker("w2", g)
+	refused(t, c, g, "w1", "endgame database of")
+}
+
+// A worker given the endgame database of the other rule only cannot serve
+// the campaign's rule: it is refused as one of another depth is.
+func TestWorkerOtherRule(t *testing.T) {
+	c := newCluster(t, 3)
+	g := envGame(t, "no-empty-capture")
+	other := game{pits: g.pits, seeds: g.seeds, rule: "empty-capture", egdb: 6}
+	c.workerArgs(c.kalah, nil, "w1", c.urls, []string{"--egdb", egdbAlone(t, other)})
+	c.worker("w2", g)
+	refused(t, c, g, "w1", "no endgame database for")
+}
+
+// refused runs the campaign of g to its end and checks that worker w,
+// refused for a reason containing why, has no answer taken.
+func refused(t *testing.T, c *cluster, g game, w, why string) {
+	t.Helper()
 	co := c.coordinator("c1", g)
-	rec := c.record(co, "c1", g, 2*time.Hour)
-	s := c.check(g, rec, true)
-	refused := false
+	s := c.check(g, c.record(co, "c1", g, 2*time.Hour), true)
+	said := false
 	for _, r := range s.Status.Refused {
-		refused = refused || r.Worker == "w1"
+		said = said || r.Worker == w && strings.Contains(r.Reason, why)
 	}
-	if !refused {
-		t.Errorf("the status lists no refusal by w1: %+v", s.Status.Refused)
+	if !said {
+		t.Errorf("the status lists no refusal by %s saying %q: %+v", w, why, s.Status.Refused)
 	}
 	for k, a := range s.Answers {
-		if a.Worker == "w1" {
-			t.Errorf("answer to %s taken from w1, whose database is of %d seeds", k, other.egdb)
+		if a.Worker == w {
+			t.Errorf("answer to %s taken from %s", k, w)
 		}
 	}
 	t.Logf("refused: %+v", s.Status.Refused)

@@ -127,14 +127,27 @@ func removeBins() {
 // machines would each have a copy); "" when g has none.
 func egdbDir(t *testing.T, g game) string {
 	t.Helper()
+	return egdbIn(t, g, fmt.Sprintf("egdb-%d", g.egdb))
+}
+
+// egdbAlone is the endgame database of g's rule alone, in a directory
+// that holds no other.
+func egdbAlone(t *testing.T, g game) string {
+	t.Helper()
+	return egdbIn(t, g, fmt.Sprintf("egdb-%s-%d", g.rule, g.egdb))
+}
+
+// egdbIn builds g's database in the directory name of the test binaries'.
+func egdbIn(t *testing.T, g game, name string) string {
+	t.Helper()
 	if g.egdb <= 0 {
 		return ""
 	}
 	kalahBin, _ := build(t)
 	bins.Lock()
 	defer bins.Unlock()
-	dir := filepath.Join(bins.dir, fmt.Sprintf("egdb-%d", g.egdb))
-	key := fmt.Sprintf("%d-%s-%d", g.pits, g.rule, g.egdb)
+	dir := filepath.Join(bins.dir, name)
+	key := fmt.Sprintf("%s/%d-%s-%d", name, g.pits, g.rule, g.egdb)
 	if bins.egdbs == nil {
 		bins.egdbs = map[string]error{}
 	}

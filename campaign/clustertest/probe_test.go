@@ -71,6 +71,9 @@ func decode(out []byte) (snapshot, error) {
 }
 
 func probeMain(op string) int {
+	if op == "proxy" {
+		return proxyMain()
+	}
 	if op == "health" {
 		// The node's monitoring port: 200 once it has JetStream and is
 		// in step with the leaders of the streams it holds.

@@ -138,3 +138,17 @@ func (p *proc) lastLine() string {
 	}
 	return string(b)
 }
+
+// waitLog waits until the program's log holds s.
+func (p *proc) waitLog(t *testing.T, s string, limit time.Duration) {
+	t.Helper()
+	for deadline := time.Now().Add(limit); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if strings.Contains(p.logText(), s) {
+			return
+		}
+		if !p.running() {
+			break
+		}
+	}
+	t.Fatalf("%s did not say %q; its log:\n%s", p.name, s, p.tail(20))
+}

@@ -198,6 +198,14 @@ func TestBadInputAndUnreachable(t *testing.T) {
 			t.Errorf("worker %v: exit %d (%v)", args, cmdutil.ExitCode(err), err)
 		}
 	}
+	// A database directory that holds none is bad input before the
+	// server is asked.
+	for _, dir := range []string{t.TempDir(), "/nonexistent/egdb"} {
+		w := workercmd.NewCmdWorker(io)
+		if err := execute(t, w, "--nats", "nats://127.0.0.1:1", "--egdb", dir); cmdutil.ExitCode(err) != 2 || !strings.Contains(fmt.Sprint(err), "holds no endgame database") {
+			t.Errorf("worker --egdb %s: exit %d (%v)", dir, cmdutil.ExitCode(err), err)
+		}
+	}
 }
 
 func TestEstimateCommand(t *testing.T) {

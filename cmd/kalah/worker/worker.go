@@ -13,8 +13,10 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/kalah-solver/kalah"
 	"github.com/kalah-solver/kalah/campaign"
 	"github.com/kalah-solver/kalah/cmd/kalah/cmdutil"
+	"github.com/kalah-solver/kalah/engine"
 	"github.com/kalah-solver/kalah/results"
 	"github.com/nats-io/nats.go"
 	"github.com/spf13/cobra"
@@ -58,7 +60,8 @@ Every unit carries its campaign's signature: the build that computes it
 and its endgame database depth. A worker of another build, or whose
 database for the unit's rule has another depth, hands the unit back to
 the queue and logs why (once per campaign, also with --quiet); 'kalah
-campaign status' lists it as refusing.
+campaign status' lists it as refusing. An --egdb directory that holds no
+database at all is bad input (exit 2).
 
 The workers of a campaign share the proven entries of big subtrees
 (boards of at least 24 seeds whose search took at least 16 k nodes)
@@ -116,6 +119,9 @@ func run(ctx context.Context, opts *Options) error {
 		}
 		tb = b
 	}
+	if opts.EGDB != "" && !holdsEGDB(opts.EGDB) {
+		return cmdutil.BadInputf("--egdb %s holds no endgame database (build one with 'kalah egdb build', or go without with --no-egdb)", opts.EGDB)
+	}
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -170,4 +176,22 @@ func NATSOptions(o campaign.ClientOptions) ([]nats.Option, error) {
 		return nil, cmdutil.BadInput(err)
 	}
 	return opts, nil
+}
+
+// holdsEGDB reports that dir holds the endgame database of some pit count
+// and rule. Which one a campaign needs is known only from its units: a
+// worker whose database does not match a campaign refuses its units.
+func holdsEGDB(dir string) bool {
+	for pits := 1; pits <= engine.MaxPits; pits++ {
+		for _, rule := range engine.AllRules {
+			v, err := engine.NewVariant(pits, rule)
+			if err != nil {
+				continue
+			}
+			if ok, err := kalah.HasEGDB(dir, v); err == nil && ok {
+				return true
+			}
+		}
+	}
+	return false
 }

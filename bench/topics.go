@@ -83,12 +83,15 @@ Answers of ` + "`kalah serve`" + ` over HTTP: from the cache under load
 builds, and every position of random Kalah(6,4) games as the page asks it
 (` + "`serve/measure.sh`" + `, [explorer.md](explorer.md#how-fast-it-answers)).`},
 	{ID: "analysis", Title: "Game analysis", Intro: `
-` + "`kalah analyze --json GAMES`" + ` ([analysis.md](analysis.md)) of random Kalah(6,4)
-games (every move drawn uniformly among the legal ones), on a data directory
-holding only the default 20-seed database: seconds a game, and seconds a move
-by ply (the value of the position the move leads to and, where it loses, a
-best move). Node counts, unlike seconds, do not grow with the machine's
-load (two threads' counts vary a little from run to run).`},
+` + "`kalah analyze --json GAMES`" + ` ([analysis.md](analysis.md)) of Kalah(6,4)
+games, all of a row's in one process with a fresh cache (` + "`bench/analysis.sh`" + `):
+random games (every move drawn uniformly among the legal ones), in which
+most moves lose and need searches of their own, and games between the play
+levels (easy, medium, perfect), on the default 20-seed database or the
+28-seed database that ` + "`kalah analyze`" + ` and ` + "`kalah serve`" + ` deepen to. Seconds a
+game and a move, by ply (the value of the position the move leads to and,
+where it loses, a best move). Node counts, unlike seconds, do not grow with
+the machine's load (two threads' counts vary a little from run to run).`},
 	{ID: "campaign", Title: "Campaigns", Intro: `
 A campaign with two local workers against one solve on two threads
 ([distributed.md](distributed.md)).`},

@@ -35,3 +35,31 @@ func TestUnreachable(t *testing.T) {
 		}
 	}
 }
+
+// On a cluster, bad input is refused from any host with exit 2 and a
+// message saying what is wrong: a campaign name that exists with other
+// parameters (nothing changed), and a worker whose --egdb directory holds
+// no endgame database.
+func TestBadInputOnCluster(t *testing.T) {
+	c := newCluster(t, 1)
+	g := envGame(t, "no-empty-capture")
+	w1 := c.worker("w1", g)
+	co := c.coordinator("c1", g)
+	c.check(g, c.record(co, "c1", g, 2*time.Hour), true)
+	w1.kill()
+	// The same name from another host, with another seed count.
+	args := []string{"campaign", "start", g.name(), "--pits", fmt.Sprint(g.pits), "--seeds", fmt.Sprint(g.seeds + 1),
+		"--rule", g.rule, "--nats", c.urls}
+	p := start(t, "conflict", c.net.hosts["c2"], filepath.Join(c.dir, "c2"), "", c.kalah, append(args, c.egdbArgs(g)...)...)
+	if code := p.wait(t, 2*time.Minute); code != 2 || !strings.Contains(p.lastLine(), "exists with other parameters") {
+		t.Errorf("a second campaign %s with other parameters: exit %d, %q", g.name(), code, p.lastLine())
+	}
+	if s := c.state(g); s.Status.Seeds != g.seeds || s.Status.State != "done" {
+		t.Errorf("after the conflict, the campaign has %d seeds, state %s", s.Status.Seeds, s.Status.State)
+	}
+	empty := t.TempDir()
+	w := c.workerArgs(c.kalah, nil, "w1", c.urls, []string{"--egdb", empty})
+	if code := w.wait(t, 2*time.Minute); code != 2 || !strings.Contains(w.lastLine(), "holds no endgame database") {
+		t.Errorf("a worker with --egdb %s: exit %d, %q", empty, code, w.lastLine())
+	}
+}

@@ -3,7 +3,6 @@ package campaign
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"log"
 	"strings"
 	"sync"
@@ -172,49 +171,5 @@ func TestStalledUnitsSaid(t *testing.T) {
 	}
 	if st, err = Info(context.Background(), e.c, p.Name); err != nil || st.Stalled != 0 || st.State != "done" {
 		t.Errorf("after a worker came: %v, state %s, %d stalled", err, st.State, st.Stalled)
-	}
-}
-
-// Units that exclude the one worker running (checks of its own answers,
-// nobody else to take them) do not starve the units it may take: they
-// come back later at each delivery, and the campaign ends.
-func TestExcludedUnitsDoNotStarve(t *testing.T) {
-	e := newEnv(t, 5*time.Second)
-	ws, stop := e.workers(1, nil)
-	defer stop()
-	ctx := context.Background()
-	// Check units of another campaign that only w1 could take, and
-	// that exclude it.
-	r := engine.Variant{Pits: 4, Rule: engine.NoEmptyCapture}
-	pos, _ := r.StartPosition(4)
-	for i := range 12 {
-		u := Unit{Campaign: "elsewhere", Key: UnitKey(r, pos.Board, i-6), Rule: r.Rule.String(), Pits: 4, Gamma: i - 6,
-			Build: CurrentBuild(), EGDBSeeds: -1, Check: "x", Exclude: []string{ws[0].id.ID()}}
-		data, _ := json.Marshal(u)
-		if _, err := e.c.JS.Publish(ctx, unitSubject("elsewhere"), data); err != nil {
-			t.Fatal(err)
-		}
-	}
-	p := params(t, "starved", r, 3, "", engine.South)
-	rctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
-	defer cancel()
-	rec, err := e.coordinate(rctx, p, CoordinatorConfig{})
-	if err != nil {
-		t.Fatalf("the campaign did not end while excluded units cycled: %v", err)
-	}
-	check(t, p, rec)
-}
-
-func TestExcludedDelay(t *testing.T) {
-	prev := time.Duration(0)
-	for n := 1; n < 40; n++ {
-		d := excludedDelay(n)
-		if d < prev || d > excludedDelayMax || (n == 1 && d != refuseDelay) {
-			t.Errorf("excludedDelay(%d) = %v after %v", n, d, prev)
-		}
-		prev = d
-	}
-	if prev != excludedDelayMax {
-		t.Errorf("the delay ends at %v", prev)
 	}
 }

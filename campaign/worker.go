@@ -78,15 +78,6 @@ const (
 	refuseBackoffMax = time.Minute
 )
 
-// excludedDelay is how long a unit handed back by a worker it excludes
-// waits before its delivery n+1: refuseDelay doubled at each delivery, at
-// most excludedDelayMax.
-func excludedDelay(n int) time.Duration {
-	return min(refuseDelay<<min(max(n-1, 0), 8), excludedDelayMax)
-}
-
-const excludedDelayMax = 10 * time.Second
-
 // Worker pulls units from the work queue, solves each with a local
 // session and publishes the answer. Any number of workers may run, on any
 // machines; each unit goes to one of them, and to another when its holder
@@ -402,15 +393,8 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) error {
 	}
 	if slices.Contains(u.Exclude, w.id.ID()) {
 		// A check of this worker's own answer, or a unit of a campaign
-		// that quarantined it: another worker takes it. The unit comes
-		// back later at each delivery, so that such units, delivered
-		// again before new ones, do not starve the units this worker
-		// may take.
-		n := 1
-		if md, err := msg.Metadata(); err == nil {
-			n = int(md.NumDelivered)
-		}
-		msg.NakWithDelay(excludedDelay(n))
+		// that quarantined it: another worker takes it.
+		msg.NakWithDelay(refuseDelay)
 		select {
 		case <-ctx.Done():
 		case <-time.After(refuseDelay / 4):

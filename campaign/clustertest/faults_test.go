@@ -74,9 +74,9 @@ func startFault(t *testing.T, stopped bool) *faultRun {
 }
 
 // firstAnswers lets ws run until the campaign has a status (its first is
-// written after 2 s) and the results bucket its first answers; they are
-// left stopped. The slices are short, so that even a small campaign is
-// far from its end then.
+// written after CoordinatorConfig.StatusEvery) and the results bucket its
+// first answers; they are left stopped. The slices are short, so that even
+// a small campaign is far from its end then.
 func (f *faultRun) firstAnswers(ws ...*proc) snapshot {
 	f.t.Helper()
 	return f.step(f.g, ws, 20*time.Millisecond, "its first answers", func(s snapshot) bool { return running(s) && len(s.Answers) >= 1 })

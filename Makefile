@@ -58,7 +58,8 @@ pgo: build
 # and workers are network namespaces on one bridge, with injected faults
 # (campaign/clustertest; needs root and iproute2, skips elsewhere).
 # KALAH_CLUSTER_GAME is the position (pits,seeds), KALAH_CLUSTER_EGDB the
-# seeds of the workers' endgame database (0: none).
+# seeds of the workers' endgame database (0: none); KALAH_CLUSTER_RULE and
+# KALAH_CLUSTER_EGDB_DIR, when set, pass through (docs/distributed.md).
 KALAH_CLUSTER_GAME ?= 6,4
 KALAH_CLUSTER_EGDB ?= 20
 

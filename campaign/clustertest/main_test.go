@@ -124,9 +124,17 @@ func removeBins() {
 
 // egdbDir is the endgame database of g's pits, rule and depth, built once
 // per test process and shared by every worker and the coordinator (as
-// machines would each have a copy); "" when g has none.
+// machines would each have a copy); "" when g has none. KALAH_CLUSTER_EGDB_DIR
+// names a directory that holds it already (or where it is built and kept).
 func egdbDir(t *testing.T, g game) string {
 	t.Helper()
+	if d := os.Getenv("KALAH_CLUSTER_EGDB_DIR"); d != "" && g.egdb > 0 {
+		abs, err := filepath.Abs(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return egdbIn(t, g, abs)
+	}
 	return egdbIn(t, g, fmt.Sprintf("egdb-%d", g.egdb))
 }
 
@@ -137,7 +145,8 @@ func egdbAlone(t *testing.T, g game) string {
 	return egdbIn(t, g, fmt.Sprintf("egdb-%s-%d", g.rule, g.egdb))
 }
 
-// egdbIn builds g's database in the directory name of the test binaries'.
+// egdbIn builds g's database in the directory name of the test binaries'
+// (name itself when absolute); the build keeps the slices it finds.
 func egdbIn(t *testing.T, g game, name string) string {
 	t.Helper()
 	if g.egdb <= 0 {
@@ -146,7 +155,10 @@ func egdbIn(t *testing.T, g game, name string) string {
 	kalahBin, _ := build(t)
 	bins.Lock()
 	defer bins.Unlock()
-	dir := filepath.Join(bins.dir, name)
+	dir := name
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(bins.dir, name)
+	}
 	key := fmt.Sprintf("%s/%d-%s-%d", name, g.pits, g.rule, g.egdb)
 	if bins.egdbs == nil {
 		bins.egdbs = map[string]error{}

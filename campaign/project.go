@@ -40,15 +40,17 @@ type Projection struct {
 	Sample         int      `json:"sample"`          // the estimate's sample tests
 	Rate           float64  `json:"nodes_per_second"`
 	Delay          float64  `json:"delay_seconds"`
+	Cores          int      `json:"cores,omitempty"`
 	Draws          int      `json:"draws"`
 	Predictions    []Spread `json:"predictions"`
 }
 
 // Project replays traces draws times on each count of workers with unit
 // costs drawn from sample (nodes of the estimate's sample tests); units
-// is the estimate's count of units and rate one worker's nodes a second.
-func Project(traces []Trace, sample []int64, units, rate float64, workers []int, draws int, seed uint64) (Projection, error) {
-	pr := Projection{Units: len(traces), EstimatedUnits: units, Sample: len(sample), Rate: rate, Draws: draws}
+// is the estimate's count of units and rate one worker's nodes a second;
+// cores are the cores the workers share (0: a core each; SimulateOnCores).
+func Project(traces []Trace, sample []int64, units, rate float64, workers []int, cores, draws int, seed uint64) (Projection, error) {
+	pr := Projection{Units: len(traces), EstimatedUnits: units, Sample: len(sample), Rate: rate, Cores: max(cores, 0), Draws: draws}
 	switch {
 	case len(traces) == 0:
 		return pr, fmt.Errorf("no recorded units to replay")
@@ -64,16 +66,16 @@ func Project(traces []Trace, sample []int64, units, rate float64, workers []int,
 	secs := make([][]float64, len(workers))
 	effs := make([][]float64, len(workers))
 	boot := make([]int64, len(sample))
-	dur := make([]float64, len(traces))
+	work := make([]float64, len(traces))
 	for range draws {
 		for i := range boot {
 			boot[i] = sample[rng.IntN(len(sample))]
 		}
-		for i := range dur {
-			dur[i] = float64(boot[rng.IntN(len(boot))])*pr.Scale/rate + t.delay
+		for i := range work {
+			work[i] = float64(boot[rng.IntN(len(boot))]) * pr.Scale / rate
 		}
 		for k, p := range workers {
-			r := replay(p, t.roots, t.children, t.lag, dur)
+			r := replay(p, cores, t, work)
 			secs[k] = append(secs[k], r.Seconds)
 			effs[k] = append(effs[k], r.Efficiency)
 		}

@@ -17,7 +17,8 @@ import (
 // nodes at a given rate, plus the transport's delay (the tenth percentile
 // of the recorded time from issue to answer less the worker's seconds).
 // Ready units go to free workers in the order of their readiness, then of
-// their recorded issue. What the recorded run did without a unit out, the
+// their recorded issue. Workers that share fewer cores than they are share
+// them equally (SimulateOnCores). What the recorded run did without a unit out, the
 // coordinator's own guesses before the first unit and its line after the
 // last answer, is not in the model.
 
@@ -43,31 +44,42 @@ type Simulation struct {
 	// Rate: nodes a second of one worker the units are replayed at (0:
 	// each unit at its recorded seconds); Delay: the transport's delay
 	// added to each unit.
-	Rate        float64      `json:"nodes_per_second"`
-	Delay       float64      `json:"delay_seconds"`
+	Rate  float64 `json:"nodes_per_second"`
+	Delay float64 `json:"delay_seconds"`
+	// Cores: the cores the workers share (0: a core each).
+	Cores       int          `json:"cores,omitempty"`
 	Predictions []Prediction `json:"predictions"`
 }
 
 // Simulate replays traces on each count of workers; rate > 0 replays
 // every unit at that many nodes a second instead of its recorded seconds.
+// Every worker has a core of its own.
 func Simulate(traces []Trace, workers []int, rate float64) Simulation {
-	sim := Simulation{Units: len(traces), Rate: rate}
+	return SimulateOnCores(traces, workers, rate, 0)
+}
+
+// SimulateOnCores is Simulate with the workers sharing cores cores (0: a
+// core each): while more units run than there are cores, each goes at
+// cores over their count of its speed alone (processor sharing); the
+// transport's delay is not slowed.
+func SimulateOnCores(traces []Trace, workers []int, rate float64, cores int) Simulation {
+	sim := Simulation{Units: len(traces), Rate: rate, Cores: max(cores, 0)}
 	if len(traces) == 0 {
 		return sim
 	}
 	t := newTree(traces)
 	sim.Delay, sim.Recorded, sim.RecordedWorkers = t.delay, t.recorded, t.workers
-	dur := make([]float64, len(traces))
+	work := make([]float64, len(traces))
 	for i, tr := range traces {
 		sim.Nodes += tr.Nodes
 		if rate > 0 {
-			dur[i] = float64(tr.Nodes)/rate + t.delay
+			work[i] = float64(tr.Nodes) / rate
 		} else {
-			dur[i] = tr.Seconds + t.delay
+			work[i] = tr.Seconds
 		}
 	}
 	for _, p := range workers {
-		sim.Predictions = append(sim.Predictions, replay(p, t.roots, t.children, t.lag, dur))
+		sim.Predictions = append(sim.Predictions, replay(p, cores, t, work))
 	}
 	return sim
 }
@@ -114,41 +126,65 @@ func newTree(traces []Trace) tree {
 	return t
 }
 
-// replay is one list-scheduling run on p workers.
-func replay(p int, roots []int, children [][]int, lag, dur []float64) Prediction {
+// replay is one list-scheduling run of tree t on p workers sharing
+// cores cores (0: a core each), unit i taking work[i] seconds alone plus
+// the transport's delay. Running units share the cores equally, so they
+// all progress alike: v is the work a unit running since the start would
+// have done, and a unit started at v0 is done computing when v reaches
+// v0 plus its work.
+func replay(p, cores int, t tree, work []float64) Prediction {
 	ready := &evHeap{}
-	for _, i := range roots {
-		heap.Push(ready, ev{at: lag[i], unit: i})
+	for _, i := range t.roots {
+		heap.Push(ready, ev{at: t.lag[i], unit: i})
 	}
-	running := &evHeap{}
-	free, t, busy := p, 0.0, 0.0
-	for ready.Len() > 0 || running.Len() > 0 {
-		for free > 0 && ready.Len() > 0 && (*ready)[0].at <= t {
+	computing := &evHeap{} // at: the v it is done at
+	sending := &evHeap{}   // at: when its answer is in
+	start := make([]float64, len(work))
+	free, now, v, busy := p, 0.0, 0.0, 0.0
+	speed := func() float64 {
+		if n := computing.Len(); cores > 0 && n > cores {
+			return float64(cores) / float64(n)
+		}
+		return 1
+	}
+	for ready.Len() > 0 || computing.Len() > 0 || sending.Len() > 0 {
+		for free > 0 && ready.Len() > 0 && (*ready)[0].at <= now {
 			e := heap.Pop(ready).(ev)
-			heap.Push(running, ev{at: t + dur[e.unit], unit: e.unit})
-			busy += dur[e.unit]
+			start[e.unit] = now
+			heap.Push(computing, ev{at: v + work[e.unit], unit: e.unit})
 			free--
 		}
+		s := speed()
 		next := math.Inf(1)
-		if running.Len() > 0 {
-			next = (*running)[0].at
+		if computing.Len() > 0 {
+			next = now + ((*computing)[0].at-v)/s
+		}
+		if sending.Len() > 0 {
+			next = min(next, (*sending)[0].at)
 		}
 		if free > 0 && ready.Len() > 0 {
 			next = min(next, (*ready)[0].at)
 		}
-		t = max(t, next)
-		for running.Len() > 0 && (*running)[0].at <= t {
-			e := heap.Pop(running).(ev)
+		next = max(next, now)
+		v += (next - now) * s
+		now = next
+		for computing.Len() > 0 && (*computing)[0].at <= v+1e-9*max(1, math.Abs(v)) {
+			e := heap.Pop(computing).(ev)
+			heap.Push(sending, ev{at: now + t.delay, unit: e.unit})
+		}
+		for sending.Len() > 0 && (*sending)[0].at <= now {
+			e := heap.Pop(sending).(ev)
 			free++
-			for _, c := range children[e.unit] {
-				heap.Push(ready, ev{at: e.at + lag[c], unit: c})
+			busy += e.at - start[e.unit]
+			for _, c := range t.children[e.unit] {
+				heap.Push(ready, ev{at: e.at + t.lag[c], unit: c})
 			}
 		}
 	}
-	pr := Prediction{Workers: p, Seconds: round3(t), Busy: round3(busy)}
-	if t > 0 {
-		pr.Efficiency = round3(busy / (float64(p) * t))
-		pr.Idle = round3(1 - busy/(float64(p)*t))
+	pr := Prediction{Workers: p, Seconds: round3(now), Busy: round3(busy)}
+	if now > 0 {
+		pr.Efficiency = round3(busy / (float64(p) * now))
+		pr.Idle = round3(1 - busy/(float64(p)*now))
 	}
 	return pr
 }

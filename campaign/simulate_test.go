@@ -102,6 +102,44 @@ func TestSimulateLineAfterMoves(t *testing.T) {
 	}
 }
 
+// Workers sharing cores: units of 4 s and 8 s issued at once on two
+// workers and one core run at half speed until the short one is done (at
+// 8 s), then the long one alone (4 s left): 12 s, the work on one core;
+// its child of 2 s, issued 1 s after it, runs alone. Three units of 6 s on
+// three workers and two cores take 9 s; with a core each, 6 s.
+func TestSimulateOnCores(t *testing.T) {
+	tr := []Trace{
+		{ID: "a", Issued: 0, Finished: 4, Seconds: 4, Worker: "w1"},
+		{ID: "b", Issued: 0, Finished: 12, Seconds: 8, Worker: "w2"},
+		{ID: "c", Cause: "b", Issued: 13, Finished: 15, Seconds: 2, Worker: "w2"},
+	}
+	sim := SimulateOnCores(tr, []int{1, 2}, 0, 1)
+	if sim.Delay != 0 || sim.Cores != 1 {
+		t.Fatalf("%+v", sim)
+	}
+	// One worker: a, then b (ready since 0), then c 1 s after b.
+	if got := sim.Predictions[0]; got.Seconds != 4+8+1+2 || got.Busy != 14 {
+		t.Errorf("1 worker on 1 core: %+v, want 15 s, 14 s busy", got)
+	}
+	if got := sim.Predictions[1]; got.Seconds != 12+1+2 || got.Busy != 8+12+2 {
+		t.Errorf("2 workers on 1 core: %+v, want 15 s, 22 s busy", got)
+	}
+	if got := Simulate(tr, []int{2}, 0).Predictions[0]; got.Seconds != 8+1+2 || got.Busy != 14 {
+		t.Errorf("2 workers, a core each: %+v, want 11 s", got)
+	}
+	three := []Trace{
+		{ID: "x", Issued: 0, Finished: 6, Seconds: 6, Worker: "w"},
+		{ID: "y", Issued: 0, Finished: 6, Seconds: 6, Worker: "w"},
+		{ID: "z", Issued: 0, Finished: 6, Seconds: 6, Worker: "w"},
+	}
+	if got := SimulateOnCores(three, []int{3}, 0, 2).Predictions[0].Seconds; got != 9 {
+		t.Errorf("3 workers on 2 cores: %.3f s, want 9", got)
+	}
+	if got := SimulateOnCores(three, []int{3}, 0, 3).Predictions[0].Seconds; got != 6 {
+		t.Errorf("3 workers on 3 cores: %.3f s, want 6", got)
+	}
+}
+
 // A campaign records every answered unit's trace, with causes among them.
 func TestTracesRecorded(t *testing.T) {
 	e := newEnv(t, 5*time.Second)
@@ -154,7 +192,7 @@ func TestProjectOneCost(t *testing.T) {
 	}
 	// 6 units of 2e6 nodes estimated on a tree of 3: 4e6 nodes a unit,
 	// 2 s each at 2e6 nodes a second.
-	pr, err := Project(tr, []int64{2e6, 2e6}, 6, 2e6, []int{1, 2}, 20, 1)
+	pr, err := Project(tr, []int64{2e6, 2e6}, 6, 2e6, []int{1, 2}, 0, 20, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +205,7 @@ func TestProjectOneCost(t *testing.T) {
 	}
 	// Two costs: the draws spread between the tree with every unit cheap
 	// and with every unit dear.
-	pr, err = Project(tr, []int64{1e6, 4e6}, 3, 1e6, []int{2}, 400, 2)
+	pr, err = Project(tr, []int64{1e6, 4e6}, 3, 1e6, []int{2}, 0, 400, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,7 +213,7 @@ func TestProjectOneCost(t *testing.T) {
 	if sp := pr.Predictions[0]; sp.Low < lo || sp.High > hi || sp.Low >= sp.High || sp.Seconds < sp.Low || sp.Seconds > sp.High {
 		t.Errorf("%+v, want within [%.3f, %.3f] and spread", sp, lo, hi)
 	}
-	if _, err := Project(tr, nil, 3, 1e6, []int{2}, 10, 1); err == nil {
+	if _, err := Project(tr, nil, 3, 1e6, []int{2}, 0, 10, 1); err == nil {
 		t.Error("no sample: no error")
 	}
 }

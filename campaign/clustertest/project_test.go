@@ -55,7 +55,7 @@ func TestProjection(t *testing.T) {
 		if e.Split != runs[0].Split || !strings.HasPrefix(runs[0].Game, fmt.Sprintf("Kalah(%d,", e.Pits)) {
 			t.Fatalf("%s: split %d, %d pits; the template %s", file, e.Split, e.Pits, runs[0].Game)
 		}
-		pr, err := campaign.Project(one, e.SampleNodes, e.Units, rate, workers, 200, 1)
+		pr, err := campaign.Project(one, e.SampleNodes, e.Units, rate, workers, 0, 200, 1)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -112,6 +113,12 @@ func TestScaling(t *testing.T) {
 func scaleRecords(g game, split int, runs []scaleRun, rev, loadBefore, loadAfter string) []bench.Record {
 	one := runs[0].Traces
 	base := campaign.Simulate(one, []int{1}, 0)
+	cores := runtime.NumCPU()
+	var oneBusy float64
+	for _, tr := range one {
+		oneBusy += tr.Seconds
+	}
+	oneRate := float64(base.Nodes) / oneBusy
 	date := time.Now().UTC()
 	rule := "empty-capture"
 	if g.rule != rule {
@@ -136,6 +143,10 @@ func scaleRecords(g game, split int, runs []scaleRun, rev, loadBefore, loadAfter
 		// also as much larger as this run's nodes are.
 		growth := float64(nodes) / float64(base.Nodes)
 		atNodes := campaign.Simulate(one, []int{r.Workers}, rate/growth).Predictions[0].Seconds
+		// The one-worker run's tree and rate on this machine's cores, the
+		// workers sharing them; then with every unit's nodes grown too.
+		onCores := campaign.SimulateOnCores(one, []int{r.Workers}, 0, cores).Predictions[0].Seconds
+		onCoresNodes := campaign.SimulateOnCores(one, []int{r.Workers}, oneRate/growth, cores).Predictions[0].Seconds
 		errPct := func(p float64) float64 { return math.Round(1000*(p/measured-1)) / 10 }
 		out = append(out, bench.Record{
 			ID:    fmt.Sprintf("campaign-scale-%s-s%d-w%d-%s", g.name(), split, r.Workers, date.Format("20060102-1504")),
@@ -153,6 +164,10 @@ func scaleRecords(g game, split int, runs []scaleRun, rev, loadBefore, loadAfter
 				value("measured s", round(measured, 1)),
 				value("predicted s", round(atSeconds, 1)),
 				value("error %", errPct(atSeconds)),
+				value(fmt.Sprintf("predicted s on %d shared cores", cores), round(onCores, 1)),
+				value("error % on shared cores", errPct(onCores)),
+				value(fmt.Sprintf("predicted s on %d shared cores at this run's nodes", cores), round(onCoresNodes, 1)),
+				value("error % on shared cores at this run's nodes", errPct(onCoresNodes)),
 				value("predicted s at this run's rate", round(atRate, 1)),
 				value("error % at this rate", errPct(atRate)),
 				value("predicted s at this run's rate and nodes", round(atNodes, 1)),
@@ -161,10 +176,12 @@ func scaleRecords(g game, split int, runs []scaleRun, rev, loadBefore, loadAfter
 				value("nodes / one worker's", round(growth, 2)),
 				value("M nodes/s a worker", round(rate/1e6, 2)),
 			},
-			Note: "The workers, the three NATS servers and the coordinator share two cores: a run with more workers than free cores " +
-				"runs each unit slower, which the prediction at the recorded seconds cannot know and the one at this run's rate is told. " +
+			Note: fmt.Sprintf("The workers, the three NATS servers and the coordinator share %d cores: a run with more workers than free cores ", cores) +
+				"runs each unit slower, which the prediction at the recorded seconds cannot know, the ones on shared cores model " +
+				"(the one-worker run's rate, the cores shared equally among running units; the servers' and the coordinator's share left out) " +
+				"and the one at this run's rate is told. " +
 				"More workers also search more nodes (each has its own table and misses what the others' units left in theirs), " +
-				"which only the last prediction is told.",
+				"which only the predictions at this run's nodes are told.",
 		})
 	}
 	return out

@@ -89,10 +89,27 @@ func TestStartLocalStatusResult(t *testing.T) {
 	out, err = run(t, "simulate", "k43", "--data", data, "--json")
 	var sr struct {
 		Units       int
-		Predictions []struct{ Workers int }
+		Predictions []struct {
+			Workers int
+			Seconds float64
+		}
 	}
 	if err != nil || json.Unmarshal([]byte(out), &sr) != nil || sr.Units == 0 || len(sr.Predictions) != 6 {
 		t.Errorf("simulate --json: %q %v", out, err)
+	}
+	// Four workers sharing one core are no faster than four with a core
+	// each (the default workers are 1,2,4,...).
+	out, err = run(t, "simulate", "k43", "--data", data, "--workers", "1,4", "--cores", "1", "--json")
+	var cr struct {
+		Cores       int
+		Predictions []struct{ Seconds float64 }
+	}
+	if err != nil || json.Unmarshal([]byte(out), &cr) != nil || cr.Cores != 1 || len(cr.Predictions) != 2 ||
+		len(sr.Predictions) < 3 || cr.Predictions[1].Seconds < sr.Predictions[2].Seconds {
+		t.Errorf("simulate --cores 1: %q %v", out, err)
+	}
+	if _, err = run(t, "simulate", "k43", "--data", data, "--cores", "-1"); cmdutil.ExitCode(err) != 2 {
+		t.Errorf("simulate --cores -1: exit %d (%v)", cmdutil.ExitCode(err), err)
 	}
 	// Replayed with the costs of an estimate of the same pits and split.
 	est := filepath.Join(t.TempDir(), "e.json")

@@ -21,6 +21,7 @@ type SimulateOptions struct {
 	Conn    connFlags
 	Workers string
 	Rate    float64
+	Cores   int
 	JSON    bool
 	// Estimate: a 'kalah campaign estimate --json' file whose sample
 	// costs replace the recorded units' (campaign.Project); Draws: how
@@ -59,7 +60,9 @@ A unit is issued once the answer that led to its issue is in, after the
 coordinator's recorded lag; it takes its recorded seconds (or its nodes
 at --nodes-per-second, a worker's rate on other machines) plus the
 transport's delay measured in the recorded run; ready units go to free
-workers in the order of their readiness. The coordinator's own work
+workers in the order of their readiness. With --cores N the workers share
+N cores: while more units run than there are cores, each runs that much
+slower. The coordinator's own work
 without a unit out (its guesses before the first unit, its line after the
 last answer) is left out of the model and of the recorded wall time shown
 beside it. The tree is the one this run's order of answers produced: more
@@ -89,6 +92,9 @@ the sample, not of the estimate's assumed tests per board.`,
 			if _, err := parseWorkers(opts.Workers); err != nil {
 				return err
 			}
+			if opts.Cores < 0 {
+				return cmdutil.BadInputf("--cores must be 0 (a core for each worker) or a count of cores, got %d", opts.Cores)
+			}
 			if opts.Draws < 1 || opts.Draws > 100000 {
 				return cmdutil.BadInputf("--draws must be from 1 to 100000, got %d", opts.Draws)
 			}
@@ -99,6 +105,7 @@ the sample, not of the estimate's assumed tests per board.`,
 	f := cmd.Flags()
 	f.StringVar(&opts.Workers, "workers", "1,2,4,16,64,512", "comma-separated counts of workers to simulate")
 	f.Float64Var(&opts.Rate, "nodes-per-second", 0, "one worker's rate to replay every unit at (0: each unit's recorded seconds)")
+	f.IntVar(&opts.Cores, "cores", 0, "cores the simulated workers share (0: a core for each worker)")
 	f.BoolVar(&opts.JSON, "json", false, "print one JSON object")
 	f.StringVar(&opts.Estimate, "estimate", "", "replay with the unit costs of this 'campaign estimate --json' file")
 	f.IntVar(&opts.Draws, "draws", 200, "with --estimate: how many draws of the costs")
@@ -135,7 +142,7 @@ func runSimulate(ctx context.Context, opts *SimulateOptions) error {
 	if opts.Estimate != "" {
 		return runProject(ctx, opts, c, traces, workers)
 	}
-	sim := campaign.Simulate(traces, workers, opts.Rate)
+	sim := campaign.SimulateOnCores(traces, workers, opts.Rate, opts.Cores)
 	if opts.JSON {
 		return cmdutil.PrintJSON(opts.IO.Out, simulateOutput{Campaign: opts.Name, Simulation: sim})
 	}
@@ -144,6 +151,7 @@ func runSimulate(ctx context.Context, opts *SimulateOptions) error {
 	if sim.Rate > 0 {
 		rate = fmt.Sprintf("%.3g nodes a second a worker", sim.Rate)
 	}
+	rate += shared(sim.Cores)
 	fmt.Fprintf(w, "campaign %s: %d units, %s nodes; recorded %.1f s on %d workers (first issue to last answer); replayed at %s, %.3f s transport delay a unit\n",
 		opts.Name, sim.Units, results.Group(sim.Nodes), sim.Recorded, sim.RecordedWorkers, rate, sim.Delay)
 	fmt.Fprintf(w, "%8s %12s %10s %6s\n", "workers", "wall s", "efficiency", "idle")
@@ -175,7 +183,7 @@ func runProject(ctx context.Context, opts *SimulateOptions, c *campaign.Conn, tr
 	if opts.Rate > 0 {
 		rate = opts.Rate
 	}
-	pr, err := campaign.Project(traces, e.SampleNodes, e.Units, rate, workers, opts.Draws, opts.Seed)
+	pr, err := campaign.Project(traces, e.SampleNodes, e.Units, rate, workers, opts.Cores, opts.Draws, opts.Seed)
 	if err != nil {
 		return cmdutil.BadInput(err)
 	}
@@ -183,11 +191,19 @@ func runProject(ctx context.Context, opts *SimulateOptions, c *campaign.Conn, tr
 		return cmdutil.PrintJSON(opts.IO.Out, projectOutput{Campaign: opts.Name, Estimate: e, Projection: pr})
 	}
 	w := opts.IO.Out
-	fmt.Fprintf(w, "campaign %s's tree (%d units) with the costs of Kalah(%d) %s at %d seeds (estimate: %.0f units, %.3g nodes; %d sample tests), each unit x %.3g, at %.3g nodes a second a worker, %d draws\n",
-		opts.Name, pr.Units, e.Pits, e.Rule, e.Seeds, e.Units, e.Nodes, pr.Sample, pr.Scale, rate, pr.Draws)
+	fmt.Fprintf(w, "campaign %s's tree (%d units) with the costs of Kalah(%d) %s at %d seeds (estimate: %.0f units, %.3g nodes; %d sample tests), each unit x %.3g, at %.3g nodes a second a worker%s, %d draws\n",
+		opts.Name, pr.Units, e.Pits, e.Rule, e.Seeds, e.Units, e.Nodes, pr.Sample, pr.Scale, rate, shared(pr.Cores), pr.Draws)
 	fmt.Fprintf(w, "%8s %12s %23s %10s\n", "workers", "wall s", "10th-90th percentile s", "efficiency")
 	for _, s := range pr.Predictions {
 		fmt.Fprintf(w, "%8d %12.4g %23s %9.1f%%\n", s.Workers, s.Seconds, fmt.Sprintf("%.4g-%.4g", s.Low, s.High), 100*s.Efficiency)
 	}
 	return nil
+}
+
+// shared names the cores simulated workers share ("" for a core each).
+func shared(cores int) string {
+	if cores > 0 {
+		return fmt.Sprintf(", the workers sharing %d cores", cores)
+	}
+	return ""
 }

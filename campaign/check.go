@@ -28,7 +28,9 @@ import (
 //	claim "value <= v": the test "value >= v+1", which must fail low.
 //
 // The check thus covers the whole claim, the bound as well as the side of
-// the window, at the cost of about one unit. When the checker agrees, the
+// the window, at the cost of about one unit. The checker searches it on a
+// table of its own without the shared table (worker.go, checkSolver):
+// entries there, the unit's root among them, may be the checked worker's. When the checker agrees, the
 // check is done. When it disagrees, a third test of the same claim goes to
 // a worker that is neither of the two (or to the coordinator's own solver,
 // when none is heard from, or none is left that may take it, or none

@@ -2,6 +2,7 @@ package campaign
 
 import (
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,6 +12,9 @@ import (
 
 	"github.com/kalah-solver/kalah"
 	"github.com/kalah-solver/kalah/engine"
+	"github.com/kalah-solver/kalah/tt"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 )
 
 // The checks of lying workers (check.go): a worker that returns wrong
@@ -285,5 +289,79 @@ func TestThirdTestWithoutWorker(t *testing.T) {
 	}
 	if _, q := co.quarantined[Result{Worker: "w2"}.Identity().ID()]; !c.done || len(c.answers) != 2 || c.answers[1].Worker != "coordinator" || !q {
 		t.Errorf("the third test: done %v, answers %+v, w2 quarantined %v", c.done, c.answers, q)
+	}
+}
+
+// A check is searched without the shared table, whose entries the worker
+// whose answer is checked may have written: the shared table holds a
+// forged exact value of the start of Kalah(4,3); a check of a test there
+// gives the true outcome, and a unit of the same test, searched with the
+// shared table, the forged one (the forgery is in reach).
+func TestCheckNotFromSharedTable(t *testing.T) {
+	e := newEnv(t, 5*time.Second)
+	ws, stop := e.workers(1, func(i int, c *WorkerConfig) { c.sharedMinSeeds, c.sharedMinWork = 8, 4 })
+	defer stop()
+	r := engine.Variant{Pits: 4, Rule: engine.NoEmptyCapture}
+	const name = "forged"
+	v := reference(t, params(t, name, r, 3, "", engine.South)).Value
+	start, err := r.StartPosition(3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := start.Board
+	gamma := v + 1 // the truth fails low, the forgery (v+4) high
+	ctx := context.Background()
+	var word [8]byte
+	binary.BigEndian.PutUint64(word[:], uint64(tt.MakeEntry(v+4, v+4, 0, tt.DepthSolved, 20)))
+	if _, err := e.c.Table.Put(ctx, sharedKey(name, b.Key()), word[:]); err != nil {
+		t.Fatal(err)
+	}
+	results, err := e.c.NC.SubscribeSync(resultSubject(name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	send := func(b engine.Board, gamma int, check string) Result {
+		t.Helper()
+		n++
+		u := Unit{Campaign: name, Key: UnitKey(r, b, gamma), Rule: r.Rule.String(), Pits: r.Pits, Gamma: gamma,
+			GameSeeds: 24, Build: CurrentBuild(), EGDBSeeds: -1, Check: check}
+		body, _ := json.Marshal(u)
+		if _, err := e.c.JS.PublishMsg(ctx, &nats.Msg{Subject: unitSubject(name), Data: body}, jetstream.WithMsgID(fmt.Sprint("u", n))); err != nil {
+			t.Fatal(err)
+		}
+		msg, err := results.NextMsg(30 * time.Second)
+		if err != nil {
+			t.Fatalf("no answer to %s: %v", u.Key, err)
+		}
+		var res Result
+		if err := json.Unmarshal(msg.Data, &res); err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	// A unit of Kalah(4,2)'s start opens the worker's mirror of the
+	// campaign's shared table; then the forgery reaches it.
+	small, _ := r.StartPosition(2)
+	send(small.Board, 0, "")
+	w := ws[0]
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		w.p.mu.Lock()
+		m := w.p.mirrors[name]
+		w.p.mu.Unlock()
+		if m != nil {
+			if _, ok := m.get(b.Key()); ok {
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the forged entry never reached the worker's mirror")
+		}
+	}
+	if res := send(b, gamma, "check-of-a-unit"); res.Value >= gamma {
+		t.Errorf("check: %d >= %d, the forged outcome (the value is %d)", res.Value, gamma, v)
+	}
+	if res := send(b, gamma, ""); res.Value < gamma {
+		t.Errorf("unit: %d < %d: the shared table was not consulted, so the check above proves nothing", res.Value, gamma)
 	}
 }

@@ -306,6 +306,9 @@ func (p *pool) release() {
 	}
 	for _, rs := range p.solvers {
 		rs.k.Close()
+		if rs.checks != nil {
+			rs.checks.k.Close()
+		}
 	}
 	p.solvers = map[engine.Variant]*ruleSolver{}
 	for _, db := range p.dbs {
@@ -320,11 +323,51 @@ func (p *pool) release() {
 
 // ruleSolver is a pool's search for one rule: the session (its endgame
 // database and table policy, as 'kalah solve' opens them), whose table
-// has the shared table as its second level, and the team of its threads.
+// has the shared table as its second level, and the team of its threads;
+// and, opened at the first check unit, the session checks run on.
 type ruleSolver struct {
 	k      *kalah.Session
 	team   *solver.Team
 	shared *sharedTable // nil with NoShared
+	cfg    kalah.Config
+	checks *checkSolver
+}
+
+// checkSolver is the search a worker checks other workers' answers on: a
+// session of its own, a quarter of the units' table and no shared table.
+// The units' table holds entries the shared table passed on, some of them
+// written by the worker whose answer is checked (a unit's root among
+// them); a check looked up there would repeat that worker's claim instead
+// of testing it.
+type checkSolver struct {
+	k    *kalah.Session
+	team *solver.Team
+}
+
+// checkTableDivisor: a check's table is the units' table over this.
+const checkTableDivisor = 4
+
+// checker returns rs's check search, opened on first use (under p.mu).
+func (p *pool) checker(rs *ruleSolver) (*checkSolver, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if rs.checks != nil {
+		return rs.checks, nil
+	}
+	cfg := rs.cfg
+	cfg.Shared = nil
+	cfg.TableSize = max(rs.k.TableSize()/checkTableDivisor, 1<<20)
+	k, err := kalah.Open(cfg)
+	if err != nil {
+		return nil, err
+	}
+	team, err := k.Team()
+	if err != nil {
+		k.Close()
+		return nil, err
+	}
+	rs.checks = &checkSolver{k: k, team: team}
+	return rs.checks, nil
 }
 
 // solver returns the search of r, opened on first use; with the shared
@@ -354,7 +397,7 @@ func (p *pool) solver(ctx context.Context, c *Conn, r engine.Variant, gameSeeds 
 			k.Close()
 			return nil, err
 		}
-		rs.k, rs.team = k, team
+		rs.k, rs.team, rs.cfg = k, team, cfg
 		p.solvers[r] = rs
 	}
 	if rs.shared != nil {
@@ -455,7 +498,16 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) error {
 		case <-uctx.Done():
 		}
 	}
-	v, st, err := rs.team.NullWindow(uctx, b, gamma)
+	team, tableSize := rs.team, rs.k.TableSize()
+	if u.Check != "" {
+		cs, err := w.p.checker(rs)
+		if err != nil {
+			msg.Nak()
+			return err
+		}
+		team, tableSize = cs.team, cs.k.TableSize()
+	}
+	v, st, err := team.NullWindow(uctx, b, gamma)
 	nodes := st.Nodes
 	if err != nil {
 		if ctx.Err() != nil {
@@ -484,7 +536,7 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) error {
 	}
 	res := Result{Campaign: u.Campaign, Key: u.Key, Value: v, Nodes: nodes, Check: u.Check,
 		Seconds: math.Round(time.Since(t0).Seconds()*1000) / 1000, Worker: w.cfg.Name, Host: w.id.Host, PID: w.id.PID,
-		Threads: threads, TableSize: rs.k.TableSize(), Rule: r.Rule.String(), EGDBSeeds: rs.k.EGDBSeeds(),
+		Threads: threads, TableSize: tableSize, Rule: r.Rule.String(), EGDBSeeds: rs.k.EGDBSeeds(),
 		Build: w.cfg.build, Version: results.Current().Version, Revision: results.Current().VCSRevision, Attempt: attempt,
 		SharedHits: st.CacheHits, Stats: &st}
 	if w.cfg.forge != nil {

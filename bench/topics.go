@@ -93,14 +93,16 @@ game and a move, by ply (the value of the position the move leads to and,
 where it loses, a best move). Node counts, unlike seconds, do not grow with
 the machine's load (two threads' counts vary a little from run to run).`},
 	{ID: "campaign", Title: "Campaigns", Intro: `
-A campaign with two local workers against one solve on two threads
+A campaign with local workers or through the cluster test's three-node
+cluster against one solve on two threads, and the cross-checks' catch
 ([distributed.md](distributed.md)).`},
 	{ID: "campaign-scale", Title: "Campaign scaling", Intro: `
 ` + "`kalah campaign simulate`" + ` ([distributed.md](distributed.md#simulate))
 against measured campaigns: the same campaign on a fresh three-node
 cluster (campaign/clustertest, ` + "`make scale-test`" + `) with 1, 2 and 4 workers of
 one thread, each run's wall time beside the simulation of the one-worker
-run's unit tree, at that run's unit seconds, at the measured run's node
+run's unit tree, at that run's unit seconds, on the machine's cores
+shared by the workers (` + "`--cores`" + `), at the measured run's node
 rate a worker, and at that rate with the measured run's nodes. The
 machine has two cores for the workers, the three NATS servers and the
 coordinator: four workers cannot run faster than two there. The

@@ -53,8 +53,8 @@ import (
 
 // DefaultVerifyShare is the share of accepted answers that 'campaign
 // start' checks unless told otherwise (--verify-share): a check costs
-// about what its unit did, so the share is the cost in nodes; docs/
-// distributed.md shows what it catches.
+// about what its unit did, or more in its cold table; docs/distributed.md
+// shows what it catches and costs.
 const DefaultVerifyShare = 0.25
 
 // crossCheck is one answer under check.

@@ -92,10 +92,10 @@ test decides (another worker's, or the coordinator's own when no other is
 heard from); the worker it contradicts is quarantined: its answers are
 deleted and solved again, its later answers refused, the search starts
 again from what is left, and the record's output and 'kalah campaign
-status' name it. A check costs about what its unit did, so the share is
-the cost in nodes. With --local the workers share one table, so another
-of them would answer a check from the entries that made the answer: the
-default share is 0 there.`,
+status' name it. A check is searched in a table of its own, without the
+shared table; starting cold, it costs more than its unit did. With
+--local the workers are one process on one database: the default share
+is 0 there.`,
 		Example: `  kalah campaign start k63 --pits 6 --seeds 3 --local 2
   kalah campaign start k64-ec --pits 6 --seeds 4 --rule empty-capture \
       --nats nats://10.0.0.1:4222

@@ -59,7 +59,8 @@ pgo: build
 # (campaign/clustertest; needs root and iproute2, skips elsewhere).
 # KALAH_CLUSTER_GAME is the position (pits,seeds), KALAH_CLUSTER_EGDB the
 # seeds of the workers' endgame database (0: none); KALAH_CLUSTER_RULE and
-# KALAH_CLUSTER_EGDB_DIR, when set, pass through (docs/distributed.md).
+# KALAH_CLUSTER_EGDB_DIR, when set, pass through (docs/distributed.md);
+# KALAH_CLUSTER_LOAD says in scale-test's records what else ran.
 KALAH_CLUSTER_GAME ?= 6,4
 KALAH_CLUSTER_EGDB ?= 20
 

@@ -223,16 +223,16 @@ var errCrashed = errors.New("worker crashed (test hook)")
 // Run serves units until ctx ends; it returns nil then.
 func (w *Worker) Run(ctx context.Context) error {
 	defer w.close()
-	cons, err := w.c.workerConsumer(ctx)
-	if err != nil {
-		return fmt.Errorf("work queue: %w", err)
+	var out outage // the cluster not answering: said once, and its end
+	cons, err := w.consumer(ctx, &out)
+	if err != nil || cons == nil {
+		return err // nil: ctx ended while the cluster did not answer
 	}
 	sub, err := w.c.NC.Subscribe("kalah.cancel.>", w.onCancel)
 	if err != nil {
 		return err
 	}
 	defer sub.Unsubscribe()
-	var out outage // the cluster not answering: said once, and its end
 	for ctx.Err() == nil {
 		// A pull waits for a unit up to a second, and ends at once when
 		// ctx does, so that a worker stops without waiting out the pull.
@@ -265,6 +265,34 @@ func (w *Worker) Run(ctx context.Context) error {
 		cancel()
 	}
 	return nil
+}
+
+// consumer opens the workers' durable consumer, waiting while the cluster
+// does not answer (a stream leader being elected after a node died, every
+// node down); nil, nil when ctx ends first.
+func (w *Worker) consumer(ctx context.Context, out *outage) (jetstream.Consumer, error) {
+	for {
+		t0 := time.Now()
+		cons, err := w.c.workerConsumer(ctx)
+		switch {
+		case err == nil:
+			if d := out.up(); d > 0 {
+				w.logf("the NATS cluster answers again after %.1f s", d.Seconds())
+			}
+			return cons, nil
+		case ctx.Err() != nil:
+			return nil, nil
+		case !unavailable(err):
+			return nil, fmt.Errorf("work queue: %w", err)
+		case out.down(t0):
+			w.logf("the NATS cluster does not answer (work queue: %v): waiting for it", err)
+		}
+		select {
+		case <-ctx.Done():
+			return nil, nil
+		case <-time.After(time.Second):
+		}
+	}
 }
 
 // fetchFailed logs a failed pull: once for a wait for the cluster.

@@ -29,7 +29,7 @@ import (
 //
 // The check thus covers the whole claim, the bound as well as the side of
 // the window, at the cost of about one unit. The checker searches it on a
-// table of its own without the shared table (worker.go, checkSolver):
+// table of its own without the shared table (worker.go, ruleSolver.checks):
 // entries there, the unit's root among them, may be the checked worker's. When the checker agrees, the
 // check is done. When it disagrees, a third test of the same claim goes to
 // a worker that is neither of the two (or to the coordinator's own solver,

@@ -354,29 +354,43 @@ func (p *pool) release() {
 // has the shared table as its second level, and the team of its threads;
 // and, opened at the first check unit, the session checks run on.
 type ruleSolver struct {
-	k      *kalah.Session
-	team   *solver.Team
+	search
 	shared *sharedTable // nil with NoShared
 	cfg    kalah.Config
-	checks *checkSolver
+	// checks is the search a worker checks other workers' answers on: a
+	// session of its own, a quarter of the units' table and no shared
+	// table. The units' table holds entries the shared table passed on,
+	// some of them written by the worker whose answer is checked (a
+	// unit's root among them); a check looked up there would repeat that
+	// worker's claim instead of testing it.
+	checks *search
 }
 
-// checkSolver is the search a worker checks other workers' answers on: a
-// session of its own, a quarter of the units' table and no shared table.
-// The units' table holds entries the shared table passed on, some of them
-// written by the worker whose answer is checked (a unit's root among
-// them); a check looked up there would repeat that worker's claim instead
-// of testing it.
-type checkSolver struct {
+// search is a session and the team of its threads.
+type search struct {
 	k    *kalah.Session
 	team *solver.Team
+}
+
+// openSearch opens a session of cfg and its team.
+func openSearch(cfg kalah.Config) (search, error) {
+	k, err := kalah.Open(cfg)
+	if err != nil {
+		return search{}, err
+	}
+	team, err := k.Team()
+	if err != nil {
+		k.Close()
+		return search{}, err
+	}
+	return search{k: k, team: team}, nil
 }
 
 // checkTableDivisor: a check's table is the units' table over this.
 const checkTableDivisor = 4
 
 // checker returns rs's check search, opened on first use (under p.mu).
-func (p *pool) checker(rs *ruleSolver) (*checkSolver, error) {
+func (p *pool) checker(rs *ruleSolver) (*search, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if rs.checks != nil {
@@ -385,16 +399,11 @@ func (p *pool) checker(rs *ruleSolver) (*checkSolver, error) {
 	cfg := rs.cfg
 	cfg.Shared = nil
 	cfg.TableSize = max(rs.k.TableSize()/checkTableDivisor, 1<<20)
-	k, err := kalah.Open(cfg)
+	s, err := openSearch(cfg)
 	if err != nil {
 		return nil, err
 	}
-	team, err := k.Team()
-	if err != nil {
-		k.Close()
-		return nil, err
-	}
-	rs.checks = &checkSolver{k: k, team: team}
+	rs.checks = &s
 	return rs.checks, nil
 }
 
@@ -416,16 +425,11 @@ func (p *pool) solver(ctx context.Context, c *Conn, r engine.Variant, gameSeeds 
 			}
 			cfg.Shared = rs.shared
 		}
-		k, err := kalah.Open(cfg)
+		s, err := openSearch(cfg)
 		if err != nil {
 			return nil, err
 		}
-		team, err := k.Team()
-		if err != nil {
-			k.Close()
-			return nil, err
-		}
-		rs.k, rs.team, rs.cfg = k, team, cfg
+		rs.search, rs.cfg = s, cfg
 		p.solvers[r] = rs
 	}
 	if rs.shared != nil {

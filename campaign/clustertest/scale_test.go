@@ -114,11 +114,7 @@ func scaleRecords(g game, split int, runs []scaleRun, rev, loadBefore, loadAfter
 	one := runs[0].Traces
 	base := campaign.Simulate(one, []int{1}, 0)
 	cores := runtime.NumCPU()
-	var oneBusy float64
-	for _, tr := range one {
-		oneBusy += tr.Seconds
-	}
-	oneRate := float64(base.Nodes) / oneBusy
+	oneRate := workerRate(one)
 	date := time.Now().UTC()
 	rule := "empty-capture"
 	if g.rule != rule {
@@ -131,12 +127,8 @@ func scaleRecords(g game, split int, runs []scaleRun, rev, loadBefore, loadAfter
 	var out []bench.Record
 	for _, r := range runs {
 		measured := campaign.Simulate(r.Traces, []int{r.Workers}, 0).Recorded
-		var busy float64
-		for _, tr := range r.Traces {
-			busy += tr.Seconds
-		}
 		nodes := campaign.Simulate(r.Traces, nil, 0).Nodes
-		rate := float64(nodes) / busy
+		rate := workerRate(r.Traces)
 		atSeconds := campaign.Simulate(one, []int{r.Workers}, 0).Predictions[0].Seconds
 		atRate := campaign.Simulate(one, []int{r.Workers}, rate).Predictions[0].Seconds
 		// The run's rate over the one-worker tree's nodes: every unit
@@ -275,4 +267,16 @@ func loadNote(before, after string) string {
 		n += "; " + s
 	}
 	return n
+}
+
+// workerRate is a run's nodes a second of one worker: its units' nodes
+// over its workers' seconds on them.
+func workerRate(traces []campaign.Trace) float64 {
+	var nodes int64
+	var busy float64
+	for _, tr := range traces {
+		nodes += tr.Nodes
+		busy += tr.Seconds
+	}
+	return float64(nodes) / busy
 }

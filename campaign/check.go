@@ -48,8 +48,10 @@ import (
 //
 // Before the campaign ends, every check issued is settled: answered, or
 // left undone (checks_undone) when no worker but those it excludes has
-// been heard from. Checks live in the coordinator's run: one cut short by
-// a restart of the coordinator is not issued again.
+// been heard from. Every open check is kept in the state bucket
+// (<campaign>.check.<key>, checkState): a coordinator started again takes
+// the answers its last run's checks were given while it was away, and
+// issues again those gone from the queue unanswered.
 
 // DefaultVerifyShare is the share of accepted answers that 'campaign
 // start' checks unless told otherwise (--verify-share): a check costs
@@ -72,6 +74,121 @@ type crossCheck struct {
 	issued  time.Time    // when its last check unit went out
 	done    bool
 	mine    bool // handed to the coordinator's own solver (issueCheck, settle)
+	// restored: left open by an earlier run (loadChecks); never dropped
+	// as undone, since the workers of that run may still be at work.
+	restored bool
+}
+
+// checkState is an open check as the state bucket keeps it.
+type checkState struct {
+	Orig    Result   `json:"orig"`
+	Answers []Result `json:"answers,omitempty"`
+	Exclude []string `json:"exclude"`
+	Issues  int      `json:"issues"`
+	Seq     uint64   `json:"seq,omitempty"`
+}
+
+func checkKey(campaign, key string) string {
+	return campaign + ".check." + keyUnsafe.ReplaceAllString(key, "_")
+}
+
+// persistCheck writes c to the state bucket, or deletes it there once c
+// is done. Writes go one at a time, each with c as it is when its turn
+// comes, so that the last one of a check is its latest state.
+func (co *Coordinator) persistCheck(c *crossCheck) {
+	co.persistMu.Lock()
+	defer co.persistMu.Unlock()
+	co.mu.Lock()
+	done := c.done
+	cs := checkState{Orig: c.orig, Answers: slices.Clone(c.answers), Exclude: slices.Clone(c.exclude), Issues: c.issues, Seq: c.seq}
+	co.mu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	k := checkKey(co.p.Name, c.key)
+	if done {
+		if err := co.c.State.Delete(ctx, k); err != nil && !errors.Is(err, jetstream.ErrKeyNotFound) {
+			co.logf("removing the settled check of %s from the state bucket: %v", c.key, err)
+		}
+		return
+	}
+	data, _ := json.Marshal(cs)
+	if _, err := co.c.State.Put(ctx, k, data); err != nil {
+		co.logf("keeping the check of %s in the state bucket: %v (a restart would not see it)", c.key, err)
+	}
+}
+
+// loadChecks reads the checks an earlier run left open; a check of a
+// quarantined worker's answer, or one that does not hold up, is removed.
+func (co *Coordinator) loadChecks(ctx context.Context) {
+	kl, err := co.c.State.ListKeysFiltered(ctx, co.p.Name+".check.>")
+	if err != nil {
+		return
+	}
+	var keys []string
+	for k := range kl.Keys() {
+		keys = append(keys, k)
+	}
+	n := 0
+	for _, k := range keys {
+		e, err := co.c.State.Get(ctx, k)
+		if err != nil {
+			continue
+		}
+		var cs checkState
+		var b engine.Board
+		var gamma int
+		if err = json.Unmarshal(e.Value(), &cs); err == nil {
+			var r engine.Variant
+			r, b, gamma, err = ParseKey(cs.Orig.Key)
+			if err == nil && r != co.rules {
+				err = fmt.Errorf("a check of %v, not %v", r, co.rules)
+			}
+		}
+		co.mu.Lock()
+		_, q := co.quarantined[cs.Orig.Identity().ID()]
+		if err != nil || q || co.checks[cs.Orig.Key] != nil {
+			co.mu.Unlock()
+			if err != nil {
+				co.logf("removing the check %s from the state bucket: %v", k, err)
+			}
+			co.c.State.Delete(ctx, k)
+			continue
+		}
+		cg := checkGamma(cs.Orig.Value, gamma)
+		co.checks[cs.Orig.Key] = &crossCheck{key: cs.Orig.Key, orig: cs.Orig, b: b, gamma: gamma, ckey: UnitKey(co.rules, b, cg), cgamma: cg,
+			answers: cs.Answers, exclude: cs.Exclude, issues: cs.Issues, seq: cs.Seq, issued: time.Now(), restored: true}
+		co.mu.Unlock()
+		n++
+	}
+	if n > 0 {
+		co.logf("%d checks left open by the last run", n)
+	}
+}
+
+// reissueChecks issues again the open checks whose units are no longer
+// on the queue (run after the answers waiting on the results stream are
+// taken, so that an answered check is settled, not issued again).
+func (co *Coordinator) reissueChecks(ctx context.Context) {
+	st, err := co.c.JS.Stream(ctx, unitStream)
+	if err != nil {
+		return
+	}
+	co.mu.Lock()
+	var open []*crossCheck
+	for _, c := range co.checks {
+		if c.restored && !c.done {
+			open = append(open, c)
+		}
+	}
+	co.mu.Unlock()
+	for _, c := range open {
+		if c.seq != 0 {
+			if _, err := st.GetMsg(ctx, c.seq); err == nil {
+				continue // still queued, or with a worker
+			}
+		}
+		co.issueCheck(c)
+	}
 }
 
 // checkGamma is the window of the test that checks the claim of the
@@ -197,6 +314,7 @@ func (co *Coordinator) startCheck(res Result, b engine.Board, gamma int) {
 	co.st.workerRow(res).Checked++
 	co.mu.Unlock()
 	co.issueCheck(c)
+	co.persistCheck(c)
 }
 
 // checkEverything checks every answer accepted in this run that has not
@@ -365,6 +483,7 @@ func (co *Coordinator) settleCheck(c *crossCheck, res Result, local bool) {
 	case !c.done:
 		co.issueCheck(c)
 	}
+	co.persistCheck(c)
 }
 
 // quarantine refuses the worker id from now on, deletes its answers from
@@ -378,9 +497,11 @@ func (co *Coordinator) quarantine(w Identity, reason string) {
 	}
 	q := Quarantine{Worker: w, Reason: reason, Time: time.Now().UTC().Format(time.RFC3339), UnitsDone: co.st.Done}
 	co.quarantined[id] = q
+	var closed []*crossCheck
 	for _, c := range co.checks {
 		if !c.done && c.orig.Identity().ID() == id {
 			c.done = true // its answers are solved again
+			closed = append(closed, c)
 		}
 	}
 	keys := co.answeredBy[id]
@@ -389,6 +510,9 @@ func (co *Coordinator) quarantine(w Identity, reason string) {
 	cancel := co.searchCancel
 	co.mu.Unlock()
 	co.logf("QUARANTINED worker %s (build %q): %s", id, w.Build, reason)
+	for _, c := range closed {
+		co.persistCheck(c)
+	}
 	ctx, cancelCtx := context.WithTimeout(context.Background(), time.Minute)
 	defer cancelCtx()
 	for _, k := range keys {
@@ -439,14 +563,15 @@ func (co *Coordinator) settle(ctx context.Context) error {
 		}
 		open := 0
 		var drop []uint64
-		var mine []*crossCheck
+		var mine, dropped []*crossCheck
 		for _, c := range co.checks {
 			switch {
 			case c.done:
-			case len(c.answers) == 0 && !co.eligible(c):
+			case len(c.answers) == 0 && !c.restored && !co.eligible(c):
 				c.done = true
 				co.st.ChecksUndone++
 				drop = append(drop, c.seq)
+				dropped = append(dropped, c)
 			case c.mine:
 				open++
 			case len(c.answers) == 1 && !co.eligible(c), time.Since(c.issued) > checkPatience:
@@ -464,6 +589,9 @@ func (co *Coordinator) settle(ctx context.Context) error {
 		for _, c := range mine {
 			co.logf("the check of %s has had no answer from a worker that may take it; the coordinator runs it", c.key)
 			go co.checkLocally(c)
+		}
+		for _, c := range dropped {
+			co.persistCheck(c)
 		}
 		if len(drop) > 0 {
 			co.logf("%d checks left undone: no worker but the ones whose answers they check was heard from", len(drop))

@@ -132,6 +132,41 @@ func TestChecksAgree(t *testing.T) {
 	}
 }
 
+// The checks open when the coordinator stops are settled by its next run:
+// their answers are taken, and those gone from the queue go out again.
+func TestChecksSurviveRestart(t *testing.T) {
+	e := newEnv(t, 5*time.Second)
+	_, stop := e.workers(2, nil)
+	defer stop()
+	p := params(t, "checkrestart", engine.Variant{Pits: 6, Rule: engine.EmptyCapture}, 0, midGame, engine.North)
+	ctx, cancel := context.WithCancel(context.Background())
+	cfg := CoordinatorConfig{VerifyShare: 1, VerifySeed: 5, onResult: func(Result) { cancel() }}
+	if _, err := e.coordinate(ctx, p, cfg); err == nil {
+		t.Fatal("the first run was not stopped")
+	}
+	kl, err := e.c.State.ListKeysFiltered(context.Background(), p.Name+".check.>")
+	if err != nil {
+		t.Fatal(err)
+	}
+	open := 0
+	for range kl.Keys() {
+		open++
+	}
+	if open == 0 {
+		t.Fatal("no check open in the state bucket after the stop")
+	}
+	_, st := e.solved(p, CoordinatorConfig{VerifyShare: 1, VerifySeed: 5})
+	if st.ChecksAgreed != st.ChecksIssued || st.ChecksDisagreed != 0 || st.ChecksUndone != 0 {
+		t.Errorf("%d checks open at the stop; then %d issued, %d agreed, %d disagreed, %d undone",
+			open, st.ChecksIssued, st.ChecksAgreed, st.ChecksDisagreed, st.ChecksUndone)
+	}
+	if kl, err = e.c.State.ListKeysFiltered(context.Background(), p.Name+".check.>"); err == nil {
+		for k := range kl.Keys() {
+			t.Errorf("%s still in the state bucket after the campaign", k)
+		}
+	}
+}
+
 // A worker lying on 5 % of its answers is caught in at least 9 of 10
 // seeded runs at the default share.
 func TestLyingWorkerFivePercent(t *testing.T) {

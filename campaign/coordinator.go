@@ -112,7 +112,8 @@ type Coordinator struct {
 	checks       map[string]*crossCheck // by the key of the answer checked
 	quarantined  map[string]Quarantine  // by Identity.ID
 	answeredBy   map[string][]string    // keys in the results bucket, by Identity.ID
-	heard        map[string]time.Time   // workers heard from in this run, by Identity.ID
+	heard        map[string]time.Time   // when each worker was last heard from, by Identity.ID
+	persistMu    sync.Mutex             // one check write at a time (persistCheck)
 	restart      bool                   // a quarantine voided the search
 	issued       map[string]issueInfo   // units out, by key, for their traces (trace.go)
 	searchCancel context.CancelFunc     // ends the current search
@@ -330,12 +331,18 @@ func (co *Coordinator) Run(ctx context.Context) (*results.Record, error) {
 	co.st.Restarts = co.st.Runs - 1
 	co.st.VerifyShare = co.cfg.VerifyShare
 	prevSeconds := co.st.Seconds
+	for _, w := range co.st.Workers {
+		if t, err := time.Parse(time.RFC3339, w.LastHeard); err == nil {
+			co.heard[w.ID()] = t
+		}
+	}
 	for _, q := range loadQuarantine(ctx, co.c, co.p.Name) {
 		co.quarantined[q.Worker.ID()] = q
 	}
 	if err := co.loadTable(ctx); err != nil {
 		return nil, fmt.Errorf("reading the results bucket: %w", err)
 	}
+	co.loadChecks(ctx)
 	cons, err := co.c.JS.CreateOrUpdateConsumer(ctx, resultStream, jetstream.ConsumerConfig{
 		Durable: "coord-" + co.p.Name, FilterSubject: resultSubject(co.p.Name),
 		AckPolicy: jetstream.AckExplicitPolicy, AckWait: 10 * time.Second, MaxDeliver: -1,
@@ -359,6 +366,7 @@ func (co *Coordinator) Run(ctx context.Context) (*results.Record, error) {
 			break
 		}
 	}
+	co.reissueChecks(ctx)
 	cc, err := cons.Consume(func(msg jetstream.Msg) { co.take(context.Background(), msg) }, jetstream.PullMaxMessages(50))
 	if err != nil {
 		return nil, err

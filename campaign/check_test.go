@@ -400,3 +400,46 @@ func TestCheckNotFromSharedTable(t *testing.T) {
 		t.Errorf("unit: %d < %d: the shared table was not consulted, so the check above proves nothing", res.Value, gamma)
 	}
 }
+
+// A lone worker behind many units it must hand back (checks of its own
+// answers) still reaches the unit queued after them.
+func TestHandBackDoesNotStarve(t *testing.T) {
+	e := newEnv(t, 5*time.Second)
+	ws, stop := e.workers(1, nil)
+	defer stop()
+	r := engine.Variant{Pits: 4, Rule: engine.NoEmptyCapture}
+	const name = "handback"
+	start, err := r.StartPosition(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	results, err := e.c.NC.SubscribeSync(resultSubject(name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	publish := func(id string, gamma int, exclude []string) {
+		t.Helper()
+		u := Unit{Campaign: name, Key: UnitKey(r, start.Board, gamma), Rule: r.Rule.String(), Pits: r.Pits, Gamma: gamma,
+			GameSeeds: 16, Build: CurrentBuild(), EGDBSeeds: -1, Exclude: exclude}
+		if exclude != nil {
+			u.Check = "a-unit-of-" + id
+		}
+		body, _ := json.Marshal(u)
+		if _, err := e.c.JS.PublishMsg(ctx, &nats.Msg{Subject: unitSubject(name), Data: body}, jetstream.WithMsgID(id)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range 40 {
+		publish(fmt.Sprint("mine", i), i%16-8, []string{ws[0].id.ID()})
+	}
+	publish("unit", 0, nil)
+	msg, err := results.NextMsg(45 * time.Second)
+	if err != nil {
+		t.Fatalf("the unit behind 40 handed-back ones was never answered: %v", err)
+	}
+	var res Result
+	if err := json.Unmarshal(msg.Data, &res); err != nil || res.Check != "" {
+		t.Errorf("answer %+v (%v): want the unit's", res, err)
+	}
+}

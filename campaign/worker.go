@@ -76,7 +76,22 @@ type WorkerConfig struct {
 const (
 	refuseDelay      = 200 * time.Millisecond
 	refuseBackoffMax = time.Minute
+	handBackMax      = 10 * time.Second
 )
+
+// handBackDelay is how long a unit this worker hands back (Unit.Exclude
+// names it) waits before it is delivered again: refuseDelay, twice as
+// long after each delivery, at most handBackMax. JetStream delivers a unit
+// due again before a new one, so that with a fixed delay a worker alone
+// with more such units than it hands back in that time would never reach
+// the units behind them.
+func handBackDelay(msg jetstream.Msg) time.Duration {
+	n := 1
+	if md, err := msg.Metadata(); err == nil {
+		n = int(md.NumDelivered)
+	}
+	return min(refuseDelay<<min(max(n-1, 0), 8), handBackMax)
+}
 
 // Worker pulls units from the work queue, solves each with a local
 // session and publishes the answer. Any number of workers may run, on any
@@ -469,11 +484,7 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) error {
 	if slices.Contains(u.Exclude, w.id.ID()) {
 		// A check of this worker's own answer, or a unit of a campaign
 		// that quarantined it: another worker takes it.
-		msg.NakWithDelay(refuseDelay)
-		select {
-		case <-ctx.Done():
-		case <-time.After(refuseDelay / 4):
-		}
+		msg.NakWithDelay(handBackDelay(msg))
 		return nil
 	}
 	if u.Check == "" {

@@ -126,7 +126,17 @@ func (p *proc) tail(n int) string {
 	if len(lines) > n {
 		lines = lines[len(lines)-n:]
 	}
-	return strings.Join(lines, "\n")
+	out := strings.Join(lines, "\n")
+	// A crash's cause is at the top of its stack dump, which a deep
+	// search's frames push out of the tail: show it first.
+	text := p.logText()
+	for _, mark := range []string{"panic: ", "fatal error: "} {
+		if i := strings.Index(text, mark); i >= 0 && !strings.Contains(out, text[i:min(len(text), i+200)]) {
+			head := strings.SplitN(text[i:], "\n", 25)
+			return strings.Join(head[:min(len(head), 24)], "\n") + "\n        ...\n" + out
+		}
+	}
+	return out
 }
 
 // lastLine is the log's last complete line.

@@ -64,7 +64,7 @@ campaign status' lists it as refusing. An --egdb directory that holds no
 database at all is bad input (exit 2).
 
 The workers of a campaign share the proven entries of big subtrees
-(boards of at least 24 seeds whose search took at least 1 k nodes)
+(boards of at least 24 seeds whose search took at least 4 k nodes)
 through the server's kalah_table bucket, so that a transposition between
 units solved on different machines is searched once; each worker keeps
 a mirror of the campaign's entries in memory and never waits on the

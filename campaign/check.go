@@ -548,6 +548,14 @@ func (co *Coordinator) quarantine(w Identity, reason string) {
 // keep the campaign from ending.
 const checkPatience = 2 * DefaultAckWait
 
+// patience is how long settle waits for c's answer: checkPatience, and
+// four times as long as the unit checked took its worker, since a check,
+// searched in a cold table, can cost a few times its unit and a worker
+// may hold it that long.
+func (c *crossCheck) patience() time.Duration {
+	return checkPatience + time.Duration(4*c.orig.Seconds*float64(time.Second))
+}
+
 // errRestart ends a search that a quarantine made void.
 var errRestart = errors.New("search restarted after a quarantine")
 
@@ -574,7 +582,7 @@ func (co *Coordinator) settle(ctx context.Context) error {
 				dropped = append(dropped, c)
 			case c.mine:
 				open++
-			case len(c.answers) == 1 && !co.eligible(c), time.Since(c.issued) > checkPatience:
+			case len(c.answers) == 1 && !co.eligible(c), time.Since(c.issued) > c.patience():
 				// A third test decides a disagreement: when the worker it
 				// went to is gone or quarantined, or it is not answered
 				// in time, the coordinator runs it.

@@ -443,3 +443,16 @@ func TestHandBackDoesNotStarve(t *testing.T) {
 		t.Errorf("answer %+v (%v): want the unit's", res, err)
 	}
 }
+
+// The coordinator waits for a check of a long unit longer before it runs
+// the check itself: a worker may well be searching it still.
+func TestCheckPatience(t *testing.T) {
+	short := &crossCheck{orig: Result{Seconds: 0.01}}
+	long := &crossCheck{orig: Result{Seconds: 300}}
+	if p := short.patience(); p < checkPatience || p > checkPatience+time.Second {
+		t.Errorf("patience for a check of a 10 ms unit: %v, want about %v", p, checkPatience)
+	}
+	if p := long.patience(); p < checkPatience+20*time.Minute {
+		t.Errorf("patience for a check of a 5-minute unit: %v, want at least %v", p, checkPatience+20*time.Minute)
+	}
+}

@@ -392,7 +392,7 @@ func (co *Coordinator) checkLocally(c *crossCheck) {
 	err := co.withLocal(func(k *kalah.Session) error {
 		var err error
 		before := k.Stats().Nodes
-		v, _, err = k.NullWindow(context.WithoutCancel(co.runCtx), c.b, c.cgamma)
+		v, _, err = k.NullWindow(co.localCtx, c.b, c.cgamma)
 		nodes = k.Stats().Nodes - before
 		return err
 	})

@@ -456,3 +456,37 @@ func TestCheckPatience(t *testing.T) {
 		t.Errorf("patience for a check of a 5-minute unit: %v, want at least %v", p, checkPatience+20*time.Minute)
 	}
 }
+
+// Closing the coordinator while it runs a check itself stops that search
+// before the session's table is unmapped under it.
+func TestCloseDuringLocalCheck(t *testing.T) {
+	e := newEnv(t, 5*time.Second)
+	r := engine.Variant{Pits: 6, Rule: engine.NoEmptyCapture}
+	p := params(t, "closing", r, 5, "", engine.South)
+	if err := Create(context.Background(), e.c, p); err != nil {
+		t.Fatal(err)
+	}
+	co, err := NewCoordinator(e.c, p, CoordinatorConfig{Log: testLog(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	start, _ := r.StartPosition(5)
+	c := &crossCheck{key: "a-unit", b: start.Board, gamma: 1, cgamma: 1, orig: Result{Value: 1}}
+	done := make(chan struct{})
+	go func() {
+		co.checkLocally(c)
+		close(done)
+	}()
+	time.Sleep(time.Second) // into the search (Kalah(6,5) takes minutes)
+	co.Close()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the coordinator's own check did not stop when it was closed")
+	}
+	co.mu.Lock()
+	defer co.mu.Unlock()
+	if c.done || len(c.answers) != 0 {
+		t.Errorf("a check stopped by Close was settled: %+v", c.answers)
+	}
+}

@@ -88,6 +88,12 @@ type Coordinator struct {
 
 	localMu sync.Mutex
 	local   *kalah.Session // the front end's own small solver
+	// localStop ends the checks the coordinator runs itself (their
+	// context, localCtx), which no run's end stops; localClosed: Close
+	// has closed local (under localMu).
+	localCtx    context.Context
+	localStop   context.CancelFunc
+	localClosed bool
 	// localDB is the depth of its endgame database (-1: none): boards it
 	// covers are answered here at once, not shipped.
 	localDB int
@@ -270,6 +276,7 @@ func NewCoordinator(c *Conn, p Params, cfg CoordinatorConfig) (*Coordinator, err
 		table: map[engine.Key]bounds{}, pending: map[string]*pend{},
 		id: processIdentity("coordinator", p.Build), rng: rand.New(rand.NewPCG(seed, 0x6b616c6168)),
 		checks: map[string]*crossCheck{}, issued: map[string]issueInfo{}, quarantined: map[string]Quarantine{}, answeredBy: map[string][]string{}, heard: map[string]time.Time{}}
+	co.localCtx, co.localStop = context.WithCancel(context.Background())
 	co.watchT = defaultWatch
 	if cfg.watch != nil {
 		co.watchT = *cfg.watch
@@ -306,8 +313,19 @@ func (co *Coordinator) logf(format string, a ...any) {
 	}
 }
 
-// Close releases the coordinator's own session.
-func (co *Coordinator) Close() { co.local.Close() }
+// Close releases the coordinator's own session, once the search on it
+// has stopped: a check the coordinator runs itself may outlast the run
+// (its worker's answer settled it meanwhile), and closing the session
+// unmaps the table and database it reads.
+func (co *Coordinator) Close() {
+	co.localStop()
+	co.localMu.Lock()
+	defer co.localMu.Unlock()
+	if !co.localClosed {
+		co.localClosed = true
+		co.local.Close()
+	}
+}
 
 // Run drives the campaign to its end and returns its record, also kept in
 // the state bucket. A finished campaign returns its record at once. When

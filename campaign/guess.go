@@ -2,6 +2,7 @@ package campaign
 
 import (
 	"context"
+	"errors"
 
 	"github.com/kalah-solver/kalah"
 	"github.com/kalah-solver/kalah/engine"
@@ -45,6 +46,9 @@ func (co *Coordinator) guess(ctx context.Context, b engine.Board) int {
 func (co *Coordinator) withLocal(f func(k *kalah.Session) error) error {
 	co.localMu.Lock()
 	defer co.localMu.Unlock()
+	if co.localClosed {
+		return errors.New("the coordinator is closed")
+	}
 	if err := co.local.Ready(); err != nil {
 		return err
 	}

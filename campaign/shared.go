@@ -47,10 +47,10 @@ const (
 	// at least this many seeds (the top of a unit's tree, where subtrees
 	// are large and transpositions between units happen).
 	sharedMinSeeds = 24
-	// sharedMinWork: only entries whose subtree cost at least 2^10 nodes
-	// are shared: a write per 1 k nodes at most, and an entry found saves
+	// sharedMinWork: only entries whose subtree cost at least 2^12 nodes
+	// are shared: a write per 4 k nodes at most, and an entry found saves
 	// at least that many.
-	sharedMinWork = 10
+	sharedMinWork = 12
 	// sharedMaxEntries caps the entries a mirror keeps (about 40 MB at
 	// most); a full mirror takes no more puts, its own or other workers'.
 	sharedMaxEntries = 1 << 20

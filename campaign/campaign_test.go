@@ -16,6 +16,7 @@ import (
 	"github.com/kalah-solver/kalah/engine"
 	"github.com/kalah-solver/kalah/results"
 	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 )
 
 // The tests run an embedded server on a free loopback port, workers in
@@ -30,6 +31,20 @@ func testLog(t *testing.T) *log.Logger {
 		return log.New(os.Stderr, "", log.Lmicroseconds)
 	}
 	return nil
+}
+
+// bucketKeys lists the keys of kv that match filter.
+func bucketKeys(t *testing.T, kv jetstream.KeyValue, filter string) []string {
+	t.Helper()
+	kl, err := kv.ListKeysFiltered(context.Background(), filter)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for k := range kl.Keys() {
+		keys = append(keys, k)
+	}
+	return keys
 }
 
 // env is a server and a connection for the coordinator.

@@ -570,7 +570,6 @@ func (co *Coordinator) settle(ctx context.Context) error {
 			return errRestart
 		}
 		open := 0
-		var drop []uint64
 		var mine, dropped []*crossCheck
 		for _, c := range co.checks {
 			switch {
@@ -578,7 +577,6 @@ func (co *Coordinator) settle(ctx context.Context) error {
 			case len(c.answers) == 0 && !c.restored && !co.eligible(c):
 				c.done = true
 				co.st.ChecksUndone++
-				drop = append(drop, c.seq)
 				dropped = append(dropped, c)
 			case c.mine:
 				open++
@@ -598,15 +596,14 @@ func (co *Coordinator) settle(ctx context.Context) error {
 			co.logf("the check of %s has had no answer from a worker that may take it; the coordinator runs it", c.key)
 			go co.checkLocally(c)
 		}
-		for _, c := range dropped {
-			co.persistCheck(c)
-		}
-		if len(drop) > 0 {
-			co.logf("%d checks left undone: no worker but the ones whose answers they check was heard from", len(drop))
-			if st, err := co.c.JS.Stream(ctx, unitStream); err == nil {
-				for _, seq := range drop {
-					st.DeleteMsg(ctx, seq)
+		if len(dropped) > 0 {
+			co.logf("%d checks left undone: no worker but the ones whose answers they check was heard from", len(dropped))
+			st, err := co.c.JS.Stream(ctx, unitStream)
+			for _, c := range dropped {
+				if err == nil {
+					st.DeleteMsg(ctx, c.seq)
 				}
+				co.persistCheck(c)
 			}
 		}
 		if open == 0 {

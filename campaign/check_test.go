@@ -144,14 +144,7 @@ func TestChecksSurviveRestart(t *testing.T) {
 	if _, err := e.coordinate(ctx, p, cfg); err == nil {
 		t.Fatal("the first run was not stopped")
 	}
-	kl, err := e.c.State.ListKeysFiltered(context.Background(), p.Name+".check.>")
-	if err != nil {
-		t.Fatal(err)
-	}
-	open := 0
-	for range kl.Keys() {
-		open++
-	}
+	open := len(bucketKeys(t, e.c.State, p.Name+".check.>"))
 	if open == 0 {
 		t.Fatal("no check open in the state bucket after the stop")
 	}
@@ -160,10 +153,8 @@ func TestChecksSurviveRestart(t *testing.T) {
 		t.Errorf("%d checks open at the stop; then %d issued, %d agreed, %d disagreed, %d undone",
 			open, st.ChecksIssued, st.ChecksAgreed, st.ChecksDisagreed, st.ChecksUndone)
 	}
-	if kl, err = e.c.State.ListKeysFiltered(context.Background(), p.Name+".check.>"); err == nil {
-		for k := range kl.Keys() {
-			t.Errorf("%s still in the state bucket after the campaign", k)
-		}
+	for _, k := range bucketKeys(t, e.c.State, p.Name+".check.>") {
+		t.Errorf("%s still in the state bucket after the campaign", k)
 	}
 }
 

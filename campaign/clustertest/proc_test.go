@@ -122,14 +122,14 @@ func (p *proc) logText() string {
 
 // tail is the last n lines of the log.
 func (p *proc) tail(n int) string {
-	lines := strings.Split(strings.TrimRight(p.logText(), "\n"), "\n")
+	text := p.logText()
+	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
 	if len(lines) > n {
 		lines = lines[len(lines)-n:]
 	}
 	out := strings.Join(lines, "\n")
 	// A crash's cause is at the top of its stack dump, which a deep
 	// search's frames push out of the tail: show it first.
-	text := p.logText()
 	for _, mark := range []string{"panic: ", "fatal error: "} {
 		if i := strings.Index(text, mark); i >= 0 && !strings.Contains(out, text[i:min(len(text), i+200)]) {
 			head := strings.SplitN(text[i:], "\n", 25)

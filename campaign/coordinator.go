@@ -67,6 +67,11 @@ type CoordinatorConfig struct {
 	// VerifySeed seeds the choice of the answers checked; 0: a seed from
 	// the clock.
 	VerifySeed uint64
+	// Affinity: a board's next test goes first to the worker that answered
+	// its last one (affinity.go). 'campaign start' sets it for workers
+	// with tables of their own (not with --local, whose workers share
+	// one).
+	Affinity bool
 	// onResult, for tests: called after each accepted result.
 	onResult func(Result)
 	// afterLoad, for tests: called after each reading of the results
@@ -113,17 +118,18 @@ type Coordinator struct {
 	outage  outage             // waits for the cluster (outage.go)
 
 	// Cross-checks (check.go), under mu.
-	id           Identity               // the coordinator's own, for its third tests
-	rng          *rand.Rand             // picks the answers checked
-	checks       map[string]*crossCheck // by the key of the answer checked
-	quarantined  map[string]Quarantine  // by Identity.ID
-	answeredBy   map[string][]string    // keys in the results bucket, by Identity.ID
-	heard        map[string]time.Time   // when each worker was last heard from, by Identity.ID
-	persistMu    sync.Mutex             // one check write at a time (persistCheck)
-	restart      bool                   // a quarantine voided the search
-	issued       map[string]issueInfo   // units out, by key, for their traces (trace.go)
-	searchCancel context.CancelFunc     // ends the current search
-	watchT       watchTimes             // the watch over units out (watch.go)
+	id           Identity                // the coordinator's own, for its third tests
+	rng          *rand.Rand              // picks the answers checked
+	checks       map[string]*crossCheck  // by the key of the answer checked
+	quarantined  map[string]Quarantine   // by Identity.ID
+	answeredBy   map[string][]string     // keys in the results bucket, by Identity.ID
+	heard        map[string]time.Time    // when each worker was last heard from, by Identity.ID
+	persistMu    sync.Mutex              // one check write at a time (persistCheck)
+	restart      bool                    // a quarantine voided the search
+	issued       map[string]issueInfo    // units out, by key, for their traces (trace.go)
+	lastTest     map[engine.Key]lastTest // who answered each board's last test (affinity.go)
+	searchCancel context.CancelFunc      // ends the current search
+	watchT       watchTimes              // the watch over units out (watch.go)
 }
 
 type bounds struct{ lo, hi int }
@@ -275,7 +281,8 @@ func NewCoordinator(c *Conn, p Params, cfg CoordinatorConfig) (*Coordinator, err
 	co := &Coordinator{c: c, p: p, cfg: cfg, rules: r, root: pos, local: k, localDB: localDB,
 		table: map[engine.Key]bounds{}, pending: map[string]*pend{},
 		id: processIdentity("coordinator", p.Build), rng: rand.New(rand.NewPCG(seed, 0x6b616c6168)),
-		checks: map[string]*crossCheck{}, issued: map[string]issueInfo{}, quarantined: map[string]Quarantine{}, answeredBy: map[string][]string{}, heard: map[string]time.Time{}}
+		checks: map[string]*crossCheck{}, issued: map[string]issueInfo{}, quarantined: map[string]Quarantine{}, answeredBy: map[string][]string{}, heard: map[string]time.Time{},
+		lastTest: map[engine.Key]lastTest{}}
 	co.localCtx, co.localStop = context.WithCancel(context.Background())
 	co.watchT = defaultWatch
 	if cfg.watch != nil {
@@ -636,7 +643,7 @@ func (co *Coordinator) take(ctx context.Context, msg jetstream.Msg) {
 	var tr *Trace
 	if ti, ok := co.issued[res.Key]; ok && !repeated {
 		tr = &Trace{ID: ti.id, Key: res.Key, Parent: ti.parent, Cause: ti.cause, Issued: unixSeconds(ti.at), Received: unixSeconds(received), Finished: unixSeconds(time.Now()),
-			Nodes: res.Nodes, Seconds: res.Seconds, Worker: res.Identity().ID(), Threads: res.Threads}
+			Nodes: res.Nodes, Seconds: res.Seconds, Worker: res.Identity().ID(), Threads: res.Threads, Prefer: ti.prefer}
 		delete(co.issued, res.Key)
 	}
 	if p := co.pending[res.Key]; p != nil && !p.closed {
@@ -659,9 +666,16 @@ func (co *Coordinator) take(ctx context.Context, msg jetstream.Msg) {
 		co.st.Stats.Add(*res.Stats)
 	}
 	co.st.CPUSeconds += res.Seconds
-	if res.Attempt > 1 {
-		co.st.Redelivered++
+	if res.Attempt > 1 && (tr == nil || tr.Prefer == "") {
+		co.st.Redelivered++ // a preferred unit's hand-backs are deliveries too
 	}
+	if tr != nil && tr.Prefer != "" {
+		co.st.Affine++
+		if tr.Prefer == id {
+			co.st.AffineKept++
+		}
+	}
+	co.lastTest[b.Key()] = lastTest{id: id, seconds: res.Seconds}
 	co.st.addWorker(res)
 	co.mu.Unlock()
 	if tr != nil {

@@ -410,9 +410,11 @@ func (co *Coordinator) issue(ctx context.Context, key string, b engine.Board, ga
 	}
 	co.mu.Lock()
 	exclude := co.quarantinedIDs()
+	prefer, until := co.preferred(b)
 	co.mu.Unlock()
 	u := Unit{Campaign: co.p.Name, Key: key, Rule: co.rules.Rule.String(), Pits: co.rules.Pits, Gamma: gamma,
-		GameSeeds: co.root.Board.Seeds(), Build: co.p.Build, EGDBSeeds: co.p.EGDBSeeds, Exclude: exclude}
+		GameSeeds: co.root.Board.Seeds(), Build: co.p.Build, EGDBSeeds: co.p.EGDBSeeds, Exclude: exclude,
+		Prefer: prefer, PreferUntil: until}
 	body, _ := json.Marshal(u)
 	var ack *jetstream.PubAck
 	var id string
@@ -429,7 +431,7 @@ func (co *Coordinator) issue(ctx context.Context, key string, b engine.Board, ga
 		// before the publish returns.
 		co.mu.Lock()
 		if ti, ok := co.issued[key]; !ok || ti.id != id {
-			co.issued[key] = issueInfo{id: id, at: time.Now(), cause: p.cause, parent: p.parent}
+			co.issued[key] = issueInfo{id: id, at: time.Now(), cause: p.cause, parent: p.parent, prefer: prefer}
 		}
 		co.mu.Unlock()
 		if err := co.retry(ctx, "queueing unit "+key, func(ctx context.Context) (err error) {

@@ -37,6 +37,11 @@ type Status struct {
 	// heard from for as long (watch.go).
 	Recovered int64 `json:"units_recovered"`
 	Stalled   int64 `json:"units_stalled"`
+	// Affine: answers to units that went first to the worker that
+	// answered their board's last test (affinity.go); AffineKept: those
+	// that worker answered.
+	Affine     int64 `json:"units_affine"`
+	AffineKept int64 `json:"units_affine_kept"`
 	// Repeated: result messages delivered to the coordinator again (held
 	// past the results consumer's ack wait, or around a crash), taken
 	// once and not counted in Done or Nodes again.

@@ -38,11 +38,13 @@ type Trace struct {
 	Seconds  float64 `json:"seconds"` // the worker's
 	Worker   string  `json:"worker"`  // Identity.ID
 	Threads  int     `json:"threads"`
+	Prefer   string  `json:"prefer,omitempty"` // Unit.Prefer: the worker it went to first
 }
 
 // issueInfo is a unit's issue, kept until its answer is taken.
 type issueInfo struct {
 	id, cause, parent string
+	prefer            string // Unit.Prefer
 	at                time.Time
 }
 

@@ -50,6 +50,12 @@ type Unit struct {
 	// not solve the unit: the workers whose answers it checks, and the
 	// quarantined ones. Such a worker hands it back.
 	Exclude []string `json:"exclude,omitempty"`
+	// Prefer names the worker (Identity.ID) that answered the last test
+	// of the same board, whose table still holds that test's tree
+	// (affinity.go); until PreferUntil (Unix milliseconds) another worker
+	// hands the unit back. Empty: any worker.
+	Prefer      string `json:"prefer,omitempty"`
+	PreferUntil int64  `json:"prefer_until,omitempty"`
 }
 
 // Result is a worker's answer to a unit, as published on the results

@@ -487,6 +487,10 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) error {
 		msg.NakWithDelay(handBackDelay(msg))
 		return nil
 	}
+	if d, ok := handsBack(u, w.id.ID(), time.Now(), handBackDelay(msg)); ok {
+		msg.NakWithDelay(d) // another worker's table holds the board's last test
+		return nil
+	}
 	if u.Check == "" {
 		if e, err := w.c.Results.Get(ctx, u.Key); err == nil && answered(e.Value(), u) {
 			return msg.Ack() // answered already, by an earlier delivery or campaign

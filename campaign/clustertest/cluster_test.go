@@ -361,8 +361,8 @@ func (c *cluster) check(g game, rec results.Record, exact bool) snapshot {
 			c.t.Errorf("stream %s has %d replicas", name, r)
 		}
 	}
-	c.t.Logf("%s: value %d as kalah solve; units issued %d, done %d, cancelled %d, redelivered %d, repeated %d, rejected %d, mismatched %d; %d answers, %d marks; nodes %d (+%d coordinator, +%d in %d checks, %d agreed), solve %d; %.1f s, solve %.1f s on %d threads",
+	c.t.Logf("%s: value %d as kalah solve; units issued %d, done %d, cancelled %d, redelivered %d, repeated %d, rejected %d, mismatched %d; %d preferred, %d kept; %d answers, %d marks; nodes %d (+%d coordinator, +%d in %d checks, %d agreed), solve %d; %.1f s, solve %.1f s on %d threads",
 		g.name(), rec.Value, st.Issued, st.Done, st.Cancelled, st.Redelivered, st.Repeated, st.Rejected, st.Mismatched,
-		len(s.Answers), len(s.Marks), st.Nodes, st.CoordinatorNodes, st.CheckNodes, st.ChecksIssued, st.ChecksAgreed, want.Nodes, st.Seconds, want.Seconds, want.Threads)
+		st.Affine, st.AffineKept, len(s.Answers), len(s.Marks), st.Nodes, st.CoordinatorNodes, st.CheckNodes, st.ChecksIssued, st.ChecksAgreed, want.Nodes, st.Seconds, want.Seconds, want.Threads)
 	return s
 }

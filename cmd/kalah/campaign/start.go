@@ -43,8 +43,10 @@ type StartOptions struct {
 	// VerifySet: --verify-share given.
 	VerifyShare float64
 	VerifySet   bool
-	JSON        bool
-	Quiet       bool
+	// NoAffinity: --no-affinity; a board's tests go to any worker.
+	NoAffinity bool
+	JSON       bool
+	Quiet      bool
 }
 
 // NewCmdStart returns "campaign start".
@@ -95,7 +97,12 @@ again from what is left, and the record's output and 'kalah campaign
 status' name it. A check is searched in a table of its own, without the
 shared table; starting cold, it costs more than its unit did. With
 --local the workers are one process on one database: the default share
-is 0 there.`,
+is 0 there.
+
+A board's next test goes first, for a few seconds, to the worker that
+answered its last one, whose table still holds that test's tree; other
+workers hand it back meanwhile (--no-affinity: to any worker; never with
+--local, whose workers share one table).`,
 		Example: `  kalah campaign start k63 --pits 6 --seeds 3 --local 2
   kalah campaign start k64-ec --pits 6 --seeds 4 --rule empty-capture \
       --nats nats://10.0.0.1:4222
@@ -155,6 +162,7 @@ is 0 there.`,
 	f.IntVar(&opts.GuessDepth, "guess-depth", campaign.DefaultGuessDepth, "depth of the coordinator's deepening that guesses each root move's value before its MTD(f) (0: none); it changes the cost, never a value")
 	f.DurationVar(&opts.AckWait, "ack-wait", campaign.DefaultAckWait, "with --local: how long a unit may go without a heartbeat before another worker gets it")
 	f.Float64Var(&opts.VerifyShare, "verify-share", campaign.DefaultVerifyShare, "share (0 to 1) of the accepted answers checked by another worker; 0: none (default 0 with --local)")
+	f.BoolVar(&opts.NoAffinity, "no-affinity", false, "send a board's next test to any worker, not first to the one that answered its last")
 	f.BoolVar(&opts.JSON, "json", false, "print the record as one JSON object ('kalah solve --json' shape)")
 	f.BoolVarP(&opts.Quiet, "quiet", "q", false, "no progress on standard error")
 	return cmd
@@ -229,7 +237,7 @@ func runStart(ctx context.Context, opts *StartOptions) error {
 		share = 0 // one shared table: no independent worker to check with
 	}
 	co, err := campaign.NewCoordinator(c, p, campaign.CoordinatorConfig{Log: logger, GuessDepth: gd, EGDBDir: opts.EGDB, NoEGDB: opts.NoEGDB,
-		VerifyShare: share})
+		VerifyShare: share, Affinity: opts.Local <= 0 && !opts.NoAffinity})
 	if err != nil {
 		return err
 	}

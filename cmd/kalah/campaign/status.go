@@ -93,6 +93,9 @@ the next ones), so the campaign ends later than that; the ETA is
 			}
 			fmt.Fprintf(w, "units: %d issued, %d done, %d queued, %d running (held by workers), %d cancelled, %d redelivered, %d recovered; results rejected: %d untrusted, %d of another signature; %d repeated deliveries; %d local tests\n",
 				st.Issued, st.Done, st.Pending, st.InFlight, st.Cancelled, st.Redelivered, st.Recovered, st.Rejected, st.Mismatched, st.Repeated, st.Local)
+			if st.Affine > 0 {
+				fmt.Fprintf(w, "affinity: %d answers to units sent first to the worker that answered their board's last test, %d of them by that worker\n", st.Affine, st.AffineKept)
+			}
 			if st.Stalled > 0 {
 				fmt.Fprintf(w, "STALLED: %d units wait, and no worker that may take them (not quarantined) has answered for a minute: start a worker ('kalah worker')\n", st.Stalled)
 			}

@@ -16,8 +16,10 @@ import (
 // one-worker run of a TestScaling output (KALAH_CLUSTER_TEMPLATE, the
 // file of KALAH_CLUSTER_SCALE_OUT) replayed with the costs of each
 // 'kalah campaign estimate --json' file of KALAH_CLUSTER_ESTIMATES
-// (comma-separated) by campaign.Project, on 1, 64 and 512 workers of one
+// (comma-separated; FILE+FILE+... are estimates of one campaign with
+// other --seed values, whose samples are pooled) by campaign.Project, on 1, 64 and 512 workers of one
 // thread at the template run's node rate a worker. It needs no cluster;
+// KALAH_CLUSTER_ESTIMATE_LOAD says what ran beside the samples;
 // KALAH_CLUSTER_SCALE_RECORD=1 adds the predictions to
 // bench/data/campaign.jsonl from a clean tree.
 func TestProjection(t *testing.T) {
@@ -43,14 +45,14 @@ func TestProjection(t *testing.T) {
 	workers := []int{1, 64, 512}
 	rev, date := revision(t), time.Now().UTC()
 	var recs []bench.Record
+	sampleLoad := os.Getenv("KALAH_CLUSTER_ESTIMATE_LOAD") // what ran beside the estimates' samples
+	if sampleLoad == "" {
+		sampleLoad = "the estimates' load not given"
+	}
 	for _, file := range strings.Split(ests, ",") {
-		var e campaign.Estimate
-		b, err := os.ReadFile(file)
-		if err == nil {
-			err = json.Unmarshal(b, &e)
-		}
+		e, err := readEstimates(strings.Split(file, "+"))
 		if err != nil {
-			t.Fatalf("%s: %v", file, err)
+			t.Fatal(err)
 		}
 		if e.Split != runs[0].Split || !strings.HasPrefix(runs[0].Game, fmt.Sprintf("Kalah(%d,", e.Pits)) {
 			t.Fatalf("%s: split %d, %d pits; the template %s", file, e.Split, e.Pits, runs[0].Game)
@@ -96,11 +98,11 @@ func TestProjection(t *testing.T) {
 			Config: fmt.Sprintf("prediction: Kalah(%d,%d) %s, %s, split %d, on 1, 64 and 512 workers",
 				e.Pits, e.Seeds, e.Rule, db, e.Split),
 			What: "kalah campaign simulate --estimate: a recorded one-worker campaign's unit tree replayed with the unit costs of kalah campaign estimate's sample",
-			Command: fmt.Sprintf("kalah campaign estimate --pits %d --seeds %d --rule %s --egdb DIR --split %d --threads 1 --budget B --json > E; "+
-				"KALAH_CLUSTER_TEMPLATE=T KALAH_CLUSTER_ESTIMATES=E go test -run '^TestProjection$' ./campaign/clustertest (T: make scale-test's KALAH_CLUSTER_SCALE_OUT)",
+			Command: fmt.Sprintf("kalah campaign estimate --pits %d --seeds %d --rule %s --egdb DIR --split %d --threads 1 --budget B --seed S --json > E (for each sample); "+
+				"KALAH_CLUSTER_TEMPLATE=T KALAH_CLUSTER_ESTIMATES=E1+E2... KALAH_CLUSTER_ESTIMATE_LOAD=L go test -run '^TestProjection$' ./campaign/clustertest (T: make scale-test's KALAH_CLUSTER_SCALE_OUT)",
 				e.Pits, e.Seeds, e.Rule, e.Split),
 			Revision: rev, Machine: "epyc-2c", Date: date.Format("2006-01-02"),
-			Load:    fmt.Sprintf("the estimate's sample ran at nice 19 beside the engineers' builds and tests (its rate is not used); load average %s when projected", loadAverage()),
+			Load:    fmt.Sprintf("%s (the sample's rate is not used); load average %s when projected", sampleLoad, loadAverage()),
 			Metrics: ms, Note: note,
 		})
 	}
@@ -110,4 +112,44 @@ func TestProjection(t *testing.T) {
 	if os.Getenv("KALAH_CLUSTER_SCALE_RECORD") != "" {
 		appendRecords(t, recs)
 	}
+}
+
+// readEstimates reads 'kalah campaign estimate --json' files of one
+// campaign (the same position, rule, split and database depth) and pools
+// their samples: each is a random sample of the same frontier, so their
+// union is one larger sample.
+func readEstimates(files []string) (campaign.Estimate, error) {
+	var pooled campaign.Estimate
+	for i, file := range files {
+		var e campaign.Estimate
+		b, err := os.ReadFile(file)
+		if err == nil {
+			err = json.Unmarshal(b, &e)
+		}
+		if err != nil {
+			return e, fmt.Errorf("%s: %v", file, err)
+		}
+		if i == 0 {
+			pooled = e
+			continue
+		}
+		if e.Pits != pooled.Pits || e.Seeds != pooled.Seeds || e.Rule != pooled.Rule || e.Split != pooled.Split ||
+			e.EGDBSeeds != pooled.EGDBSeeds || e.Units != pooled.Units {
+			return e, fmt.Errorf("%s: not an estimate of the campaign of %s", file, files[0])
+		}
+		pooled.Sampled += e.Sampled
+		pooled.Finished += e.Finished
+		pooled.SampleNodes = append(pooled.SampleNodes, e.SampleNodes...)
+		pooled.SampleSeconds += e.SampleSeconds
+		pooled.LowerBound = pooled.LowerBound || e.LowerBound
+	}
+	var sum float64
+	for _, n := range pooled.SampleNodes {
+		sum += float64(n)
+	}
+	if len(pooled.SampleNodes) > 0 {
+		pooled.MeanNodes = sum / float64(len(pooled.SampleNodes))
+	}
+	pooled.Nodes = pooled.Units * pooled.MeanNodes
+	return pooled, nil
 }

@@ -258,6 +258,25 @@ func (co *Coordinator) heardFrom(res Result) {
 	co.st.workerRow(res).LastHeard = time.Now().UTC().Format(time.RFC3339)
 }
 
+// alive notes a worker's heartbeat on one of the campaign's units (its
+// Identity.ID) as heard from now: a worker searching a long unit is
+// eligible for checks and not counted missing by the watch.
+func (co *Coordinator) alive(m *nats.Msg) {
+	id := string(m.Data)
+	if len(id) > 256 {
+		return
+	}
+	now := time.Now()
+	co.mu.Lock()
+	defer co.mu.Unlock()
+	co.heard[id] = now
+	for i := range co.st.Workers {
+		if co.st.Workers[i].ID() == id {
+			co.st.Workers[i].LastHeard = now.UTC().Format(time.RFC3339)
+		}
+	}
+}
+
 // quarantinedIDs lists the quarantined identities; co.mu held.
 func (co *Coordinator) quarantinedIDs() []string {
 	ids := make([]string, 0, len(co.quarantined))

@@ -368,6 +368,11 @@ func (co *Coordinator) Run(ctx context.Context) (*results.Record, error) {
 		return nil, fmt.Errorf("reading the results bucket: %w", err)
 	}
 	co.loadChecks(ctx)
+	alive, err := co.c.NC.Subscribe(aliveSubject(co.p.Name), co.alive)
+	if err != nil {
+		return nil, fmt.Errorf("heartbeats: %w", err)
+	}
+	defer alive.Unsubscribe()
 	cons, err := co.c.JS.CreateOrUpdateConsumer(ctx, resultStream, jetstream.ConsumerConfig{
 		Durable: "coord-" + co.p.Name, FilterSubject: resultSubject(co.p.Name),
 		AckPolicy: jetstream.AckExplicitPolicy, AckWait: 10 * time.Second, MaxDeliver: -1,

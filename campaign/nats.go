@@ -33,6 +33,8 @@ import (
 //	bucket kalah_table    <campaign>.<own>.<opp>: proven entries of big
 //	                      subtrees, shared by the workers (shared.go)
 //	subject kalah.cancel.<campaign>  (core NATS) unit keys no longer needed
+//	subject kalah.alive.<campaign>   (core NATS) a worker's identity with
+//	                      each heartbeat on one of the campaign's units
 const (
 	unitStream    = "KALAH_UNITS"
 	resultStream  = "KALAH_RESULTS"
@@ -44,6 +46,7 @@ const (
 func unitSubject(name string) string   { return "kalah.unit." + name }
 func resultSubject(name string) string { return "kalah.result." + name }
 func cancelSubject(name string) string { return "kalah.cancel." + name }
+func aliveSubject(name string) string  { return "kalah.alive." + name }
 
 // DefaultAckWait is how long a worker may hold a unit without a heartbeat
 // before JetStream gives it to another worker.

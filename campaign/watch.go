@@ -16,7 +16,8 @@ import (
 // in a while the coordinator looks up each unit out:
 //
 //   - its copy queued or held: a worker has it or will. When no worker
-//     that may take it (not quarantined) has answered for a minute
+//     that may take it (not quarantined) has answered or sent a
+//     heartbeat (Coordinator.alive) for a minute
 //     (heardRecently), the unit is stalled: the log says so once and the
 //     status counts it (units_stalled) until one answers;
 //   - its copy gone for a few seconds and its answer not taken: an
@@ -106,7 +107,7 @@ func (co *Coordinator) watch(ctx context.Context) {
 	co.mu.Unlock()
 	switch {
 	case stalled > 0 && was == 0:
-		co.logf("STALLED: %d units have waited more than %s, and no worker that may take them (%d quarantined) has answered for as long: they wait for one ('kalah worker')",
+		co.logf("STALLED: %d units have waited more than %s, and no worker that may take them (%d quarantined) has answered or sent a heartbeat for as long: they wait for one ('kalah worker')",
 			stalled, wt.stalled, quarantined)
 	case stalled == 0 && was > 0:
 		co.logf("no unit stalled any more: a worker answers")
@@ -162,8 +163,8 @@ func (co *Coordinator) watch(ctx context.Context) {
 	}
 }
 
-// workerEligible reports that a worker not quarantined has answered
-// within d; co.mu held.
+// workerEligible reports that a worker not quarantined has answered or
+// sent a heartbeat within d; co.mu held.
 func (co *Coordinator) workerEligible(d time.Duration) bool {
 	for id, at := range co.heard {
 		if _, q := co.quarantined[id]; !q && time.Since(at) < d {

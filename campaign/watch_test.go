@@ -173,3 +173,36 @@ func TestStalledUnitsSaid(t *testing.T) {
 		t.Errorf("after a worker came: %v, state %s, %d stalled", err, st.State, st.Stalled)
 	}
 }
+
+// A worker searching one long unit is heard from through its heartbeats:
+// the units waiting behind it are not said stalled.
+func TestLongUnitNotStalled(t *testing.T) {
+	e := newEnv(t, 600*time.Millisecond)
+	var once sync.Once
+	_, stop := e.workers(1, func(i int, c *WorkerConfig) {
+		c.delay = func(Unit) time.Duration {
+			d := time.Duration(0)
+			once.Do(func() { d = 3 * time.Second })
+			return d
+		}
+	})
+	defer stop()
+	p := params(t, "long-unit", engine.Variant{Pits: 4, Rule: engine.EmptyCapture}, 3, "", engine.South)
+	var buf syncBuffer
+	w := testWatch
+	w.stalled = 500 * time.Millisecond
+	if err := Create(context.Background(), e.c, p); err != nil {
+		t.Fatal(err)
+	}
+	co, err := NewCoordinator(e.c, p, CoordinatorConfig{Log: log.New(&buf, "", 0), StatusEvery: 100 * time.Millisecond, watch: &w})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer co.Close()
+	if _, err := co.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(buf.String(), "STALLED") {
+		t.Errorf("units said stalled while their worker searched:\n%s", buf.String())
+	}
+}

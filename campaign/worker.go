@@ -523,7 +523,9 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) error {
 		w.current, w.stopUnit = "", nil
 		w.mu.Unlock()
 	}()
-	// Heartbeats: a long unit tells JetStream it is still being worked on.
+	// Heartbeats: a long unit tells JetStream it is still being worked
+	// on, and the coordinator that its worker lives (it hears from a
+	// worker otherwise only when an answer comes).
 	hb := make(chan struct{})
 	defer close(hb)
 	go func() {
@@ -535,6 +537,7 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) error {
 				return
 			case <-t.C:
 				msg.InProgress()
+				w.c.NC.Publish(aliveSubject(u.Campaign), []byte(w.id.ID()))
 			}
 		}
 	}()

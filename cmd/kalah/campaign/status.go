@@ -97,7 +97,7 @@ the next ones), so the campaign ends later than that; the ETA is
 				fmt.Fprintf(w, "affinity: %d answers to units sent first to the worker that answered their board's last test, %d of them by that worker\n", st.Affine, st.AffineKept)
 			}
 			if st.Stalled > 0 {
-				fmt.Fprintf(w, "STALLED: %d units wait, and no worker that may take them (not quarantined) has answered for a minute: start a worker ('kalah worker')\n", st.Stalled)
+				fmt.Fprintf(w, "STALLED: %d units wait, and no worker that may take them (not quarantined) has answered or sent a heartbeat for a minute: start a worker ('kalah worker')\n", st.Stalled)
 			}
 			avg := 0.0
 			if st.Seconds > 0 {

@@ -95,7 +95,7 @@ heard from); the worker it contradicts is quarantined: its answers are
 deleted and solved again, its later answers refused, the search starts
 again from what is left, and the record's output and 'kalah campaign
 status' name it. A check is searched in a table of its own, without the
-shared table; starting cold, it costs more than its unit did. With
+shared table; starting cold, it may cost more than its unit did. With
 --local the workers are one process on one database: the default share
 is 0 there.
 

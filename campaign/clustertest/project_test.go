@@ -85,6 +85,9 @@ func TestProjection(t *testing.T) {
 		if e.Sampled < 2 {
 			note += " One sample test: every draw gives every unit its cost, and the draws show no uncertainty at all; the sample's is unknown."
 		}
+		if e.Finished == 0 && e.Sampled > 1 {
+			note += " No sample test finished: each one's nodes are what the budget allowed, so the range shows the budget, not the spread of the units' costs."
+		}
 		if e.LowerBound {
 			note += " The budget stopped a sample test: its nodes count as searched so far, and every figure is a floor."
 		}

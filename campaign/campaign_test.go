@@ -580,14 +580,9 @@ func TestHeartbeatsKeepLongUnits(t *testing.T) {
 	// heartbeat come late on a starved machine (a niced test run beside
 	// two busy cores): 2 s leaves room.
 	e := newEnv(t, 2*time.Second)
-	var once sync.Once
 	_, stop := e.workers(2, func(i int, c *WorkerConfig) {
 		if i == 0 {
-			c.delay = func(Unit) time.Duration {
-				d := time.Duration(0)
-				once.Do(func() { d = 5 * time.Second })
-				return d
-			}
+			c.delay = firstUnitTakes(5 * time.Second)
 		}
 	})
 	defer stop()
@@ -603,6 +598,17 @@ func TestHeartbeatsKeepLongUnits(t *testing.T) {
 	}
 	if len(st.Workers) == 0 || st.Workers[0].Name != "w1" {
 		t.Errorf("the slow worker answered nothing: %+v", st.Workers)
+	}
+}
+
+// firstUnitTakes is a worker's delay (WorkerConfig.delay) that holds the
+// first unit it solves for d and no other.
+func firstUnitTakes(d time.Duration) func(Unit) time.Duration {
+	var once sync.Once
+	return func(Unit) time.Duration {
+		wait := time.Duration(0)
+		once.Do(func() { wait = d })
+		return wait
 	}
 }
 

@@ -178,13 +178,8 @@ func TestStalledUnitsSaid(t *testing.T) {
 // the units waiting behind it are not said stalled.
 func TestLongUnitNotStalled(t *testing.T) {
 	e := newEnv(t, 600*time.Millisecond)
-	var once sync.Once
 	_, stop := e.workers(1, func(i int, c *WorkerConfig) {
-		c.delay = func(Unit) time.Duration {
-			d := time.Duration(0)
-			once.Do(func() { d = 3 * time.Second })
-			return d
-		}
+		c.delay = firstUnitTakes(3 * time.Second)
 	})
 	defer stop()
 	p := params(t, "long-unit", engine.Variant{Pits: 4, Rule: engine.EmptyCapture}, 3, "", engine.South)

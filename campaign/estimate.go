@@ -92,6 +92,43 @@ type Estimate struct {
 	Basis         string  `json:"basis"`
 }
 
+// summarize sets the sample's mean, median and rate and the estimated
+// nodes from SampleNodes, SampleSeconds and Units.
+func (e *Estimate) summarize() {
+	var sum int64
+	for _, n := range e.SampleNodes {
+		sum += n
+	}
+	sorted := append([]int64(nil), e.SampleNodes...)
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i] < sorted[j] })
+	if len(sorted) > 0 {
+		e.MeanNodes = math.Round(float64(sum) / float64(len(sorted)))
+		e.MedianNodes = sorted[len(sorted)/2]
+	}
+	if e.SampleSeconds > 0 {
+		e.NodesPerSec = math.Round(float64(sum) / e.SampleSeconds)
+	}
+	e.Nodes = math.Round(e.Units * e.MeanNodes)
+}
+
+// Pool adds the sample of o, an estimate of the same campaign (position,
+// rule, split, database depth) with another --seed, to e's: each is a
+// random sample of the same frontier, so their union is one larger
+// sample. The rate is over both samples' seconds, and Basis stays e's.
+func (e *Estimate) Pool(o Estimate) error {
+	if o.Position != e.Position || o.ToMove != e.ToMove || o.Rule != e.Rule || o.Split != e.Split ||
+		o.EGDBSeeds != e.EGDBSeeds || o.Units != e.Units {
+		return errors.New("not an estimate of the same campaign")
+	}
+	e.Sampled += o.Sampled
+	e.Finished += o.Finished
+	e.SampleNodes = append(e.SampleNodes, o.SampleNodes...)
+	e.SampleSeconds = round3(e.SampleSeconds + o.SampleSeconds)
+	e.LowerBound = e.LowerBound || o.LowerBound
+	e.summarize()
+	return nil
+}
+
 // frontier lists the distinct boards (relative, stores cleared) of the
 // unit tests Split plies below the root moves of pos, and how many of
 // them the coordinator would test itself.
@@ -195,21 +232,8 @@ func RunEstimate(ctx context.Context, p Params, cfg EstimateConfig) (*Estimate, 
 		return nil, ctx.Err()
 	}
 	e.SampleSeconds = round3(time.Since(t0).Seconds())
-	var sum int64
-	for _, n := range e.SampleNodes {
-		sum += n
-	}
-	sorted := append([]int64(nil), e.SampleNodes...)
-	sort.Slice(sorted, func(i, j int) bool { return sorted[i] < sorted[j] })
-	if len(sorted) > 0 {
-		e.MeanNodes = math.Round(float64(sum) / float64(len(sorted)))
-		e.MedianNodes = sorted[len(sorted)/2]
-	}
-	if e.SampleSeconds > 0 {
-		e.NodesPerSec = math.Round(float64(sum) / e.SampleSeconds)
-	}
 	e.Units = math.Round(float64(len(boards)) * cfg.TestsPerBoard)
-	e.Nodes = math.Round(e.Units * e.MeanNodes)
+	e.summarize()
 	if e.NodesPerSec > 0 {
 		threads := float64(max(1, k.Threads()))
 		e.CPUDays = round3(e.Nodes / (e.NodesPerSec / threads) / 86400)

@@ -123,3 +123,22 @@ func TestEstimate(t *testing.T) {
 		t.Error("split 9 without --tests-per-board: no error")
 	}
 }
+
+// Pooling two estimates' samples gives what one estimate of all the
+// sample tests would: their mean, median and nodes.
+func TestEstimatePool(t *testing.T) {
+	p := Params{Rule: "empty-capture", Pits: 6, Seeds: 6, Position: "6,6,6,6,6,6,0,6,6,6,6,6,6,0", ToMove: "south", Split: 3}
+	a := Estimate{Params: p, Sampled: 2, Finished: 2, SampleNodes: []int64{10, 40}, SampleSeconds: 1, Units: 100}
+	b := Estimate{Params: p, Sampled: 1, SampleNodes: []int64{70}, SampleSeconds: 2, Units: 100, LowerBound: true}
+	a.summarize()
+	if err := a.Pool(b); err != nil {
+		t.Fatal(err)
+	}
+	if a.Sampled != 3 || a.Finished != 2 || !a.LowerBound || a.MeanNodes != 40 || a.MedianNodes != 40 || a.Nodes != 4000 || a.NodesPerSec != 40 {
+		t.Errorf("pooled %+v", a)
+	}
+	b.Split = 4
+	if err := a.Pool(b); err == nil {
+		t.Error("an estimate of another split pooled")
+	}
+}

@@ -118,9 +118,7 @@ func TestProjection(t *testing.T) {
 }
 
 // readEstimates reads 'kalah campaign estimate --json' files of one
-// campaign (the same position, rule, split and database depth) and pools
-// their samples: each is a random sample of the same frontier, so their
-// union is one larger sample.
+// campaign and pools their samples (campaign.Estimate.Pool).
 func readEstimates(files []string) (campaign.Estimate, error) {
 	var pooled campaign.Estimate
 	for i, file := range files {
@@ -129,30 +127,15 @@ func readEstimates(files []string) (campaign.Estimate, error) {
 		if err == nil {
 			err = json.Unmarshal(b, &e)
 		}
+		if err == nil && i > 0 {
+			err = pooled.Pool(e)
+		}
 		if err != nil {
 			return e, fmt.Errorf("%s: %v", file, err)
 		}
 		if i == 0 {
 			pooled = e
-			continue
 		}
-		if e.Pits != pooled.Pits || e.Seeds != pooled.Seeds || e.Rule != pooled.Rule || e.Split != pooled.Split ||
-			e.EGDBSeeds != pooled.EGDBSeeds || e.Units != pooled.Units {
-			return e, fmt.Errorf("%s: not an estimate of the campaign of %s", file, files[0])
-		}
-		pooled.Sampled += e.Sampled
-		pooled.Finished += e.Finished
-		pooled.SampleNodes = append(pooled.SampleNodes, e.SampleNodes...)
-		pooled.SampleSeconds += e.SampleSeconds
-		pooled.LowerBound = pooled.LowerBound || e.LowerBound
 	}
-	var sum float64
-	for _, n := range pooled.SampleNodes {
-		sum += float64(n)
-	}
-	if len(pooled.SampleNodes) > 0 {
-		pooled.MeanNodes = sum / float64(len(pooled.SampleNodes))
-	}
-	pooled.Nodes = pooled.Units * pooled.MeanNodes
 	return pooled, nil
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"time"
 
@@ -19,10 +20,11 @@ import (
 //
 // An answer is a claim about its unit's board: "value >= v" when it fails
 // high (v >= gamma), "value <= v" when it fails low. The coordinator picks
-// a random share of the answers it accepts (CoordinatorConfig.VerifyShare)
-// and checks each claim with one null-window test, shipped as a check unit
-// that every worker whose answer it checks must hand back (Unit.Exclude),
-// so that another worker solves it:
+// a share of the answers it accepts (CoordinatorConfig.VerifyShare), drawn
+// for each worker at random (checkDraw), and checks each claim with one
+// null-window test, shipped as a check unit that every worker whose answer
+// it checks must hand back (Unit.Exclude), so that another worker solves
+// it:
 //
 //	claim "value >= v": the test "value >= v", which must fail high;
 //	claim "value <= v": the test "value >= v+1", which must fail low.
@@ -306,15 +308,66 @@ func (co *Coordinator) eligible(c *crossCheck) bool {
 	return false
 }
 
-// maybeCheck picks the accepted answer res to (b, gamma) for a check with
-// probability VerifyShare and issues its check unit.
+// maybeCheck picks the accepted answer res to (b, gamma) for a check by
+// its worker's draw and issues its check unit.
 func (co *Coordinator) maybeCheck(res Result, b engine.Board, gamma int) {
 	co.mu.Lock()
-	pick := co.cfg.VerifyShare > 0 && co.rng.Float64() < co.cfg.VerifyShare
+	pick := false
+	if co.cfg.VerifyShare > 0 {
+		id := res.Identity().ID()
+		d := co.draws[id]
+		if d == nil {
+			d = &checkDraw{}
+			co.draws[id] = d
+		}
+		pick = d.next(co.rng, co.cfg.VerifyShare)
+	}
 	co.mu.Unlock()
 	if pick {
 		co.startCheck(res, b, gamma)
 	}
+}
+
+// checkDraw picks a worker's answers for checks by Deville's systematic
+// sampling. Its answers lie end to end on a line, each share long, cut
+// into blocks of length 1; one random point in each block picks the
+// answer it falls in. Where an answer straddles two blocks, the second
+// block's point avoids it when the first picked it, and takes it with the
+// probability that makes its chance share when the first did not. So each
+// worker has share of its answers checked, within one, at every point of
+// the campaign (a coin tossed for each answer strays by about the square
+// root of their number), every answer is picked with probability share,
+// and no worker can tell which of its answers will be.
+type checkDraw struct {
+	started bool
+	pos     float64 // where the next answer begins in the current block, [0, 1)
+	point   float64 // the current block's point, [0, 1)
+}
+
+// next reports whether the worker's next answer is picked.
+func (d *checkDraw) next(rng *rand.Rand, share float64) bool {
+	if share >= 1 {
+		return true
+	}
+	if !d.started {
+		d.point, d.started = rng.Float64(), true
+	}
+	lo, hi := d.pos, d.pos+share
+	if hi < 1 {
+		d.pos = hi
+		return lo <= d.point && d.point < hi
+	}
+	// The answer reaches into the next block by b.
+	a, b := 1-lo, hi-1
+	picked := lo <= d.point
+	switch {
+	case !picked && rng.Float64() < b/(1-a):
+		d.point, picked = b*rng.Float64(), true
+	default:
+		d.point = b + (1-b)*rng.Float64()
+	}
+	d.pos = b
+	return picked
 }
 
 // startCheck issues the check of the answer res to (b, gamma), unless it

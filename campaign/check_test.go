@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
@@ -483,5 +485,34 @@ func TestCloseDuringLocalCheck(t *testing.T) {
 	defer co.mu.Unlock()
 	if c.done || len(c.answers) != 0 {
 		t.Errorf("a check stopped by Close was settled: %+v", c.answers)
+	}
+}
+
+// TestCheckDraw: a worker's draw checks share of its answers within one
+// at every point, and over many draws each answer is picked about as often
+// as share says, as a coin for each answer would.
+func TestCheckDraw(t *testing.T) {
+	for _, share := range []float64{0.05, 0.25, 0.3, 0.5, 0.7, 1} {
+		const answers, draws = 40, 4000
+		at := make([]int, answers)
+		for seed := range uint64(draws) {
+			rng := rand.New(rand.NewPCG(seed, 1))
+			var d checkDraw
+			picked := 0
+			for i := range answers {
+				if d.next(rng, share) {
+					picked++
+					at[i]++
+				}
+				if want := float64(i+1) * share; float64(picked) < want-1 || float64(picked) > want+1 {
+					t.Fatalf("share %g, seed %d: %d of %d answers picked", share, seed, picked, i+1)
+				}
+			}
+		}
+		for i, n := range at {
+			if f := float64(n) / draws; math.Abs(f-share) > 0.04 {
+				t.Errorf("share %g: answer %d picked in %.3f of the draws", share, i, f)
+			}
+		}
 	}
 }

@@ -120,6 +120,7 @@ type Coordinator struct {
 	// Cross-checks (check.go), under mu.
 	id           Identity                // the coordinator's own, for its third tests
 	rng          *rand.Rand              // picks the answers checked
+	draws        map[string]*checkDraw   // each worker's draw of them, by Identity.ID
 	checks       map[string]*crossCheck  // by the key of the answer checked
 	quarantined  map[string]Quarantine   // by Identity.ID
 	answeredBy   map[string][]string     // keys in the results bucket, by Identity.ID
@@ -282,7 +283,7 @@ func NewCoordinator(c *Conn, p Params, cfg CoordinatorConfig) (*Coordinator, err
 		table: map[engine.Key]bounds{}, pending: map[string]*pend{},
 		id: processIdentity("coordinator", p.Build), rng: rand.New(rand.NewPCG(seed, 0x6b616c6168)),
 		checks: map[string]*crossCheck{}, issued: map[string]issueInfo{}, quarantined: map[string]Quarantine{}, answeredBy: map[string][]string{}, heard: map[string]time.Time{},
-		lastTest: map[engine.Key]lastTest{}}
+		lastTest: map[engine.Key]lastTest{}, draws: map[string]*checkDraw{}}
 	co.localCtx, co.localStop = context.WithCancel(context.Background())
 	co.watchT = defaultWatch
 	if cfg.watch != nil {

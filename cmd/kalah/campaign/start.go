@@ -87,10 +87,10 @@ campaign status' lists it as refused), and the coordinator rejects any
 answer of another build, rule or depth; starting the campaign again with
 another build is a conflict (exit 2).
 
-Answers are cross-checked: the coordinator picks --verify-share of the
-answers it accepts at random and has each claim ("value >= v" or "value
-<= v") tested again by another worker. When the two disagree a third
-test decides (another worker's, or the coordinator's own when no other is
+Answers are cross-checked: the coordinator picks --verify-share of each
+worker's accepted answers at random and has each claim ("value >= v" or
+"value <= v") tested again by another worker. When the two disagree a
+third test decides (another worker's, or the coordinator's own when no other is
 heard from); the worker it contradicts is quarantined: its answers are
 deleted and solved again, its later answers refused, the search starts
 again from what is left, and the record's output and 'kalah campaign

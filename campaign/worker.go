@@ -114,6 +114,7 @@ type Worker struct {
 	Solved  atomic.Int64 // units answered by this worker
 	Nodes   atomic.Int64
 	Refused atomic.Int64 // units handed back: the campaign's signature is not this worker's
+	lied    atomic.Int64 // units' answers (not checks') made wrong by the lying-worker fault (WorkerConfig.lie)
 }
 
 // NewWorker returns a worker on c, with its own sessions (cfg.Threads
@@ -583,6 +584,9 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) error {
 	}
 	if lies(w.cfg.lie, w.cfg.lieSeed, u.Key) {
 		v = wrongAnswer(v, gamma)
+		if u.Check == "" {
+			w.lied.Add(1)
+		}
 	}
 	res := Result{Campaign: u.Campaign, Key: u.Key, Value: v, Nodes: nodes, Check: u.Check,
 		Seconds: math.Round(time.Since(t0).Seconds()*1000) / 1000, Worker: w.cfg.Name, Host: w.id.Host, PID: w.id.PID,

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -183,9 +184,9 @@ func TestLyingWorkerFivePercent(t *testing.T) {
 		escape += math.Pow(1-DefaultVerifyShare, float64(lied))
 		if ok {
 			caught++
-			t.Logf("seed %d: %d answers wrong; caught after %d units of %d; %d checks", seed, lied, st.Quarantined[0].UnitsDone, st.Done, st.ChecksIssued)
+			t.Logf("seed %d: %d answers wrong; caught after %d units of %d; %d checks, %d crossed bounds", seed, lied, st.Quarantined[0].UnitsDone, st.Done, st.ChecksIssued, st.BoundsCrossed)
 		} else {
-			t.Logf("seed %d: %d answers wrong; not caught in %d units; %d checks", seed, lied, st.Done, st.ChecksIssued)
+			t.Logf("seed %d: %d answers wrong; not caught in %d units; %d checks, %d crossed bounds", seed, lied, st.Done, st.ChecksIssued, st.BoundsCrossed)
 		}
 	}
 	t.Logf("caught in %d of 10 runs; %.1f expected to escape", caught, escape)
@@ -523,5 +524,31 @@ func TestCheckDraw(t *testing.T) {
 				t.Errorf("share %g: answer %d picked in %.3f of the draws", share, i, f)
 			}
 		}
+	}
+}
+
+// Bounds that cross on one board are counted, and the answers that set
+// them are returned for checks; a bound the search derived is not.
+func TestBoundsCross(t *testing.T) {
+	co := &Coordinator{table: map[engine.Key]bounds{}}
+	b := engine.Board{Own: 0x040404040404, Opp: 0x040404040404}
+	for _, c := range []struct {
+		gamma, v int
+		key      string
+		want     []string
+	}{
+		{1, 3, "a", nil},                // value >= 3
+		{5, 4, "b", nil},                // value <= 4
+		{4, 3, "", nil},                 // value <= 3, derived: lo 3 = hi 3
+		{4, 4, "c", []string{"c"}},      // value >= 4 crosses the derived hi 3
+		{3, 2, "d", []string{"d", "c"}}, // value <= 2 crosses lo 4, set by c
+	} {
+		got := co.note(b, c.gamma, c.v, c.key)
+		if !slices.Equal(got, c.want) {
+			t.Errorf("note(gamma %d, %d, %q) = %v, want %v", c.gamma, c.v, c.key, got, c.want)
+		}
+	}
+	if co.st.BoundsCrossed != 2 {
+		t.Errorf("%d bounds crossed, want 2", co.st.BoundsCrossed)
 	}
 }

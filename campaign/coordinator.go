@@ -133,7 +133,12 @@ type Coordinator struct {
 	watchT       watchTimes              // the watch over units out (watch.go)
 }
 
-type bounds struct{ lo, hi int }
+type bounds struct {
+	lo, hi int
+	// loKey, hiKey: the answers (results bucket keys) that set lo and hi;
+	// "" for a bound the search derived or the coordinator's own test.
+	loKey, hiKey string
+}
 
 // pend is a unit in flight: the goroutines waiting for it, its stream
 // sequence (to delete it when no longer needed) and its answer.
@@ -485,7 +490,7 @@ func (co *Coordinator) loadTable(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	var keys []string
+	var keys, crossed []string
 	other := 0
 	for k := range kl.Keys() {
 		keys = append(keys, k)
@@ -508,7 +513,7 @@ func (co *Coordinator) loadTable(ctx context.Context) error {
 		co.mu.Lock()
 		_, q := co.quarantined[id]
 		if !q {
-			co.note(b, gamma, res.Value)
+			crossed = append(crossed, co.note(b, gamma, res.Value, k)...)
 			co.answeredBy[id] = append(co.answeredBy[id], k)
 		}
 		co.mu.Unlock()
@@ -517,26 +522,69 @@ func (co *Coordinator) loadTable(ctx context.Context) error {
 		}
 	}
 	co.logf("%d answers of %v in the results bucket, %d of them of another build or database depth (not used)", len(keys), co.rules, other)
+	co.checkContradicted(ctx, crossed)
 	if co.cfg.afterLoad != nil {
 		co.cfg.afterLoad()
 	}
 	return nil
 }
 
-// note adds the answer v of the test (b, gamma) to the table; co.mu held.
-func (co *Coordinator) note(b engine.Board, gamma, v int) {
+// note adds the answer v of the test (b, gamma) to the table, as the
+// answer key ("" for a bound the search derived); co.mu held. Exact
+// answers never contradict each other: when the new bound crosses the
+// opposite one, one of them is wrong, and note counts it and returns the
+// answers on either side, for checks (checkContradicted).
+func (co *Coordinator) note(b engine.Board, gamma, v int, key string) []string {
 	k := b.Key()
 	t, ok := co.table[k]
 	if !ok {
 		s := b.Seeds()
-		t = bounds{-s, s}
+		t = bounds{lo: -s, hi: s}
 	}
+	var other string
 	if v >= gamma {
-		t.lo = max(t.lo, v)
+		if v > t.lo {
+			t.lo, t.loKey = v, key
+		}
+		other = t.hiKey
 	} else {
-		t.hi = min(t.hi, v)
+		if v < t.hi {
+			t.hi, t.hiKey = v, key
+		}
+		other = t.loKey
 	}
 	co.table[k] = t
+	if t.lo <= t.hi {
+		return nil
+	}
+	co.st.BoundsCrossed++
+	var keys []string
+	for _, x := range []string{key, other} {
+		if x != "" {
+			keys = append(keys, x)
+		}
+	}
+	co.logf("the bounds on %s cross (%d > %d): answers %v are checked", k, t.lo, t.hi, keys)
+	return keys
+}
+
+// checkContradicted checks the answers of keys (note), unless checks are
+// off (a share of 0) or they are checked already.
+func (co *Coordinator) checkContradicted(ctx context.Context, keys []string) {
+	if len(keys) == 0 || co.cfg.VerifyShare <= 0 {
+		return
+	}
+	for _, k := range keys {
+		e, err := co.c.Results.Get(ctx, k)
+		if err != nil {
+			continue
+		}
+		res, b, gamma, err := parseResult(e.Value(), co.rules)
+		if err != nil {
+			continue
+		}
+		co.startCheck(res, b, gamma)
+	}
 }
 
 // lookup answers the test (b, gamma) from the table when the bounds
@@ -645,7 +693,7 @@ func (co *Coordinator) take(ctx context.Context, msg jetstream.Msg) {
 		return
 	}
 	co.mu.Lock()
-	co.note(b, gamma, res.Value)
+	crossed := co.note(b, gamma, res.Value, res.Key)
 	var tr *Trace
 	if ti, ok := co.issued[res.Key]; ok && !repeated {
 		tr = &Trace{ID: ti.id, Key: res.Key, Parent: ti.parent, Cause: ti.cause, Issued: unixSeconds(ti.at), Received: unixSeconds(received), Finished: unixSeconds(time.Now()),
@@ -688,6 +736,7 @@ func (co *Coordinator) take(ctx context.Context, msg jetstream.Msg) {
 		co.saveTrace(ctx, *tr)
 	}
 	msg.Ack()
+	co.checkContradicted(ctx, crossed)
 	co.maybeCheck(res, b, gamma)
 	if co.cfg.onResult != nil {
 		co.cfg.onResult(res)

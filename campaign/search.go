@@ -242,10 +242,12 @@ func (co *Coordinator) test(ctx context.Context, b engine.Board, gamma, split in
 // a bound that rests on a wrong answer must not outlive it.
 func (co *Coordinator) noteLive(ctx context.Context, b engine.Board, gamma, v int) {
 	co.mu.Lock()
-	defer co.mu.Unlock()
+	var crossed []string
 	if ctx.Err() == nil {
-		co.note(b, gamma, v)
+		crossed = co.note(b, gamma, v, "")
 	}
+	co.mu.Unlock()
+	co.checkContradicted(ctx, crossed)
 }
 
 // peek answers the test (b, gamma) from the table alone, looking split

@@ -61,6 +61,9 @@ type Status struct {
 	ChecksDisagreed int64   `json:"checks_disagreed"`
 	ChecksUndone    int64   `json:"checks_undone"`
 	CheckNodes      int64   `json:"check_nodes"`
+	// BoundsCrossed: answers whose bound crossed the opposite bound on
+	// the same board (both sides are checked).
+	BoundsCrossed int64 `json:"bounds_crossed"`
 	// Quarantined: the workers found giving a wrong answer, whose answers
 	// are refused; SearchRestarts, how often the search started again
 	// because of one.

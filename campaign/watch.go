@@ -208,8 +208,9 @@ func (co *Coordinator) fromBucket(ctx context.Context, key string, p *pend) bool
 	_, q := co.quarantined[res.Identity().ID()]
 	ok := perr == nil && res.Key == key && co.p.mismatch(res.Rule, res.Build, res.EGDBSeeds) == "" && !q
 	answered := p.closed
+	var crossed []string
 	if ok {
-		co.note(b, gamma, res.Value)
+		crossed = co.note(b, gamma, res.Value, key)
 		if !p.closed {
 			p.v, p.closed = res.Value, true
 			close(p.done)
@@ -224,5 +225,6 @@ func (co *Coordinator) fromBucket(ctx context.Context, key string, p *pend) bool
 	if q && perr == nil {
 		co.c.Results.Delete(ctx, key)
 	}
+	co.checkContradicted(ctx, crossed)
 	return answered
 }

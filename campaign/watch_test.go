@@ -31,7 +31,7 @@ func TestAskAfterAnswerTaken(t *testing.T) {
 	}
 	defer co.Close()
 	b := co.root.Board
-	co.note(b, 1, 3) // the answer taken: value >= 3
+	co.note(b, 1, 3, "") // the answer taken: value >= 3
 	// No worker runs: a unit shipped would wait until the deadline.
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()

@@ -50,7 +50,8 @@ func NewCmdStatus(io *cmdutil.IOStreams) *cobra.Command {
 the root's value and on every root move's, the units issued, done,
 pending on the queue, in flight (held by workers), cancelled and
 redelivered, rejected results, the cross-checks (issued, agreed,
-disagreed, undone, their nodes; 'kalah campaign start --verify-share')
+disagreed, undone, their nodes, bounds crossed; 'kalah campaign start
+--verify-share')
 and the workers quarantined by them, nodes, time, what a worker node costs
 (peeks, table probes, database answers a node), the rate (units and nodes a
 second over the last minute or more, enough to hold 8 answers), an ETA,
@@ -122,9 +123,9 @@ the next ones), so the campaign ends later than that; the ETA is
 				fmt.Fprintf(w, "ETA: %s\n", st.ETABasis)
 			}
 			if st.VerifyShare > 0 || st.ChecksIssued > 0 {
-				fmt.Fprintf(w, "checks (share %.3g): %d issued, %d agreed, %d disagreed (a third test each), %d undone; %s nodes (%.1f %% of the workers'); %d answers of quarantined workers refused; %d search restarts\n",
+				fmt.Fprintf(w, "checks (share %.3g): %d issued, %d agreed, %d disagreed (a third test each), %d undone; %s nodes (%.1f %% of the workers'); %d crossed bounds; %d answers of quarantined workers refused; %d search restarts\n",
 					st.VerifyShare, st.ChecksIssued, st.ChecksAgreed, st.ChecksDisagreed, st.ChecksUndone, results.Group(st.CheckNodes),
-					100*float64(st.CheckNodes)/float64(max(st.Nodes-st.CheckNodes, 1)), st.RefusedResults, st.SearchRestarts)
+					100*float64(st.CheckNodes)/float64(max(st.Nodes-st.CheckNodes, 1)), st.BoundsCrossed, st.RefusedResults, st.SearchRestarts)
 			} else {
 				fmt.Fprintln(w, "checks: none (verify share 0)")
 			}

@@ -552,3 +552,41 @@ func TestBoundsCross(t *testing.T) {
 		t.Errorf("%d bounds crossed, want 2", co.st.BoundsCrossed)
 	}
 }
+
+// A worker alone on its pool and without the shared table checks in its
+// units' table (every entry there is its own); one with the shared table,
+// or on the one pool of --local, in a table of its own.
+func TestCheckerTable(t *testing.T) {
+	for _, c := range []struct {
+		name          string
+		shared, local bool
+		units         bool
+	}{
+		{"shared table", true, false, false},
+		{"no shared table", false, false, true},
+		{"local pool", false, true, false},
+	} {
+		p := newPool(WorkerConfig{NoEGDB: true}, 1)
+		p.local = c.local
+		cfg := kalah.Config{Pits: 4, Seeds: 1, Rule: engine.NoEmptyCapture, Threads: 1, TableSize: 1 << 20, NoEGDB: true, NoCache: true}
+		rs := &ruleSolver{cfg: cfg}
+		if c.shared {
+			rs.shared = &sharedTable{}
+		}
+		s, err := openSearch(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rs.search = s
+		p.solvers[engine.Variant{Pits: 4, Rule: engine.NoEmptyCapture}] = rs
+		cs, err := p.checker(rs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (cs == &rs.search) != c.units {
+			t.Errorf("%s: checks in the units' table %v, want %v", c.name, cs == &rs.search, c.units)
+		}
+		p.users = 1
+		p.release()
+	}
+}

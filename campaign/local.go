@@ -36,6 +36,7 @@ func StartLocal(dir string, port, n int, cfg WorkerConfig, ackWait time.Duration
 	}
 	l := &Local{Server: srv}
 	cfg.pool = newPool(cfg, n*max(cfg.Threads, 1))
+	cfg.pool.local = true
 	ctx, cancel := context.WithCancel(context.Background())
 	l.cancel = cancel
 	for i := 0; i < n; i++ {

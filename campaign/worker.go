@@ -153,6 +153,7 @@ type pool struct {
 	depths  map[engine.Variant]int // the endgame database depth of each rule
 	dbs     []*egdb.DB             // the databases read for depths, open while the pool is (their sessions share the mappings)
 	users   int                    // workers on it; the last to stop closes it
+	local   bool                   // the one pool of 'campaign start --local' (StartLocal)
 }
 
 func newPool(cfg WorkerConfig, threads int) *pool {
@@ -350,7 +351,7 @@ func (p *pool) release() {
 	}
 	for _, rs := range p.solvers {
 		rs.k.Close()
-		if rs.checks != nil {
+		if rs.checks != nil && rs.checks != &rs.search {
 			rs.checks.k.Close()
 		}
 	}
@@ -378,7 +379,9 @@ type ruleSolver struct {
 	// table. The units' table holds entries the shared table passed on,
 	// some of them written by the worker whose answer is checked (a
 	// unit's root among them); a check looked up there would repeat that
-	// worker's claim instead of testing it.
+	// worker's claim instead of testing it. A worker without the shared
+	// table (--no-shared-table) and alone on its pool checks in its units'
+	// table: every entry there is its own, and warm.
 	checks *search
 }
 
@@ -410,6 +413,10 @@ func (p *pool) checker(rs *ruleSolver) (*search, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if rs.checks != nil {
+		return rs.checks, nil
+	}
+	if rs.shared == nil && !p.local {
+		rs.checks = &rs.search
 		return rs.checks, nil
 	}
 	cfg := rs.cfg

@@ -209,10 +209,12 @@ func (c *cluster) workerOf(bin string, env []string, h string, g game, extra ...
 }
 
 // workerArgs starts the worker of binary bin on host h, reaching the
-// cluster at urls, with args (the database flags among them).
+// cluster at urls, with args (the database flags among them) and the flags
+// of KALAH_CLUSTER_WORKER_FLAGS (space-separated).
 func (c *cluster) workerArgs(bin string, env []string, h, urls string, args []string) *proc {
 	c.t.Helper()
 	args = append([]string{"worker", "--nats", urls, "--name", h, "--threads", "1", "--ack-wait", ackWait.String()}, args...)
+	args = append(args, strings.Fields(os.Getenv("KALAH_CLUSTER_WORKER_FLAGS"))...)
 	p := startEnv(c.t, env, "worker-"+h, c.net.hosts[h], filepath.Join(c.dir, h), "", bin, args...)
 	c.workers[h] = p
 	return p

@@ -341,7 +341,7 @@ func TestThirdTestWithoutWorker(t *testing.T) {
 // shared table, the forged one (the forgery is in reach).
 func TestCheckNotFromSharedTable(t *testing.T) {
 	e := newEnv(t, 5*time.Second)
-	ws, stop := e.workers(1, func(i int, c *WorkerConfig) { c.sharedMinSeeds, c.sharedMinWork = 8, 4 })
+	ws, stop := e.workers(1, func(i int, c *WorkerConfig) { c.Shared, c.sharedMinSeeds, c.sharedMinWork = true, 8, 4 })
 	defer stop()
 	r := engine.Variant{Pits: 4, Rule: engine.NoEmptyCapture}
 	const name = "forged"

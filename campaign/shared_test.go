@@ -109,7 +109,7 @@ func TestMirrorsShare(t *testing.T) {
 // TestMirrorFilter check that a mirror finds what it received.)
 func TestSharedTableExact(t *testing.T) {
 	e := newEnv(t, 5*time.Second)
-	_, stop := e.workers(2, func(i int, c *WorkerConfig) { c.sharedMinSeeds, c.sharedMinWork = 8, 4 })
+	_, stop := e.workers(2, func(i int, c *WorkerConfig) { c.Shared, c.sharedMinSeeds, c.sharedMinWork = true, 8, 4 })
 	defer stop()
 	for _, c := range []engine.Rule{engine.NoEmptyCapture, engine.EmptyCapture} {
 		p := params(t, "shared-"+ruleToken(c), engine.Variant{Pits: 6, Rule: c}, 0, midGame, engine.North)

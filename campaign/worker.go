@@ -33,9 +33,11 @@ type WorkerConfig struct {
 	EGDBDir   string
 	NoEGDB    bool
 	Log       *log.Logger // nil: no log
-	// NoShared leaves the shared table out (shared.go): the worker's
-	// solver then has its own table only.
-	NoShared bool
+	// Shared puts the worker's large entries in the campaign's shared
+	// table and reads the others' there (shared.go). Off, the worker's
+	// solver has its own table only, and checks other workers' answers
+	// in it (ruleSolver.checks).
+	Shared bool
 	// Quiet leaves out the log line of each unit (refusals and errors are
 	// still logged).
 	Quiet bool
@@ -372,7 +374,7 @@ func (p *pool) release() {
 // and, opened at the first check unit, the session checks run on.
 type ruleSolver struct {
 	search
-	shared *sharedTable // nil with NoShared
+	shared *sharedTable // nil without WorkerConfig.Shared
 	cfg    kalah.Config
 	// checks is the search a worker checks other workers' answers on: a
 	// session of its own, a quarter of the units' table and no shared
@@ -380,7 +382,7 @@ type ruleSolver struct {
 	// some of them written by the worker whose answer is checked (a
 	// unit's root among them); a check looked up there would repeat that
 	// worker's claim instead of testing it. A worker without the shared
-	// table (--no-shared-table) and alone on its pool checks in its units'
+	// table (the default) and alone on its pool checks in its units'
 	// table: every entry there is its own, and warm.
 	checks *search
 }
@@ -440,7 +442,7 @@ func (p *pool) solver(ctx context.Context, c *Conn, r engine.Variant, gameSeeds 
 		cfg := kalah.Config{Pits: r.Pits, Seeds: 1, Rule: r.Rule, Threads: p.threads,
 			TableSize: p.cfg.TableSize, TableSeeds: gameSeeds, EGDBDir: p.cfg.EGDBDir, NoEGDB: p.cfg.NoEGDB, NoCache: true, Log: p.cfg.Log}
 		rs = &ruleSolver{}
-		if !p.cfg.NoShared {
+		if p.cfg.Shared {
 			// The shared table where 'kalah solve' has its cache.
 			rs.shared = &sharedTable{minSeeds: sharedMinSeeds, minWork: sharedMinWork}
 			if p.cfg.sharedMinWork > 0 {

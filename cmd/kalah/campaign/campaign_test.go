@@ -209,6 +209,7 @@ func TestBadInputAndUnreachable(t *testing.T) {
 		{"--nats", "nats://127.0.0.1:1", "--nats-tls-key", "/nonexistent/k.pem"},
 		{"--nats", "nats://127.0.0.1:1", "--nats-tls-cert", "/nonexistent/c.pem", "--nats-tls-key", "/nonexistent/k.pem"},
 		{"--nats", "nats://127.0.0.1:1", "--nats-tls-ca", "/nonexistent/ca.pem"},
+		{"--nats", "nats://127.0.0.1:1", "--shared-table", "--no-shared-table"},
 	} {
 		w := workercmd.NewCmdWorker(io)
 		if err := execute(t, w, args...); cmdutil.ExitCode(err) != 2 || strings.Contains(err.Error(), "\n") {

@@ -126,9 +126,9 @@ workers hand it back meanwhile (--no-affinity: to any worker; never with
 			case cmd.Flags().Changed("egdb-seeds") && (opts.Local > 0 || opts.NoEGDB || opts.EGDB != ""):
 				return cmdutil.BadInputf("--egdb-seeds declares the workers' database depth with --nats; with --local, --egdb or --no-egdb it is the database's own")
 			case opts.Shared && opts.Local <= 0:
-				return cmdutil.BadInputf("--shared-table is for the local workers of --local; the workers of --nats ('kalah worker') share entries unless given --no-shared-table")
+				return cmdutil.BadInputf("--shared-table is for the local workers of --local; give it to 'kalah worker' on the machines of --nats")
 			case opts.NoShared && opts.Local <= 0:
-				return cmdutil.BadInputf("--no-shared-table is for the local workers of --local (and their default now); give it to 'kalah worker' on the machines of --nats")
+				return cmdutil.BadInputf("--no-shared-table is for the local workers of --local, and the default of every worker now")
 			case opts.Shared && opts.NoShared:
 				return cmdutil.BadInputf("--shared-table and --no-shared-table contradict each other")
 			case cmd.Flags().Changed("egdb-seeds") && opts.EGDBSeeds < -1:
@@ -201,7 +201,7 @@ func runStart(ctx context.Context, opts *StartOptions) error {
 				return cmdutil.BadInputf("--table-size: %v", err)
 			}
 		}
-		wcfg := campaign.WorkerConfig{Threads: opts.Threads, TableSize: tb, EGDBDir: opts.EGDB, NoEGDB: opts.NoEGDB, NoShared: !opts.Shared}
+		wcfg := campaign.WorkerConfig{Threads: opts.Threads, TableSize: tb, EGDBDir: opts.EGDB, NoEGDB: opts.NoEGDB, Shared: opts.Shared}
 		l, err := campaign.StartLocal(dir, opts.Port, opts.Local, wcfg, opts.AckWait)
 		if err != nil {
 			return err

@@ -32,7 +32,8 @@ type Options struct {
 	TableSize string
 	EGDB      string
 	NoEGDB    bool
-	NoShared  bool
+	Shared    bool
+	NoShared  bool // the old --no-shared-table: the default now
 	AckWait   time.Duration
 	Quiet     bool
 }
@@ -63,12 +64,16 @@ the queue and logs why (once per campaign, also with --quiet); 'kalah
 campaign status' lists it as refusing. An --egdb directory that holds no
 database at all is bad input (exit 2).
 
-The workers of a campaign share the proven entries of big subtrees
-(boards of at least 24 seeds whose search took at least 4 k nodes)
-through the server's kalah_table bucket, so that a transposition between
-units solved on different machines is searched once; each worker keeps
-a mirror of the campaign's entries in memory and never waits on the
-server for them. --no-shared-table leaves this worker out of it.
+A worker searches in a table of its own and checks other workers'
+answers in it too: every entry there is its own. With --shared-table it
+also shares the proven entries of big subtrees (boards of at least 24
+seeds whose search took at least 4 k nodes) with the campaign's other
+such workers through the server's kalah_table bucket, so that a
+transposition between units solved on different machines is searched
+once; it keeps a mirror of the campaign's entries in memory, never waits
+on the server for them, and checks in a second, cold table (an entry in
+the first may be the checked worker's). Each entry is a replicated write
+on the servers.
 
 The server must be reachable within 5 s (exit 1 otherwise). For a
 secured server: --nats-creds FILE (a NATS user's JWT and NKey seed),
@@ -86,6 +91,9 @@ bad one is bad input (exit 2).`,
 			if opts.NoEGDB && opts.EGDB != "" {
 				return cmdutil.BadInputf("--egdb and --no-egdb contradict each other")
 			}
+			if opts.Shared && opts.NoShared {
+				return cmdutil.BadInputf("--shared-table and --no-shared-table contradict each other")
+			}
 			if opts.NATS == "" {
 				return cmdutil.BadInputf("--nats URL is required (the server of the campaigns)")
 			}
@@ -101,7 +109,9 @@ bad one is bad input (exit 2).`,
 	cmdutil.DeprecatedAlias(cmd, "tt-mem", "table-size")
 	f.StringVar(&opts.EGDB, "egdb", "", "endgame-database directory (default: the installed one, if any)")
 	f.BoolVar(&opts.NoEGDB, "no-egdb", false, "use no endgame database")
-	f.BoolVar(&opts.NoShared, "no-shared-table", false, "share no table entries with the campaign's other workers (the kalah_table bucket); only this worker's own table then")
+	f.BoolVar(&opts.Shared, "shared-table", false, "share the proven entries of big subtrees with the campaign's other workers (the kalah_table bucket); checks then search a cold table of their own")
+	f.BoolVar(&opts.NoShared, "no-shared-table", false, "share no table entries (the default)")
+	_ = f.MarkDeprecated("no-shared-table", "workers share no table entries by default now (--shared-table turns it on)")
 	f.DurationVar(&opts.AckWait, "ack-wait", campaign.DefaultAckWait, "how long a unit may go without a heartbeat before another worker gets it (shared by all workers: the last one started sets it)")
 	f.BoolVarP(&opts.Quiet, "quiet", "q", false, "do not log each unit on standard error (refusals and errors are still logged)")
 	return cmd
@@ -145,7 +155,7 @@ func run(ctx context.Context, opts *Options) error {
 		name = fmt.Sprintf("%s-%d", h, os.Getpid())
 	}
 	cfg := campaign.WorkerConfig{Name: name, Threads: opts.Threads, TableSize: tb, EGDBDir: opts.EGDB, NoEGDB: opts.NoEGDB,
-		NoShared: opts.NoShared, Log: log.New(opts.IO.ErrOut, "kalah worker: ", log.Ltime), Quiet: opts.Quiet}
+		Shared: opts.Shared, Log: log.New(opts.IO.ErrOut, "kalah worker: ", log.Ltime), Quiet: opts.Quiet}
 	w := campaign.NewWorker(c, cfg)
 	fmt.Fprintf(opts.IO.ErrOut, "kalah worker %s: serving %s\n", name, opts.NATS)
 	if err := w.Run(ctx); err != nil {

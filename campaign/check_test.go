@@ -542,6 +542,7 @@ func TestBoundsCross(t *testing.T) {
 		{4, 3, "", nil},                 // value <= 3, derived: lo 3 = hi 3
 		{4, 4, "c", []string{"c"}},      // value >= 4 crosses the derived hi 3
 		{3, 2, "d", []string{"d", "c"}}, // value <= 2 crosses lo 4, set by c
+		{1, 2, "e", nil},                // value >= 2 crosses no bound, though lo 4 > hi 2
 	} {
 		got := co.note(b, c.gamma, c.v, c.key)
 		if !slices.Equal(got, c.want) {

@@ -542,19 +542,20 @@ func (co *Coordinator) note(b engine.Board, gamma, v int, key string) []string {
 		t = bounds{lo: -s, hi: s}
 	}
 	var other string
+	crossed := false
 	if v >= gamma {
+		crossed, other = v > t.hi, t.hiKey
 		if v > t.lo {
 			t.lo, t.loKey = v, key
 		}
-		other = t.hiKey
 	} else {
+		crossed, other = v < t.lo, t.loKey
 		if v < t.hi {
 			t.hi, t.hiKey = v, key
 		}
-		other = t.loKey
 	}
 	co.table[k] = t
-	if t.lo <= t.hi {
+	if !crossed {
 		return nil
 	}
 	co.st.BoundsCrossed++
@@ -564,7 +565,7 @@ func (co *Coordinator) note(b engine.Board, gamma, v int, key string) []string {
 			keys = append(keys, x)
 		}
 	}
-	co.logf("the bounds on %s cross (%d > %d): answers %v are checked", k, t.lo, t.hi, keys)
+	co.logf("the bounds on %s cross (%d above %d): answers %v are checked", k, t.lo, t.hi, keys)
 	return keys
 }
 

@@ -402,6 +402,12 @@ func (co *Coordinator) checkEverything(ctx context.Context) {
 		}
 	}
 	co.mu.Unlock()
+	co.checkKeys(ctx, keys)
+}
+
+// checkKeys issues the checks of the answers of keys in the results
+// bucket, skipping those it cannot read and those checked already.
+func (co *Coordinator) checkKeys(ctx context.Context, keys []string) {
 	for _, k := range keys {
 		e, err := co.c.Results.Get(ctx, k)
 		if err != nil {

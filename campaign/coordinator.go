@@ -572,19 +572,8 @@ func (co *Coordinator) note(b engine.Board, gamma, v int, key string) []string {
 // checkContradicted checks the answers of keys (note), unless checks are
 // off (a share of 0) or they are checked already.
 func (co *Coordinator) checkContradicted(ctx context.Context, keys []string) {
-	if len(keys) == 0 || co.cfg.VerifyShare <= 0 {
-		return
-	}
-	for _, k := range keys {
-		e, err := co.c.Results.Get(ctx, k)
-		if err != nil {
-			continue
-		}
-		res, b, gamma, err := parseResult(e.Value(), co.rules)
-		if err != nil {
-			continue
-		}
-		co.startCheck(res, b, gamma)
+	if len(keys) > 0 && co.cfg.VerifyShare > 0 {
+		co.checkKeys(ctx, keys)
 	}
 }
 

@@ -90,14 +90,14 @@ another build is a conflict (exit 2).
 Answers are cross-checked: the coordinator picks --verify-share of each
 worker's accepted answers at random and has each claim ("value >= v" or
 "value <= v") tested again by another worker. When the two disagree a
-third test decides (another worker's, or the coordinator's own when no other is
-heard from); the worker it contradicts is quarantined: its answers are
-deleted and solved again, its later answers refused, the search starts
-again from what is left, and the record's output and 'kalah campaign
-status' name it. A check is searched in a table of its own, without the
-shared table; starting cold, it may cost more than its unit did. With
---local the workers are one process on one database: the default share
-is 0 there.
+third test decides (another worker's, or the coordinator's own when no
+other is heard from); the worker it contradicts is quarantined: its
+answers are deleted and solved again, its later answers refused, the
+search starts again from what is left, and the record's output and 'kalah
+campaign status' name it. A worker searches a check in its own table; one
+started with --shared-table, in a cold table without the shared entries,
+where a check may cost more than its unit did. With --local the workers
+are one process on one database: the default share is 0 there.
 
 A board's next test goes first, for a few seconds, to the worker that
 answered its last one, whose table still holds that test's tree; other
